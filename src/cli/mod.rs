@@ -1,0 +1,215 @@
+//! The `gamesman` commands. Commands only: parsing arguments, finding games, printing.
+
+mod bench;
+mod output;
+
+use crate::game::{Game, Misere};
+use crate::script::ScriptGame;
+use crate::solve::{Analyzer, Options};
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Args, Parser, Subcommand};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "gamesman",
+    version,
+    about = "Strongly solve two-player games and puzzles described as Rhai scripts",
+    after_help = "Examples:\n  gamesman solve chomp 4432\n  gamesman solve games/nim.rhai 3,4,5 --misere\n  \
+                  gamesman moves tictactoe x...o....\n  gamesman games"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve a position: value, remoteness, Grundy value and the winning moves
+    Solve(SolveArgs),
+    /// List every move from a position with the value of the position it leads to
+    Moves(SolveArgs),
+    /// List the games found in the games directory
+    Games {
+        /// Directory to look in (default: see GAME in `gamesman solve --help`)
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// Measure positions solved per second for each shipped script
+    Bench(bench::BenchArgs),
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    /// A game script (games/chomp.rhai), or the name of one in the games directory (chomp).
+    /// Games are looked for in $GAMESMAN_GAMES, then ./games, then the games directory of
+    /// the source tree gamesman was built from
+    #[arg(value_name = "GAME")]
+    game: String,
+    /// Position text, the path of a file holding it, or - to read it from stdin.
+    /// Default: the game's start position
+    #[arg(value_name = "POSITION")]
+    position: Option<String>,
+    /// Print one JSON object (an array for `moves`) instead of text
+    #[arg(long)]
+    json: bool,
+    /// Misère play: whoever makes the last move loses
+    #[arg(long)]
+    misere: bool,
+    /// Memory budget for the solver's tables, in MiB; when full, old entries are dropped
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    max_memory: usize,
+    /// Do not search for remoteness: an impartial game's value then comes from its Grundy
+    /// value alone, which is much faster where the position splits into parts
+    #[arg(long)]
+    no_remoteness: bool,
+}
+
+impl SolveArgs {
+    fn options(&self) -> Options {
+        Options { max_memory: self.max_memory.saturating_mul(1 << 20), remoteness: !self.no_remoteness }
+    }
+}
+
+/// Run the command line; returns the process exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(a) => with_game(&a, false),
+        Command::Moves(a) => with_game(&a, true),
+        Command::Games { dir } => list_games(dir),
+        Command::Bench(a) => bench::run(&a),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("gamesman: error: {e:#}");
+            1
+        }
+    }
+}
+
+/// Where games are looked for by name.
+pub fn game_dirs() -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some(d) = std::env::var_os("GAMESMAN_GAMES") {
+        dirs.push(PathBuf::from(d));
+    }
+    dirs.push(PathBuf::from("games"));
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("games"));
+    dirs
+}
+
+/// A game argument: a path to a script, or the name of one in the games directories.
+pub fn find_game(spec: &str) -> Result<PathBuf> {
+    let p = Path::new(spec);
+    if p.is_file() {
+        return Ok(p.to_path_buf());
+    }
+    let is_name = !spec.is_empty() && !spec.contains(['/', '\\']) && p.extension().is_none();
+    if is_name {
+        for dir in game_dirs() {
+            let candidate = dir.join(format!("{spec}.rhai"));
+            if candidate.is_file() {
+                return Ok(candidate);
+            }
+        }
+        bail!("no game named {spec:?}: it is not a file and no {spec}.rhai is in the games directory (`gamesman games` lists them)");
+    }
+    if p.exists() {
+        bail!("{spec}: not a file");
+    }
+    bail!("{spec}: no such file");
+}
+
+fn load(spec: &str) -> Result<ScriptGame> {
+    let path = find_game(spec)?;
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if ext != "rhai" {
+        bail!("{}: a game is a .rhai script", path.display());
+    }
+    Ok(ScriptGame::load(&path)?)
+}
+
+/// Position text from the argument: text, a file's contents, or stdin for `-`.
+fn position_text(arg: Option<&str>) -> Result<Option<String>> {
+    match arg {
+        None => Ok(None),
+        Some("-") => {
+            let mut s = String::new();
+            std::io::stdin().read_to_string(&mut s).context("cannot read the position from stdin")?;
+            Ok(Some(s))
+        }
+        Some(a) if Path::new(a).is_file() => {
+            Ok(Some(std::fs::read_to_string(a).with_context(|| format!("cannot read the position file {a}"))?))
+        }
+        Some(a) => Ok(Some(a.to_string())),
+    }
+}
+
+fn with_game(args: &SolveArgs, moves: bool) -> Result<()> {
+    let game = load(&args.game)?;
+    if args.misere {
+        if game.kind() == crate::game::Kind::Puzzle {
+            bail!("--misere applies to two-player games, and {} is a puzzle", game.info().name);
+        }
+        run(&Misere::new(game), args, moves)
+    } else {
+        run(&game, args, moves)
+    }
+}
+
+fn starting_position<G: Game>(game: &G, args: &SolveArgs) -> Result<G::Pos> {
+    match position_text(args.position.as_deref())? {
+        Some(text) => Ok(game.parse(&text)?),
+        None => game.start()?.ok_or_else(|| {
+            anyhow!("{} has no start position: give one, e.g. `gamesman solve {} POSITION`", game.info().name, args.game)
+        }),
+    }
+}
+
+fn run<G: Game>(game: &G, args: &SolveArgs, moves: bool) -> Result<()> {
+    let pos = starting_position(game, args)?;
+    let started = Instant::now();
+    let mut analyzer = Analyzer::new(game, args.options());
+    if moves {
+        let list = analyzer.moves(&pos)?;
+        let elapsed = started.elapsed();
+        output::moves(game, &list, args.json, analyzer.visited(), elapsed);
+    } else {
+        let report = analyzer.solve(&pos)?;
+        let elapsed = started.elapsed();
+        output::report(game, &report, args.json, elapsed);
+    }
+    Ok(())
+}
+
+fn list_games(dir: Option<PathBuf>) -> Result<()> {
+    let dirs = match dir {
+        Some(d) => vec![d],
+        None => game_dirs(),
+    };
+    let Some(dir) = dirs.iter().find(|d| d.is_dir()) else {
+        bail!("no games directory found (looked in {})", dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "));
+    };
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "rhai"))
+        .collect();
+    files.sort();
+    println!("games in {}:", dir.display());
+    for f in files {
+        let stem = f.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        match ScriptGame::load(&f) {
+            Ok(g) => {
+                let i = g.info();
+                println!("  {stem:<14} {:<10} {}", i.kind.as_str(), i.description);
+            }
+            Err(e) => println!("  {stem:<14} (broken)  {e}"),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,104 @@
+//! How results are printed: text for people, JSON for programs.
+
+use crate::game::Game;
+use crate::solve::{MoveInfo, Report};
+use serde_json::{Value as Json, json};
+use std::time::Duration;
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
+/// Position text on one line, or indented on the lines below when it has several.
+fn block(text: &str) -> String {
+    let t = text.trim_end();
+    if t.contains('\n') { format!("\n    {}", t.replace('\n', "\n    ")) } else { t.to_string() }
+}
+
+fn move_json(m: &MoveInfo) -> Json {
+    json!({
+        "move": m.name,
+        "position": m.position,
+        "value": m.value.as_str(),
+        "remoteness": m.remoteness,
+        "grundy": m.grundy,
+    })
+}
+
+pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, elapsed: Duration) {
+    let info = game.info();
+    if as_json {
+        let obj = json!({
+            "game": info.name,
+            "kind": info.kind.as_str(),
+            "position": r.position,
+            "value": r.value.as_str(),
+            "remoteness": r.remoteness,
+            "grundy": r.grundy,
+            "winning_moves": r.winning_moves.iter().map(move_json).collect::<Vec<_>>(),
+            "engine": "script",
+            "positions_visited": r.visited,
+            "memo_evictions": r.evicted,
+            "seconds": elapsed.as_secs_f64(),
+        });
+        println!("{obj}");
+        return;
+    }
+    println!("game:        {} ({})", info.name, info.kind);
+    println!("position:    {}", block(&r.position));
+    let value = if info.kind == crate::game::Kind::Puzzle {
+        match r.value {
+            crate::game::Value::Win => "solvable".to_string(),
+            _ => "unsolvable".to_string(),
+        }
+    } else {
+        r.value.to_string()
+    };
+    println!("value:       {value}");
+    println!("remoteness:  {}", opt(r.remoteness));
+    if info.kind == crate::game::Kind::Impartial {
+        match (&r.grundy, &r.grundy_note) {
+            (Some(g), _) => println!("grundy:      {g}"),
+            (None, Some(why)) => println!("grundy:      - ({why})"),
+            (None, None) => println!("grundy:      - (not defined under misère play)"),
+        }
+    }
+    let title = if info.kind == crate::game::Kind::Puzzle { "solution" } else { "winning moves" };
+    if r.winning_moves.is_empty() {
+        println!("{title}: none");
+    } else {
+        println!("{title}:");
+        for m in &r.winning_moves {
+            println!("  {:<12} -> {}", m.name, block(&m.position));
+        }
+    }
+    println!("visited:     {} positions", r.visited);
+    if r.evicted > 0 {
+        println!("evicted:     {} memo entries (memory budget)", r.evicted);
+    }
+    println!("time:        {:.3} s", elapsed.as_secs_f64());
+}
+
+pub fn moves<G: Game>(game: &G, list: &[MoveInfo], as_json: bool, visited: u64, elapsed: Duration) {
+    if as_json {
+        println!("{}", Json::Array(list.iter().map(move_json).collect()));
+        return;
+    }
+    if list.is_empty() {
+        println!("no moves: the game is over");
+    } else {
+        let impartial = game.info().kind == crate::game::Kind::Impartial;
+        println!(
+            "{:<14} {:<6} {:>10}{}  position after the move (value is for the player then to move)",
+            "move",
+            "value",
+            "remoteness",
+            if impartial { "  grundy" } else { "" }
+        );
+        for m in list {
+            let g = if impartial { format!("  {:>6}", opt(m.grundy)) } else { String::new() };
+            println!("{:<14} {:<6} {:>10}{g}  {}", m.name, m.value.as_str(), opt(m.remoteness), block(&m.position));
+        }
+    }
+    eprintln!("visited {visited} positions in {:.3} s", elapsed.as_secs_f64());
+}

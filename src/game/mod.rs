@@ -1,0 +1,219 @@
+//! What a game is.
+//!
+//! Every way of defining a game (a Rhai script, a RON descriptor, a native Rust module)
+//! implements [`Game`]. The solvers in [`crate::solve`] know nothing else about a game.
+//!
+//! The trait follows GAMESMAN's split between what a solver needs (moves, play, primitive
+//! value, the optional `split` and `canonical` hooks) and what a person needs (parse and
+//! format positions, name moves).
+
+mod misere;
+
+pub use misere::Misere;
+
+use std::fmt;
+use std::hash::Hash;
+
+/// The kind of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Two players with the same moves from every position (Nim, TacTix, Chomp).
+    /// Grundy values are defined under normal play.
+    Impartial,
+    /// Two players who may have different moves (tic-tac-toe).
+    Partisan,
+    /// One player: reach a solved position in as few moves as possible (Lights Out).
+    Puzzle,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Impartial => "impartial",
+            Kind::Partisan => "partisan",
+            Kind::Puzzle => "puzzle",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Kind> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "impartial" => Some(Kind::Impartial),
+            "partisan" | "partizan" => Some(Kind::Partisan),
+            "puzzle" => Some(Kind::Puzzle),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The game-theoretic value of a position for the player to move.
+///
+/// For a puzzle, `Win` means "solvable" and `Lose` means "unsolvable".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Win,
+    Lose,
+    Tie,
+    /// Neither side can force an end (only in loopy games).
+    Draw,
+}
+
+impl Value {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Value::Win => "win",
+            Value::Lose => "lose",
+            Value::Tie => "tie",
+            Value::Draw => "draw",
+        }
+    }
+
+    /// The value seen from the other side of the board.
+    pub fn flip(self) -> Value {
+        match self {
+            Value::Win => Value::Lose,
+            Value::Lose => Value::Win,
+            other => other,
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Everything that can go wrong while asking a game about a position.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum GameError {
+    /// The position text could not be read.
+    #[error("invalid position: {0}")]
+    BadPosition(String),
+    /// A move that is not legal here, or that the game cannot read.
+    #[error("invalid move: {0}")]
+    BadMove(String),
+    /// The game definition itself failed (a script error, a broken descriptor).
+    /// The message already names the file, line and column where there is one.
+    #[error("{0}")]
+    Definition(String),
+    /// A question the game cannot answer (e.g. a Grundy value of a loopy game).
+    #[error("{0}")]
+    Unsupported(String),
+    /// The solver ran out of its memory budget and could not go on.
+    #[error("{0}")]
+    OutOfMemory(String),
+}
+
+pub type GameResult<T> = Result<T, GameError>;
+
+/// How many heap bytes a value owns, so that a memo table can keep to a memory budget.
+pub trait Footprint {
+    fn heap_bytes(&self) -> usize {
+        0
+    }
+}
+
+impl Footprint for u64 {}
+impl Footprint for u32 {}
+impl Footprint for i64 {}
+impl Footprint for u128 {}
+impl<T: Footprint> Footprint for Vec<T> {
+    fn heap_bytes(&self) -> usize {
+        self.capacity() * std::mem::size_of::<T>() + self.iter().map(Footprint::heap_bytes).sum::<usize>()
+    }
+}
+impl Footprint for Box<[u8]> {
+    fn heap_bytes(&self) -> usize {
+        self.len()
+    }
+}
+
+/// Metadata every game carries.
+#[derive(Clone, Debug)]
+pub struct GameInfo {
+    /// Short name (`chomp`).
+    pub name: String,
+    /// One line saying what the game is.
+    pub description: String,
+    pub kind: Kind,
+    /// The native module that implements the same rules, if any (`"chomp"`).
+    pub native: Option<String>,
+}
+
+/// A game, as the solvers see it.
+///
+/// Required: position text in and out, moves, play, the primitive value.
+/// Optional hooks and their fallbacks:
+/// - [`Game::split`]: `None` (the position is one indivisible game).
+/// - [`Game::canonical`]: the position itself (no symmetry reduction).
+/// - [`Game::start`]: `None` (a position must be given).
+/// - [`Game::stalemate`]: `Lose` — a position that is not primitive and has no moves is a
+///   loss for the player to move (normal play; for a puzzle, a dead end).
+pub trait Game {
+    /// A position. Memo tables key on it, so equality must mean "same position".
+    type Pos: Clone + Eq + Hash + Footprint;
+    /// A move from some position.
+    type Move: Clone;
+
+    fn info(&self) -> &GameInfo;
+
+    fn kind(&self) -> Kind {
+        self.info().kind
+    }
+
+    /// The usual starting position, if the game has one.
+    fn start(&self) -> GameResult<Option<Self::Pos>> {
+        Ok(None)
+    }
+
+    /// Read position text.
+    fn parse(&self, text: &str) -> GameResult<Self::Pos>;
+
+    /// Write position text that [`Game::parse`] reads back.
+    fn format(&self, pos: &Self::Pos) -> GameResult<String>;
+
+    /// The legal moves from `pos` (empty at the end of the game).
+    fn moves(&self, pos: &Self::Pos) -> GameResult<Vec<Self::Move>>;
+
+    /// The position after `mv`.
+    fn play(&self, pos: &Self::Pos, mv: &Self::Move) -> GameResult<Self::Pos>;
+
+    /// A short name for `mv` that a person can type.
+    fn move_name(&self, pos: &Self::Pos, mv: &Self::Move) -> GameResult<String>;
+
+    /// The value of `pos` for the player to move if the game is over there, else `None`.
+    fn primitive(&self, pos: &Self::Pos) -> GameResult<Option<Value>>;
+
+    /// The value of a non-primitive position with no moves.
+    fn stalemate(&self) -> Value {
+        Value::Lose
+    }
+
+    /// Decomposition: `Some(parts)` when `pos` is a sum of independent games.
+    /// An empty list means the empty game (Grundy value 0).
+    fn split(&self, _pos: &Self::Pos) -> GameResult<Option<Vec<Self::Pos>>> {
+        Ok(None)
+    }
+
+    /// Symmetry: one representative of the positions equivalent to `pos`.
+    fn canonical(&self, pos: &Self::Pos) -> GameResult<Self::Pos> {
+        Ok(pos.clone())
+    }
+
+    /// True when the game defines `split` (so Grundy values can fold over parts).
+    fn has_split(&self) -> bool {
+        false
+    }
+
+    /// Every position one move away. Override when it is cheaper than `moves` + `play`.
+    fn children(&self, pos: &Self::Pos) -> GameResult<Vec<Self::Pos>> {
+        let moves = self.moves(pos)?;
+        moves.iter().map(|m| self.play(pos, m)).collect()
+    }
+}

@@ -1,0 +1,12 @@
+//! gamesman: strongly solve two-player games and puzzles described as Rhai scripts.
+//!
+//! - [`game`]: the one definition of what a game is ([`game::Game`]).
+//! - [`solve`]: generic solvers that know nothing about any particular game.
+//! - [`script`]: the Rhai adapter (a script is a [`game::Game`]).
+//! - [`cli`]: the `gamesman` commands.
+
+pub mod cli;
+pub mod game;
+pub mod pbm;
+pub mod script;
+pub mod solve;

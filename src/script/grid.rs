@@ -1,0 +1,340 @@
+//! A token grid: the native helper type behind grid games in scripts (TacTix, Lights Out).
+//!
+//! Rows × columns of cells, each holding a token or not, bit-packed. What scripts need done
+//! fast is done here: runs in rows and columns, 4-connected components, and the canonical
+//! form under translation and the 8 symmetries of the square.
+
+use crate::pbm;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Grid {
+    rows: usize,
+    cols: usize,
+    /// Cell (r, c) is bit `r * cols + c`.
+    bits: Vec<u64>,
+}
+
+/// A contiguous run of cells in one row or one column, inclusive: (r0, c0) to (r1, c1).
+pub type Segment = [usize; 4];
+
+impl Grid {
+    pub fn new(rows: usize, cols: usize) -> Grid {
+        Grid { rows, cols, bits: vec![0; (rows * cols).div_ceil(64)] }
+    }
+
+    pub fn full(rows: usize, cols: usize) -> Grid {
+        let mut g = Grid::new(rows, cols);
+        for i in 0..rows * cols {
+            g.bits[i / 64] |= 1 << (i % 64);
+        }
+        g
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.bits.capacity() * 8
+    }
+
+    pub fn in_bounds(&self, r: i64, c: i64) -> bool {
+        r >= 0 && c >= 0 && (r as usize) < self.rows && (c as usize) < self.cols
+    }
+
+    pub fn get(&self, r: usize, c: usize) -> bool {
+        let i = r * self.cols + c;
+        self.bits[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    pub fn set(&mut self, r: usize, c: usize, on: bool) {
+        let i = r * self.cols + c;
+        if on {
+            self.bits[i / 64] |= 1 << (i % 64);
+        } else {
+            self.bits[i / 64] &= !(1 << (i % 64));
+        }
+    }
+
+    pub fn toggle(&mut self, r: usize, c: usize) {
+        let i = r * self.cols + c;
+        self.bits[i / 64] ^= 1 << (i % 64);
+    }
+
+    /// Toggle (r, c) and its up/down/left/right neighbours (a Lights Out press).
+    pub fn toggle_plus(&mut self, r: usize, c: usize) {
+        self.toggle(r, c);
+        if r > 0 {
+            self.toggle(r - 1, c);
+        }
+        if r + 1 < self.rows {
+            self.toggle(r + 1, c);
+        }
+        if c > 0 {
+            self.toggle(r, c - 1);
+        }
+        if c + 1 < self.cols {
+            self.toggle(r, c + 1);
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.bits.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bits.iter().all(|&w| w == 0)
+    }
+
+    /// Read a grid: a plain PBM (`P1 …`), or rows of cells separated by newlines or `/`,
+    /// where `#`, `1`, `x`, `X`, `*` are tokens and `0`, `.`, `-`, `_` are empty.
+    pub fn parse(text: &str) -> Result<Grid, String> {
+        let t = text.trim_start();
+        if t.starts_with("P1") || t.starts_with('#') && t.lines().any(|l| l.trim_start().starts_with("P1")) {
+            let b = pbm::parse(text.as_bytes()).map_err(|e| e.0)?;
+            let mut g = Grid::new(b.height, b.width);
+            for r in 0..b.height {
+                for c in 0..b.width {
+                    if b.cells[r * b.width + c] {
+                        g.set(r, c, true);
+                    }
+                }
+            }
+            return Ok(g);
+        }
+        let lines: Vec<&str> = text.split(['\n', '/']).map(str::trim).filter(|l| !l.is_empty()).collect();
+        if lines.is_empty() {
+            return Err("empty grid: give rows of cells such as `#0#/000` (or a P1 PBM)".into());
+        }
+        let cols = lines[0].chars().count();
+        let mut g = Grid::new(lines.len(), cols);
+        for (r, line) in lines.iter().enumerate() {
+            if line.chars().count() != cols {
+                return Err(format!(
+                    "row {} has {} cells but row 1 has {cols}: every row must be as long",
+                    r + 1,
+                    line.chars().count()
+                ));
+            }
+            for (c, ch) in line.chars().enumerate() {
+                match ch {
+                    '#' | '1' | 'x' | 'X' | '*' => g.set(r, c, true),
+                    '0' | '.' | '-' | '_' => {}
+                    other => {
+                        return Err(format!(
+                            "row {}, column {}: {other:?} is not a cell (use # or 1 for a token, 0 or . for none)",
+                            r + 1,
+                            c + 1
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(g)
+    }
+
+    pub fn to_pbm(&self) -> String {
+        pbm::write(self.cols, self.rows, |r, c| self.get(r, c))
+    }
+
+    /// Rows of `on`/`off` characters joined by `sep`.
+    pub fn to_rows(&self, on: char, off: char, sep: &str) -> String {
+        let mut s = String::with_capacity(self.rows * (self.cols + sep.len()));
+        for r in 0..self.rows {
+            if r > 0 {
+                s.push_str(sep);
+            }
+            for c in 0..self.cols {
+                s.push(if self.get(r, c) { on } else { off });
+            }
+        }
+        s
+    }
+
+    /// The smallest grid holding every token (empty rows and columns at the edges removed).
+    pub fn crop(&self) -> Grid {
+        let (mut r0, mut r1, mut c0, mut c1) = (usize::MAX, 0, usize::MAX, 0);
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                if self.get(r, c) {
+                    r0 = r0.min(r);
+                    r1 = r1.max(r);
+                    c0 = c0.min(c);
+                    c1 = c1.max(c);
+                }
+            }
+        }
+        if r0 == usize::MAX {
+            return Grid::new(0, 0);
+        }
+        let mut g = Grid::new(r1 - r0 + 1, c1 - c0 + 1);
+        for r in r0..=r1 {
+            for c in c0..=c1 {
+                if self.get(r, c) {
+                    g.set(r - r0, c - c0, true);
+                }
+            }
+        }
+        g
+    }
+
+    /// One of the 8 symmetries of the square: bit 2 transposes, bit 0 flips the rows
+    /// (top to bottom), bit 1 flips the columns (left to right).
+    pub fn transform(&self, t: u8) -> Grid {
+        let (rows, cols) = if t & 4 != 0 { (self.cols, self.rows) } else { (self.rows, self.cols) };
+        let mut g = Grid::new(rows, cols);
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                if self.get(r, c) {
+                    let (mut nr, mut nc) = if t & 4 != 0 { (c, r) } else { (r, c) };
+                    if t & 1 != 0 {
+                        nr = rows - 1 - nr;
+                    }
+                    if t & 2 != 0 {
+                        nc = cols - 1 - nc;
+                    }
+                    g.set(nr, nc, true);
+                }
+            }
+        }
+        g
+    }
+
+    /// The representative of this grid under translation and the 8 symmetries of the square
+    /// (the least of the 8 cropped images), so congruent shapes share one memo entry.
+    pub fn canonical(&self) -> Grid {
+        let c = self.crop();
+        (1..8).map(|t| c.transform(t)).fold(c.clone(), |best, g| if g < best { g } else { best })
+    }
+
+    /// The 4-connected groups of tokens, each cropped to its bounding box, in the order of
+    /// their first cell (row by row).
+    pub fn components(&self) -> Vec<Grid> {
+        let mut seen = Grid::new(self.rows, self.cols);
+        let mut out = Vec::new();
+        let mut stack = Vec::new();
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                if !self.get(r, c) || seen.get(r, c) {
+                    continue;
+                }
+                let mut part = Grid::new(self.rows, self.cols);
+                seen.set(r, c, true);
+                stack.push((r, c));
+                while let Some((r, c)) = stack.pop() {
+                    part.set(r, c, true);
+                    let mut visit = |r: usize, c: usize| {
+                        if self.get(r, c) && !seen.get(r, c) {
+                            seen.set(r, c, true);
+                            stack.push((r, c));
+                        }
+                    };
+                    if r > 0 {
+                        visit(r - 1, c);
+                    }
+                    if r + 1 < self.rows {
+                        visit(r + 1, c);
+                    }
+                    if c > 0 {
+                        visit(r, c - 1);
+                    }
+                    if c + 1 < self.cols {
+                        visit(r, c + 1);
+                    }
+                }
+                out.push(part.crop());
+            }
+        }
+        out
+    }
+
+    /// Every contiguous run of tokens within one row or one column, each single cell listed
+    /// once: row runs first (row by row, left to right), then column runs of length ≥ 2.
+    pub fn segments(&self) -> Vec<Segment> {
+        let mut out = Vec::new();
+        for r in 0..self.rows {
+            for c0 in 0..self.cols {
+                let mut c1 = c0;
+                while c1 < self.cols && self.get(r, c1) {
+                    out.push([r, c0, r, c1]);
+                    c1 += 1;
+                }
+            }
+        }
+        for c in 0..self.cols {
+            for r0 in 0..self.rows {
+                let mut r1 = r0;
+                while r1 < self.rows && self.get(r1, c) {
+                    if r1 > r0 {
+                        out.push([r0, c, r1, c]);
+                    }
+                    r1 += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// This grid with the cells of `seg` emptied.
+    pub fn without(&self, seg: Segment) -> Grid {
+        let mut g = self.clone();
+        for r in seg[0]..=seg[2] {
+            for c in seg[1]..=seg[3] {
+                g.set(r, c, false);
+            }
+        }
+        g
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_rows_and_pbm_alike() {
+        let a = Grid::parse("#0#/0#0").unwrap();
+        let b = Grid::parse("P1\n3 2\n1 0 1\n0 1 0\n").unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.count(), 3);
+        assert_eq!(a.to_rows('#', '0', "/"), "#0#/0#0");
+        assert_eq!(Grid::parse(&a.to_pbm()).unwrap(), a);
+        assert!(Grid::parse("#0/#").is_err());
+        assert!(Grid::parse("#q").is_err());
+    }
+
+    #[test]
+    fn the_eight_symmetries_of_an_l_tromino_agree() {
+        // An L tromino in all four rotations and their mirror images.
+        let shapes = ["#0/##", "##/#0", "##/0#", "0#/##"];
+        let c = Grid::parse(shapes[0]).unwrap().canonical();
+        for s in shapes {
+            assert_eq!(Grid::parse(s).unwrap().canonical(), c, "{s}");
+        }
+        // Translation: the same shape inside a larger grid.
+        assert_eq!(Grid::parse("000/0#0/0##").unwrap().canonical(), c);
+        // A straight tromino is a different shape.
+        assert_ne!(Grid::parse("###").unwrap().canonical(), c);
+    }
+
+    #[test]
+    fn components_are_4_connected() {
+        let g = Grid::parse("##0#/0000/#0##/0#00").unwrap();
+        // (0,0)-(0,1); (0,3); (2,0); (2,2)-(2,3); (3,1): diagonal neighbours do not connect.
+        let parts = g.components();
+        assert_eq!(parts.len(), 5);
+        assert_eq!(parts.iter().map(Grid::count).sum::<usize>(), g.count());
+    }
+
+    #[test]
+    fn segments_of_a_2x2_square() {
+        // 4 single cells, 2 row pairs and 2 column pairs.
+        assert_eq!(Grid::full(2, 2).segments().len(), 8);
+        // A bar of 3: 3 + 2 + 1 runs.
+        assert_eq!(Grid::full(1, 3).segments().len(), 6);
+    }
+}

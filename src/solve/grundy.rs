@@ -1,0 +1,168 @@
+//! Grundy values (nimbers) of impartial games under normal play.
+//!
+//! The Grundy value of a position is the mex (minimum excludant) of its children's values;
+//! a position that `split`s into independent parts has the XOR of its parts' values
+//! (Sprague–Grundy). Each part is memoized under its canonical form, so equal components
+//! anywhere in the game are solved once. Iterative, like the value solver.
+
+use super::memo::Memo;
+use crate::game::{Game, GameError, GameResult, Value};
+use hashbrown::HashSet;
+
+enum Frame<P> {
+    /// A sum of independent parts: XOR their values.
+    Sum { parts: Vec<P>, acc: u64 },
+    /// One indivisible position: mex of its children's values.
+    Mex { pos: P, children: Vec<P>, seen: Vec<u64> },
+}
+
+enum Step<P> {
+    Done(u64),
+    Push(Frame<P>),
+}
+
+/// The smallest value not in `seen`. A mex is at most `seen.len()`, so no cap is needed.
+pub fn mex(seen: &[u64]) -> u64 {
+    let n = seen.len();
+    let mut present = vec![false; n + 1];
+    for &g in seen {
+        if (g as usize) <= n {
+            present[g as usize] = true;
+        }
+    }
+    present.iter().position(|p| !p).unwrap_or(n) as u64
+}
+
+pub struct GrundySolver<'g, G: Game> {
+    game: &'g G,
+    memo: Memo<G::Pos, u64>,
+    visited: u64,
+}
+
+impl<'g, G: Game> GrundySolver<'g, G> {
+    pub fn new(game: &'g G, budget: usize) -> Self {
+        GrundySolver { game, memo: Memo::new(budget), visited: 0 }
+    }
+
+    pub fn visited(&self) -> u64 {
+        self.visited
+    }
+
+    pub fn evicted(&self) -> u64 {
+        self.memo.evicted()
+    }
+
+    /// The Grundy value of `pos`.
+    pub fn grundy(&mut self, pos: &G::Pos) -> GameResult<u64> {
+        let mut on_stack: HashSet<G::Pos> = HashSet::new();
+        let mut stack: Vec<Frame<G::Pos>> = Vec::new();
+        match self.begin(pos.clone(), &on_stack)? {
+            Step::Done(g) => return Ok(g),
+            Step::Push(f) => Self::push(&mut stack, &mut on_stack, f),
+        }
+        loop {
+            let top = stack.last_mut().expect("the stack holds the root until it is solved");
+            let next = match top {
+                Frame::Sum { parts, .. } => parts.pop(),
+                Frame::Mex { children, .. } => children.pop(),
+            };
+            match next {
+                Some(p) => match self.begin(p, &on_stack)? {
+                    Step::Done(g) => fold(top, g),
+                    Step::Push(f) => Self::push(&mut stack, &mut on_stack, f),
+                },
+                None => {
+                    let g = match stack.pop().expect("non-empty") {
+                        Frame::Sum { acc, .. } => acc,
+                        Frame::Mex { pos, seen, .. } => {
+                            let g = mex(&seen);
+                            on_stack.remove(&pos);
+                            self.memo.insert(pos, g);
+                            g
+                        }
+                    };
+                    match stack.last_mut() {
+                        Some(parent) => fold(parent, g),
+                        None => return Ok(g),
+                    }
+                }
+            }
+        }
+    }
+
+    fn push(stack: &mut Vec<Frame<G::Pos>>, on_stack: &mut HashSet<G::Pos>, f: Frame<G::Pos>) {
+        if let Frame::Mex { pos, .. } = &f {
+            on_stack.insert(pos.clone());
+        }
+        stack.push(f);
+    }
+
+    /// Start on `pos`: answer at once if possible, else return the frame to work on.
+    fn begin(&mut self, pos: G::Pos, on_stack: &HashSet<G::Pos>) -> GameResult<Step<G::Pos>> {
+        let mut pos = pos;
+        if self.game.has_split() {
+            if let Some(mut parts) = self.game.split(&pos)? {
+                match parts.len() {
+                    0 => return Ok(Step::Done(0)),
+                    1 => pos = parts.pop().expect("one part"),
+                    _ => return Ok(Step::Push(Frame::Sum { parts, acc: 0 })),
+                }
+            }
+        }
+        let c = self.game.canonical(&pos)?;
+        if let Some(g) = self.memo.get(&c) {
+            return Ok(Step::Done(g));
+        }
+        if on_stack.contains(&c) {
+            return Err(GameError::Unsupported(
+                "a position repeats (the game is loopy), so Grundy values are not defined".into(),
+            ));
+        }
+        self.visited += 1;
+        match self.game.primitive(&c)? {
+            Some(Value::Lose) => {
+                self.memo.insert(c, 0);
+                return Ok(Step::Done(0));
+            }
+            Some(v) => {
+                return Err(GameError::Unsupported(format!(
+                    "a primitive {v} is not normal play, so Grundy values are not defined"
+                )));
+            }
+            None => {}
+        }
+        let children = self.game.children(&c)?;
+        if children.is_empty() {
+            if self.game.stalemate() != Value::Lose {
+                return Err(GameError::Unsupported(
+                    "the game is not played under the normal-play rule, so Grundy values are not defined".into(),
+                ));
+            }
+            self.memo.insert(c, 0);
+            return Ok(Step::Done(0));
+        }
+        let seen = Vec::with_capacity(children.len());
+        Ok(Step::Push(Frame::Mex { pos: c, children, seen }))
+    }
+}
+
+fn fold<P>(frame: &mut Frame<P>, g: u64) {
+    match frame {
+        Frame::Sum { acc, .. } => *acc ^= g,
+        Frame::Mex { seen, .. } => seen.push(g),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mex;
+
+    #[test]
+    fn mex_examples_from_the_tactix_assignment() {
+        assert_eq!(mex(&[0, 1, 2, 5, 9]), 3);
+        assert_eq!(mex(&(1..=1000).collect::<Vec<_>>()), 0);
+        assert_eq!(mex(&[0, 2, 4, 6, 8]), 1);
+        assert_eq!(mex(&[]), 0);
+        assert_eq!(mex(&[u64::MAX, 0]), 1);
+    }
+}

@@ -1,0 +1,210 @@
+//! Generic solvers over [`Game`], and the report that combines them.
+//!
+//! - [`value`]: win / lose / tie / draw and remoteness (loopy games included).
+//! - [`grundy`]: Grundy values with decomposition (`split`) and symmetry (`canonical`).
+//! - [`puzzle`]: fewest moves to a solved position.
+
+pub mod grundy;
+pub mod memo;
+pub mod puzzle;
+pub mod value;
+
+use crate::game::{Game, GameError, GameResult, Kind, Value};
+use grundy::GrundySolver;
+use value::{Solution, ValueSolver};
+
+/// Default memory budget for the solvers' tables.
+pub const DEFAULT_MAX_MEMORY: usize = 1 << 30;
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Bytes the memo tables may use, all solvers together.
+    pub max_memory: usize,
+    /// Search for remoteness. When false, an impartial game's value comes from its Grundy
+    /// value alone (fast: decomposition applies), and remoteness is not reported.
+    pub remoteness: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { max_memory: DEFAULT_MAX_MEMORY, remoteness: true }
+    }
+}
+
+/// One move and what it leads to.
+#[derive(Clone, Debug)]
+pub struct MoveInfo {
+    pub name: String,
+    pub position: String,
+    /// The child's value for the player who moves there next.
+    pub value: Value,
+    pub remoteness: Option<u32>,
+    pub grundy: Option<u64>,
+}
+
+/// Everything `solve` reports about a position.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub position: String,
+    pub value: Value,
+    pub remoteness: Option<u32>,
+    pub grundy: Option<u64>,
+    /// Why there is no Grundy value, where the game is impartial but it is undefined.
+    pub grundy_note: Option<String>,
+    /// Two players: the moves that keep the value (to a losing child from a win, to a tying
+    /// child from a tie, to a drawing child from a draw). A puzzle: one shortest solution.
+    pub winning_moves: Vec<MoveInfo>,
+    pub visited: u64,
+    pub evicted: u64,
+}
+
+/// Solves positions of one game with all the solvers that apply to it.
+pub struct Analyzer<'g, G: Game> {
+    game: &'g G,
+    opts: Options,
+    values: ValueSolver<'g, G>,
+    grundy: Option<GrundySolver<'g, G>>,
+    grundy_note: Option<String>,
+    puzzle_visited: u64,
+}
+
+impl<'g, G: Game> Analyzer<'g, G> {
+    pub fn new(game: &'g G, opts: Options) -> Self {
+        let half = opts.max_memory / 2;
+        let impartial = game.kind() == Kind::Impartial;
+        let normal_play = impartial && game.stalemate() == Value::Lose;
+        // Without `split`, the value search walks the same positions as a Grundy search
+        // would, so it computes both in one pass; with `split`, the Grundy solver works on
+        // the parts (much smaller) and the value search on whole positions.
+        let separate = impartial && (game.has_split() || !opts.remoteness);
+        let grundy = separate.then(|| GrundySolver::new(game, half));
+        let with_grundy = normal_play && !separate;
+        let values = ValueSolver::new(game, if separate { half } else { opts.max_memory }, with_grundy);
+        Analyzer { game, opts, values, grundy, grundy_note: None, puzzle_visited: 0 }
+    }
+
+    pub fn visited(&self) -> u64 {
+        self.values.visited() + self.grundy.as_ref().map_or(0, |g| g.visited()) + self.puzzle_visited
+    }
+
+    pub fn evicted(&self) -> u64 {
+        self.values.evicted() + self.grundy.as_ref().map_or(0, |g| g.evicted())
+    }
+
+    /// The Grundy value, or `None` where it is undefined (not impartial, misère, loopy).
+    pub fn grundy(&mut self, pos: &G::Pos) -> GameResult<Option<u64>> {
+        let Some(solver) = self.grundy.as_mut() else { return Ok(None) };
+        match solver.grundy(pos) {
+            Ok(g) => Ok(Some(g)),
+            Err(GameError::Unsupported(why)) => {
+                self.grundy_note = Some(why);
+                self.grundy = None;
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Value and remoteness of a two-player position (or of a puzzle position: `win` =
+    /// solvable, remoteness = fewest moves).
+    pub fn value(&mut self, pos: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
+        if self.game.kind() == Kind::Puzzle {
+            let sol = puzzle::solve_puzzle(self.game, pos, self.opts.max_memory)?;
+            self.puzzle_visited += sol.visited;
+            let s = match sol.path {
+                Some(p) => Solution { value: Value::Win, remoteness: Some(p.len() as u32) },
+                None => Solution { value: Value::Lose, remoteness: None },
+            };
+            return Ok((s, None));
+        }
+        let g = self.grundy(pos)?;
+        if let (Some(g), false) = (g, self.opts.remoteness) {
+            let value = if g != 0 { Value::Win } else { Value::Lose };
+            return Ok((Solution { value, remoteness: None }, Some(g)));
+        }
+        let (s, g2) = self.values.solve(pos)?;
+        if self.grundy.is_none() && g2.is_none() && self.game.kind() == Kind::Impartial && self.grundy_note.is_none() {
+            self.grundy_note = Some(if self.game.stalemate() != Value::Lose {
+                "not defined under misère play".into()
+            } else {
+                "not defined here: a primitive position is not a normal-play loss, or the game is loopy".into()
+            });
+        }
+        Ok((s, g.or(g2)))
+    }
+
+    /// Every move from `pos` with its child's value.
+    pub fn moves(&mut self, pos: &G::Pos) -> GameResult<Vec<MoveInfo>> {
+        let mut out = Vec::new();
+        for mv in self.game.moves(pos)? {
+            let child = self.game.play(pos, &mv)?;
+            let (s, g) = self.value(&child)?;
+            out.push(MoveInfo {
+                name: self.game.move_name(pos, &mv)?,
+                position: self.game.format(&child)?,
+                value: s.value,
+                remoteness: s.remoteness,
+                grundy: g,
+            });
+        }
+        Ok(out)
+    }
+
+    pub fn solve(&mut self, pos: &G::Pos) -> GameResult<Report> {
+        let position = self.game.format(pos)?;
+        if self.game.kind() == Kind::Puzzle {
+            let sol = puzzle::solve_puzzle(self.game, pos, self.opts.max_memory)?;
+            self.puzzle_visited += sol.visited;
+            let (value, remoteness, winning_moves) = match sol.path {
+                Some(path) => {
+                    let n = path.len();
+                    let mut at = pos.clone();
+                    let mut moves = Vec::with_capacity(n);
+                    for (i, (mv, child)) in path.into_iter().enumerate() {
+                        moves.push(MoveInfo {
+                            name: self.game.move_name(&at, &mv)?,
+                            position: self.game.format(&child)?,
+                            value: Value::Win,
+                            remoteness: Some((n - i - 1) as u32),
+                            grundy: None,
+                        });
+                        at = child;
+                    }
+                    (Value::Win, Some(n as u32), moves)
+                }
+                None => (Value::Lose, None, Vec::new()),
+            };
+            return Ok(Report {
+                position,
+                value,
+                remoteness,
+                grundy: None,
+                grundy_note: None,
+                winning_moves,
+                visited: self.visited(),
+                evicted: self.evicted(),
+            });
+        }
+        let (s, grundy) = self.value(pos)?;
+        let want = match s.value {
+            Value::Win => Some(Value::Lose),
+            Value::Tie => Some(Value::Tie),
+            Value::Draw => Some(Value::Draw),
+            Value::Lose => None,
+        };
+        let winning_moves = match want {
+            Some(w) => self.moves(pos)?.into_iter().filter(|m| m.value == w).collect(),
+            None => Vec::new(),
+        };
+        Ok(Report {
+            position,
+            value: s.value,
+            remoteness: s.remoteness,
+            grundy,
+            grundy_note: self.grundy_note.clone(),
+            winning_moves,
+            visited: self.visited(),
+            evicted: self.evicted(),
+        })
+    }
+}

@@ -1,0 +1,345 @@
+//! Win / lose / tie / draw and remoteness, GAMESMAN's way.
+//!
+//! - A primitive position has remoteness 0.
+//! - A win is 1 + the smallest remoteness of its losing children (win as fast as you can).
+//! - A loss is 1 + the largest remoteness of its children (lose as slowly as you can).
+//! - A tie is 1 + the smallest remoteness of its tying children.
+//!
+//! For an impartial game under normal play that does not `split`, the same search also
+//! computes Grundy values (the mex of the children's), so one pass over the game gives both.
+//!
+//! Acyclic games are solved by an iterative depth-first search (an explicit stack, so a game a
+//! million moves deep needs no call stack). When the search meets a position that is already
+//! on its own stack the game is loopy: the solver then enumerates the reachable graph and runs
+//! retrograde analysis, which also finds the draws (positions neither side can force).
+
+use super::memo::Memo;
+use crate::game::{Footprint, Game, GameError, GameResult, Value};
+use hashbrown::{HashMap, HashSet};
+use std::collections::VecDeque;
+
+/// The value of a position and its remoteness (`None` for a draw).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    pub value: Value,
+    pub remoteness: Option<u32>,
+}
+
+impl Solution {
+    pub fn primitive(value: Value) -> Self {
+        Solution { value, remoteness: Some(0) }
+    }
+}
+
+/// A memo entry: the solution and, when computed alongside, the Grundy value.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    sol: Solution,
+    grundy: Option<u64>,
+}
+
+/// What a position's children have shown so far.
+#[derive(Default)]
+struct Acc {
+    lose_min: Option<u32>,
+    tie_min: Option<u32>,
+    win_max: u32,
+    draw: bool,
+    /// Children's Grundy values, when they are being computed.
+    seen: Option<Vec<u64>>,
+}
+
+impl Acc {
+    fn new(with_grundy: bool, children: usize) -> Acc {
+        Acc { seen: with_grundy.then(|| Vec::with_capacity(children)), ..Acc::default() }
+    }
+
+    fn fold(&mut self, child: Entry) {
+        if let Some(seen) = self.seen.as_mut() {
+            match child.grundy {
+                Some(g) => seen.push(g),
+                None => self.seen = None,
+            }
+        }
+        let child = child.sol;
+        let r = child.remoteness.unwrap_or(0);
+        match child.value {
+            Value::Lose => self.lose_min = Some(self.lose_min.map_or(r, |m| m.min(r))),
+            Value::Tie => self.tie_min = Some(self.tie_min.map_or(r, |m| m.min(r))),
+            Value::Win => self.win_max = self.win_max.max(r),
+            Value::Draw => self.draw = true,
+        }
+    }
+
+    fn finish(&self) -> Entry {
+        Entry { sol: self.solution(), grundy: self.seen.as_deref().map(super::grundy::mex) }
+    }
+
+    fn solution(&self) -> Solution {
+        if let Some(r) = self.lose_min {
+            Solution { value: Value::Win, remoteness: Some(r + 1) }
+        } else if let Some(r) = self.tie_min {
+            Solution { value: Value::Tie, remoteness: Some(r + 1) }
+        } else if self.draw {
+            Solution { value: Value::Draw, remoteness: None }
+        } else {
+            Solution { value: Value::Lose, remoteness: Some(self.win_max + 1) }
+        }
+    }
+}
+
+struct Frame<P> {
+    pos: P,
+    children: Vec<P>,
+    acc: Acc,
+}
+
+enum Expanded<P> {
+    Leaf(Entry),
+    Inner(Vec<P>),
+}
+
+enum Stop {
+    Loop,
+    Error(GameError),
+}
+
+impl From<GameError> for Stop {
+    fn from(e: GameError) -> Self {
+        Stop::Error(e)
+    }
+}
+
+/// Solves positions of one game, remembering what it has solved.
+pub struct ValueSolver<'g, G: Game> {
+    game: &'g G,
+    memo: Memo<G::Pos, Entry>,
+    /// Every reachable position, once a loopy game has been analysed.
+    complete: HashMap<G::Pos, Solution>,
+    budget: usize,
+    visited: u64,
+    with_grundy: bool,
+}
+
+impl<'g, G: Game> ValueSolver<'g, G> {
+    /// A solver whose tables use at most about `budget` bytes. With `with_grundy`, it also
+    /// computes Grundy values (only meaningful for impartial games under normal play that
+    /// are searched whole).
+    pub fn new(game: &'g G, budget: usize, with_grundy: bool) -> Self {
+        ValueSolver { game, memo: Memo::new(budget), complete: HashMap::new(), budget, visited: 0, with_grundy }
+    }
+
+    /// Positions expanded so far (primitive checks and move generation).
+    pub fn visited(&self) -> u64 {
+        self.visited
+    }
+
+    /// Memo entries dropped to keep to the memory budget.
+    pub fn evicted(&self) -> u64 {
+        self.memo.evicted()
+    }
+
+    /// The solution of `pos`, and its Grundy value when the solver computes them and it is
+    /// defined (every primitive position a normal-play loss, no loops).
+    pub fn solve(&mut self, pos: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
+        let root = self.game.canonical(pos)?;
+        if let Some(e) = self.lookup(&root) {
+            return Ok((e.sol, e.grundy));
+        }
+        match self.dfs(root.clone()) {
+            Ok(e) => Ok((e.sol, e.grundy)),
+            Err(Stop::Error(e)) => Err(e),
+            Err(Stop::Loop) => {
+                self.retrograde(&root)?;
+                Ok((self.complete[&root], None))
+            }
+        }
+    }
+
+    fn lookup(&mut self, pos: &G::Pos) -> Option<Entry> {
+        if let Some(s) = self.complete.get(pos) {
+            return Some(Entry { sol: *s, grundy: None });
+        }
+        self.memo.get(pos)
+    }
+
+    fn leaf(&self, value: Value) -> Entry {
+        let grundy = (self.with_grundy && value == Value::Lose).then_some(0);
+        Entry { sol: Solution::primitive(value), grundy }
+    }
+
+    fn expand(&mut self, pos: &G::Pos) -> GameResult<Expanded<G::Pos>> {
+        self.visited += 1;
+        if let Some(v) = self.game.primitive(pos)? {
+            return Ok(Expanded::Leaf(self.leaf(v)));
+        }
+        let children = self.game.children(pos)?;
+        if children.is_empty() {
+            return Ok(Expanded::Leaf(self.leaf(self.game.stalemate())));
+        }
+        let canon = children.iter().map(|c| self.game.canonical(c)).collect::<GameResult<Vec<_>>>()?;
+        Ok(Expanded::Inner(canon))
+    }
+
+    fn dfs(&mut self, root: G::Pos) -> Result<Entry, Stop> {
+        let mut stack: Vec<Frame<G::Pos>> = Vec::new();
+        let mut on_stack: HashSet<G::Pos> = HashSet::new();
+        match self.expand(&root)? {
+            Expanded::Leaf(s) => {
+                self.memo.insert(root, s);
+                return Ok(s);
+            }
+            Expanded::Inner(children) => {
+                on_stack.insert(root.clone());
+                let acc = Acc::new(self.with_grundy, children.len());
+                stack.push(Frame { pos: root, children, acc });
+            }
+        }
+        loop {
+            let top = stack.last_mut().expect("the stack holds the root until it is solved");
+            if let Some(child) = top.children.pop() {
+                if let Some(s) = self.lookup(&child) {
+                    top.acc.fold(s);
+                    continue;
+                }
+                if on_stack.contains(&child) {
+                    return Err(Stop::Loop);
+                }
+                match self.expand(&child)? {
+                    Expanded::Leaf(s) => {
+                        self.memo.insert(child, s);
+                        top.acc.fold(s);
+                    }
+                    Expanded::Inner(children) => {
+                        on_stack.insert(child.clone());
+                        let acc = Acc::new(self.with_grundy, children.len());
+                        stack.push(Frame { pos: child, children, acc });
+                    }
+                }
+            } else {
+                let frame = stack.pop().expect("non-empty");
+                let s = frame.acc.finish();
+                on_stack.remove(&frame.pos);
+                self.memo.insert(frame.pos, s);
+                match stack.last_mut() {
+                    Some(parent) => parent.acc.fold(s),
+                    None => return Ok(s),
+                }
+            }
+        }
+    }
+
+    /// Retrograde analysis of everything reachable from `root` (for loopy games).
+    fn retrograde(&mut self, root: &G::Pos) -> GameResult<()> {
+        let mut index: HashMap<G::Pos, u32> = HashMap::new();
+        let mut nodes: Vec<G::Pos> = Vec::new();
+        let mut leaf: Vec<Option<Solution>> = Vec::new();
+        let mut edges: Vec<(u32, u32)> = Vec::new(); // (parent, child)
+        let mut bytes = 0usize;
+        index.insert(root.clone(), 0);
+        nodes.push(root.clone());
+        let mut next = 0usize;
+        while next < nodes.len() {
+            let pos = nodes[next].clone();
+            match self.expand(&pos)? {
+                Expanded::Leaf(e) => leaf.push(Some(e.sol)),
+                Expanded::Inner(children) => {
+                    leaf.push(None);
+                    for c in children {
+                        let id = match index.get(&c) {
+                            Some(&id) => id,
+                            None => {
+                                let id = nodes.len() as u32;
+                                bytes += 3 * std::mem::size_of::<G::Pos>() + 2 * c.heap_bytes() + 48;
+                                index.insert(c.clone(), id);
+                                nodes.push(c);
+                                id
+                            }
+                        };
+                        edges.push((next as u32, id));
+                    }
+                }
+            }
+            if bytes + edges.len() * 16 > self.budget {
+                return Err(GameError::OutOfMemory(format!(
+                    "this game is loopy, so its whole reachable graph must be held at once, and it \
+                     needs more than the memory budget after {} positions (raise --max-memory)",
+                    nodes.len()
+                )));
+            }
+            next += 1;
+        }
+        drop(index);
+        let n = nodes.len();
+        // Parents in compressed form.
+        let mut start = vec![0u32; n + 1];
+        let mut remaining = vec![0u32; n];
+        for &(p, c) in &edges {
+            start[c as usize + 1] += 1;
+            remaining[p as usize] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut parents = vec![0u32; edges.len()];
+        for &(p, c) in &edges {
+            parents[fill[c as usize] as usize] = p;
+            fill[c as usize] += 1;
+        }
+        drop(edges);
+
+        let mut result: Vec<Option<Solution>> = vec![None; n];
+        // Phase 1: wins and losses, in order of remoteness.
+        let mut queue: VecDeque<u32> = VecDeque::new();
+        for (i, l) in leaf.iter().enumerate() {
+            if let Some(s) = l {
+                result[i] = Some(*s);
+                if s.value != Value::Tie {
+                    queue.push_back(i as u32);
+                }
+            }
+        }
+        while let Some(c) = queue.pop_front() {
+            let cs = result[c as usize].expect("queued positions are solved");
+            let r = cs.remoteness.unwrap_or(0) + 1;
+            for &p in &parents[start[c as usize] as usize..start[c as usize + 1] as usize] {
+                let p = p as usize;
+                if result[p].is_some() {
+                    continue;
+                }
+                if cs.value == Value::Lose {
+                    result[p] = Some(Solution { value: Value::Win, remoteness: Some(r) });
+                    queue.push_back(p as u32);
+                } else {
+                    remaining[p] -= 1;
+                    if remaining[p] == 0 {
+                        result[p] = Some(Solution { value: Value::Lose, remoteness: Some(r) });
+                        queue.push_back(p as u32);
+                    }
+                }
+            }
+        }
+        // Phase 2: what is left can force neither a win nor a loss; a tying child makes a tie.
+        for (i, l) in leaf.iter().enumerate() {
+            if matches!(l, Some(s) if s.value == Value::Tie) {
+                queue.push_back(i as u32);
+            }
+        }
+        while let Some(c) = queue.pop_front() {
+            let r = result[c as usize].and_then(|s| s.remoteness).unwrap_or(0) + 1;
+            for &p in &parents[start[c as usize] as usize..start[c as usize + 1] as usize] {
+                let p = p as usize;
+                if result[p].is_none() {
+                    result[p] = Some(Solution { value: Value::Tie, remoteness: Some(r) });
+                    queue.push_back(p as u32);
+                }
+            }
+        }
+        // Phase 3: the rest are draws.
+        for (pos, s) in nodes.into_iter().zip(result) {
+            self.complete.insert(pos, s.unwrap_or(Solution { value: Value::Draw, remoteness: None }));
+        }
+        Ok(())
+    }
+}
