@@ -90,18 +90,10 @@ pub fn parse(text: &[u8]) -> Result<Bitmap, PbmError> {
             Some(b'0') => cells.push(false),
             Some(b'1') => cells.push(true),
             Some(&b) => {
-                return Err(PbmError(format!(
-                    "pixel {} must be 0 or 1, found {:?}",
-                    cells.len() + 1,
-                    char::from(b)
-                )));
+                return Err(PbmError(format!("pixel {} must be 0 or 1, found {:?}", cells.len() + 1, char::from(b))));
             }
             None => {
-                return Err(PbmError(format!(
-                    "the board ends after {} of its {} pixels",
-                    cells.len(),
-                    cells_wanted
-                )));
+                return Err(PbmError(format!("the board ends after {} of its {} pixels", cells.len(), cells_wanted)));
             }
         }
         r.at += 1;

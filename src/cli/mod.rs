@@ -50,7 +50,7 @@ struct SolveArgs {
     game: String,
     /// Position text, the path of a file holding it, or - to read it from stdin.
     /// Default: the game's start position
-    #[arg(value_name = "POSITION")]
+    #[arg(value_name = "POSITION", allow_hyphen_values = true)]
     position: Option<String>,
     /// Print one JSON object (an array for `moves`) instead of text
     #[arg(long)]
@@ -116,7 +116,9 @@ pub fn find_game(spec: &str) -> Result<PathBuf> {
                 return Ok(candidate);
             }
         }
-        bail!("no game named {spec:?}: it is not a file and no {spec}.rhai is in the games directory (`gamesman games` lists them)");
+        bail!(
+            "no game named {spec:?}: it is not a file and no {spec}.rhai is in the games directory (`gamesman games` lists them)"
+        );
     }
     if p.exists() {
         bail!("{spec}: not a file");
@@ -165,7 +167,11 @@ fn starting_position<G: Game>(game: &G, args: &SolveArgs) -> Result<G::Pos> {
     match position_text(args.position.as_deref())? {
         Some(text) => Ok(game.parse(&text)?),
         None => game.start()?.ok_or_else(|| {
-            anyhow!("{} has no start position: give one, e.g. `gamesman solve {} POSITION`", game.info().name, args.game)
+            anyhow!(
+                "{} has no start position: give one, e.g. `gamesman solve {} POSITION`",
+                game.info().name,
+                args.game
+            )
         }),
     }
 }
@@ -192,7 +198,10 @@ fn list_games(dir: Option<PathBuf>) -> Result<()> {
         None => game_dirs(),
     };
     let Some(dir) = dirs.iter().find(|d| d.is_dir()) else {
-        bail!("no games directory found (looked in {})", dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", "));
+        bail!(
+            "no games directory found (looked in {})",
+            dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+        );
     };
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot list {}", dir.display()))?

@@ -63,7 +63,12 @@ pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, elapsed: Duration) {
             (None, None) => println!("grundy:      - (not defined under misère play)"),
         }
     }
-    let title = if info.kind == crate::game::Kind::Puzzle { "solution" } else { "winning moves" };
+    let title = match (info.kind, r.value) {
+        (crate::game::Kind::Puzzle, _) => "solution",
+        (_, crate::game::Value::Tie) => "tying moves",
+        (_, crate::game::Value::Draw) => "drawing moves",
+        _ => "winning moves",
+    };
     if r.winning_moves.is_empty() {
         println!("{title}: none");
     } else {

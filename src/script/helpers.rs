@@ -25,7 +25,9 @@ fn size(v: i64, what: &str) -> Res<usize> {
 }
 
 fn segment(g: &Grid, seg: &Array) -> Res<Segment> {
-    let bad = || -> Box<EvalAltResult> { format!("a segment is [r0, c0, r1, c1] within one row or column, not {seg:?}").into() };
+    let bad = || -> Box<EvalAltResult> {
+        format!("a segment is [r0, c0, r1, c1] within one row or column, not {seg:?}").into()
+    };
     if seg.len() != 4 {
         return Err(bad());
     }
@@ -77,7 +79,9 @@ fn to_array(v: Vec<i64>) -> Array {
 pub fn register(engine: &mut Engine) {
     engine.register_type_with_name::<Grid>("Grid");
     engine
-        .register_fn("grid", |rows: i64, cols: i64| -> Res<Grid> { Ok(Grid::new(size(rows, "height")?, size(cols, "width")?)) })
+        .register_fn("grid", |rows: i64, cols: i64| -> Res<Grid> {
+            Ok(Grid::new(size(rows, "height")?, size(cols, "width")?))
+        })
         .register_fn("full_grid", |rows: i64, cols: i64| -> Res<Grid> {
             Ok(Grid::full(size(rows, "height")?, size(cols, "width")?))
         })
@@ -114,7 +118,9 @@ pub fn register(engine: &mut Engine) {
         .register_fn("!=", |a: &mut Grid, b: Grid| *a != b)
         .register_fn("crop", |g: &mut Grid| g.crop())
         .register_fn("canonical", |g: &mut Grid| g.canonical())
-        .register_fn("transform", |g: &mut Grid, t: i64| -> Res<Grid> { Ok(g.transform(index(t, 8, "symmetry")? as u8)) })
+        .register_fn("transform", |g: &mut Grid, t: i64| -> Res<Grid> {
+            Ok(g.transform(index(t, 8, "symmetry")? as u8))
+        })
         .register_fn("components", |g: &mut Grid| grids(g.components()))
         .register_fn("segments", |g: &mut Grid| -> Array { g.segments().into_iter().map(seg_array).collect() })
         .register_fn("without", |g: &mut Grid, seg: Array| -> Res<Grid> { Ok(g.without(segment(g, &seg)?)) })
@@ -132,7 +138,9 @@ pub fn register(engine: &mut Engine) {
             v.sort_unstable();
             Ok(to_array(v))
         })
-        .register_fn("nonzero", |arr: Array| -> Res<Array> { Ok(to_array(ints(&arr)?.into_iter().filter(|&h| h != 0).collect())) })
+        .register_fn("nonzero", |arr: Array| -> Res<Array> {
+            Ok(to_array(ints(&arr)?.into_iter().filter(|&h| h != 0).collect()))
+        })
         .register_fn("cap_from", |arr: Array, from: i64, cap: i64| -> Res<Array> {
             let mut v = ints(&arr)?;
             let from = index(from, v.len() + 1, "index")?;

@@ -31,7 +31,9 @@ impl Footprint for Key {
         match self {
             Key::Str(s) => s.len() + 16,
             Key::Array(a) => a.len() * std::mem::size_of::<Key>() + a.iter().map(Key::heap_bytes).sum::<usize>() + 16,
-            Key::Map(m) => m.iter().map(|(k, v)| k.len() + 16 + std::mem::size_of::<Key>() + v.heap_bytes()).sum::<usize>() + 16,
+            Key::Map(m) => {
+                m.iter().map(|(k, v)| k.len() + 16 + std::mem::size_of::<Key>() + v.heap_bytes()).sum::<usize>() + 16
+            }
             Key::Grid(g) => std::mem::size_of::<Grid>() + g.heap_bytes() + 16,
             _ => 0,
         }
@@ -110,7 +112,8 @@ mod tests {
         let mut map = Map::new();
         map.insert("board".into(), Dynamic::from(Grid::new(2, 3)));
         map.insert("next".into(), Dynamic::from_int(4));
-        let arr: Array = vec![Dynamic::from_int(3), Dynamic::from("x"), Dynamic::from_map(map), Dynamic::from_bool(true)];
+        let arr: Array =
+            vec![Dynamic::from_int(3), Dynamic::from("x"), Dynamic::from_map(map), Dynamic::from_bool(true)];
         let d = Dynamic::from_array(arr);
         let k = Key::from_dynamic(&d).unwrap();
         let back = Key::from_dynamic(&k.to_dynamic()).unwrap();

@@ -11,7 +11,7 @@ pub mod key;
 
 use crate::game::{Game, GameError, GameInfo, GameResult, Kind, Value};
 use key::Key;
-use rhai::{CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, Position, Scope, AST};
+use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, Position, Scope};
 use std::path::Path;
 
 /// Operations one call into a script may take before it is stopped.
@@ -45,7 +45,12 @@ struct Hooks {
 pub struct ScriptGame {
     file: String,
     engine: Engine,
-    ast: AST,
+    /// The AST the solver calls into: the functions, plus the top-level statements when
+    /// there are any besides the metadata constants (so that a constant such as a table of
+    /// lines is defined, as `global::LINES`, inside every function).
+    calls: AST,
+    /// Whether `calls` has top-level statements to run before each call.
+    eval_globals: bool,
     info: GameInfo,
     start_text: Option<String>,
     hooks: Hooks,
@@ -103,9 +108,9 @@ fn innermost(err: &EvalAltResult) -> (&EvalAltResult, Position) {
 fn message(e: &EvalAltResult) -> String {
     match e {
         EvalAltResult::ErrorRuntime(v, _) => v.to_string(),
-        EvalAltResult::ErrorTooManyOperations(_) => format!(
-            "the script used more than {MAX_OPERATIONS} operations in one call (it may loop forever)"
-        ),
+        EvalAltResult::ErrorTooManyOperations(_) => {
+            format!("the script used more than {MAX_OPERATIONS} operations in one call (it may loop forever)")
+        }
         other => {
             let text = other.to_string();
             let suffix = format!(" ({})", other.position());
@@ -139,10 +144,9 @@ impl ScriptGame {
             match scope.get(name) {
                 None => Ok(None),
                 Some(v) if v.is_string() => Ok(Some(v.to_string())),
-                Some(v) => Err(def(
-                    Position::NONE,
-                    &format!("the constant {name} must be a string, not `{}`", v.type_name()),
-                )),
+                Some(v) => {
+                    Err(def(Position::NONE, &format!("the constant {name} must be a string, not `{}`", v.type_name())))
+                }
             }
         };
         let stem = Path::new(file).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
@@ -157,7 +161,8 @@ impl ScriptGame {
         let native = text_const("NATIVE")?;
         let start_text = text_const("START")?;
 
-        let defined: Vec<(String, usize)> = ast.iter_functions().map(|f| (f.name.to_string(), f.params.len())).collect();
+        let defined: Vec<(String, usize)> =
+            ast.iter_functions().map(|f| (f.name.to_string(), f.params.len())).collect();
         let has = |name: &str, arity: usize| -> GameResult<bool> {
             let with_name: Vec<usize> = defined.iter().filter(|(n, _)| n == name).map(|(_, a)| *a).collect();
             if with_name.is_empty() {
@@ -196,7 +201,10 @@ impl ScriptGame {
             ));
         }
         let info = GameInfo { name, description, kind, native };
-        Ok(ScriptGame { file: file.to_string(), engine, ast, info, start_text, hooks })
+        let metadata = ["NAME", "DESCRIPTION", "KIND", "NATIVE", "START"];
+        let eval_globals = scope.iter().any(|(n, _, _)| !metadata.contains(&n));
+        let calls = if eval_globals { ast.clone() } else { ast.clone_functions_only() };
+        Ok(ScriptGame { file: file.to_string(), engine, calls, eval_globals, info, start_text, hooks })
     }
 
     pub fn file(&self) -> &str {
@@ -207,10 +215,13 @@ impl ScriptGame {
         self.hooks.show
     }
 
+    fn options(&self) -> CallFnOptions<'static> {
+        CallFnOptions::new().eval_ast(self.eval_globals).rewind_scope(true)
+    }
+
     fn call(&self, f: &str, args: impl FuncArgs) -> GameResult<Dynamic> {
         let mut scope = Scope::new();
-        let opts = CallFnOptions::new().eval_ast(false).rewind_scope(true);
-        self.engine.call_fn_with_options::<Dynamic>(opts, &mut scope, &self.ast, f, args).map_err(|e| {
+        self.engine.call_fn_with_options::<Dynamic>(self.options(), &mut scope, &self.calls, f, args).map_err(|e| {
             let (inner, pos) = innermost(&e);
             GameError::Definition(located(&self.file, pos, &format!("{} (in {f})", message(inner))))
         })
@@ -260,10 +271,9 @@ impl Game for ScriptGame {
 
     fn parse(&self, text: &str) -> GameResult<Key> {
         let mut scope = Scope::new();
-        let opts = CallFnOptions::new().eval_ast(false).rewind_scope(true);
         let d = self
             .engine
-            .call_fn_with_options::<Dynamic>(opts, &mut scope, &self.ast, "parse", (text.to_string(),))
+            .call_fn_with_options::<Dynamic>(self.options(), &mut scope, &self.calls, "parse", (text.to_string(),))
             .map_err(|e| {
                 let (inner, pos) = innermost(&e);
                 match inner {

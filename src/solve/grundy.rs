@@ -13,7 +13,7 @@ enum Frame<P> {
     /// A sum of independent parts: XOR their values.
     Sum { parts: Vec<P>, acc: u64 },
     /// One indivisible position: mex of its children's values.
-    Mex { pos: P, children: Vec<P>, seen: Vec<u64> },
+    Mex { pos: P, children: Vec<P>, seen: Vec<u64>, start: u64 },
 }
 
 enum Step<P> {
@@ -74,10 +74,10 @@ impl<'g, G: Game> GrundySolver<'g, G> {
                 None => {
                     let g = match stack.pop().expect("non-empty") {
                         Frame::Sum { acc, .. } => acc,
-                        Frame::Mex { pos, seen, .. } => {
+                        Frame::Mex { pos, seen, start, .. } => {
                             let g = mex(&seen);
                             on_stack.remove(&pos);
-                            self.memo.insert(pos, g);
+                            self.memo.insert(pos, g, self.visited - start);
                             g
                         }
                     };
@@ -100,13 +100,13 @@ impl<'g, G: Game> GrundySolver<'g, G> {
     /// Start on `pos`: answer at once if possible, else return the frame to work on.
     fn begin(&mut self, pos: G::Pos, on_stack: &HashSet<G::Pos>) -> GameResult<Step<G::Pos>> {
         let mut pos = pos;
-        if self.game.has_split() {
-            if let Some(mut parts) = self.game.split(&pos)? {
-                match parts.len() {
-                    0 => return Ok(Step::Done(0)),
-                    1 => pos = parts.pop().expect("one part"),
-                    _ => return Ok(Step::Push(Frame::Sum { parts, acc: 0 })),
-                }
+        if self.game.has_split()
+            && let Some(mut parts) = self.game.split(&pos)?
+        {
+            match parts.len() {
+                0 => return Ok(Step::Done(0)),
+                1 => pos = parts.pop().expect("one part"),
+                _ => return Ok(Step::Push(Frame::Sum { parts, acc: 0 })),
             }
         }
         let c = self.game.canonical(&pos)?;
@@ -121,7 +121,7 @@ impl<'g, G: Game> GrundySolver<'g, G> {
         self.visited += 1;
         match self.game.primitive(&c)? {
             Some(Value::Lose) => {
-                self.memo.insert(c, 0);
+                self.memo.insert(c, 0, 1);
                 return Ok(Step::Done(0));
             }
             Some(v) => {
@@ -138,11 +138,11 @@ impl<'g, G: Game> GrundySolver<'g, G> {
                     "the game is not played under the normal-play rule, so Grundy values are not defined".into(),
                 ));
             }
-            self.memo.insert(c, 0);
+            self.memo.insert(c, 0, 1);
             return Ok(Step::Done(0));
         }
         let seen = Vec::with_capacity(children.len());
-        Ok(Step::Push(Frame::Mex { pos: c, children, seen }))
+        Ok(Step::Push(Frame::Mex { pos: c, children, seen, start: self.visited }))
     }
 }
 

@@ -1,10 +1,12 @@
 //! A memo table that keeps to a memory budget.
 //!
-//! Two generations of `hashbrown` maps: new entries go into the young one; when it has used
-//! half the budget, the old generation is dropped and the young one becomes old. A hit in the
-//! old generation is moved back to the young one, so entries in use survive (an approximate
-//! LRU at the cost of one extra lookup on a miss). The solvers never depend on an entry
-//! staying in the table: an evicted position is simply solved again.
+//! A `hashbrown` map from positions to results, each entry with the *work* it took to solve
+//! (positions expanded below it). When the table reaches its budget, the cheaper half of the
+//! entries is dropped: leaves and small positions go first, results that took long to find
+//! stay (the "depth-preferred" replacement of game-playing programs, here by measured work).
+//! A plain least-recently-used policy makes a depth-first search re-solve whole subtrees
+//! again and again, which turns a DAG search into an exponential tree search. The solvers
+//! never depend on an entry staying in the table: an evicted position is simply solved again.
 
 use crate::game::Footprint;
 use hashbrown::HashMap;
@@ -15,9 +17,8 @@ use std::hash::Hash;
 const OVERHEAD_PER_ENTRY: usize = 8;
 
 pub struct Memo<K, V> {
-    young: HashMap<K, V>,
-    old: HashMap<K, V>,
-    young_bytes: usize,
+    map: HashMap<K, (V, u32)>,
+    bytes: usize,
     budget: usize,
     evicted: u64,
 }
@@ -25,60 +26,68 @@ pub struct Memo<K, V> {
 impl<K: Hash + Eq + Footprint, V: Copy> Memo<K, V> {
     /// A table that uses at most about `budget` bytes.
     pub fn new(budget: usize) -> Self {
-        Memo { young: HashMap::new(), old: HashMap::new(), young_bytes: 0, budget: budget.max(1 << 16), evicted: 0 }
+        Memo { map: HashMap::new(), bytes: 0, budget: budget.max(1 << 16), evicted: 0 }
     }
 
     fn entry_bytes(key: &K) -> usize {
         // Tables double as they grow, so a table holds up to twice the bytes of its entries.
-        2 * (std::mem::size_of::<(K, V)>() + OVERHEAD_PER_ENTRY) + key.heap_bytes()
+        2 * (std::mem::size_of::<(K, (V, u32))>() + OVERHEAD_PER_ENTRY) + key.heap_bytes()
     }
 
-    pub fn get(&mut self, key: &K) -> Option<V> {
-        if let Some(v) = self.young.get(key) {
-            return Some(*v);
-        }
-        if let Some((k, v)) = self.old.remove_entry(key) {
-            self.insert(k, v);
-            return Some(v);
-        }
-        None
+    pub fn get(&self, key: &K) -> Option<V> {
+        self.map.get(key).map(|e| e.0)
     }
 
-    /// Look without promoting.
-    pub fn peek(&self, key: &K) -> Option<V> {
-        self.young.get(key).or_else(|| self.old.get(key)).copied()
-    }
-
-    pub fn insert(&mut self, key: K, value: V) {
+    /// Remember `value` for `key`, which took `work` expansions to find.
+    pub fn insert(&mut self, key: K, value: V, work: u64) {
         let bytes = Self::entry_bytes(&key);
-        if self.young_bytes + bytes > self.budget / 2 {
-            self.evicted += self.old.len() as u64;
-            self.old = std::mem::take(&mut self.young);
-            self.young_bytes = 0;
+        if self.bytes + bytes > self.budget {
+            self.evict_cheaper_half();
         }
-        if self.young.insert(key, value).is_none() {
-            self.young_bytes += bytes;
+        if self.map.insert(key, (value, work.min(u32::MAX as u64) as u32)).is_none() {
+            self.bytes += bytes;
         }
+    }
+
+    fn evict_cheaper_half(&mut self) {
+        let mut works: Vec<u32> = self.map.values().map(|e| e.1).collect();
+        if works.is_empty() {
+            return;
+        }
+        let mid = works.len() / 2;
+        let (_, &mut median, _) = works.select_nth_unstable(mid);
+        // Keep what cost more than the median, then fill half the table with entries that
+        // cost exactly the median.
+        let above = works.iter().filter(|&&w| w > median).count();
+        let mut room = (works.len() / 2).saturating_sub(above);
+        let before = self.map.len();
+        let mut bytes = 0;
+        self.map.retain(|k, e| {
+            let keep = e.1 > median || (e.1 == median && room > 0);
+            if e.1 == median && keep {
+                room -= 1;
+            }
+            if keep {
+                bytes += Self::entry_bytes(k);
+            }
+            keep
+        });
+        self.map.shrink_to_fit();
+        self.bytes = bytes;
+        self.evicted += (before - self.map.len()) as u64;
     }
 
     pub fn len(&self) -> usize {
-        self.young.len() + self.old.len()
+        self.map.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.map.is_empty()
     }
 
     /// Entries dropped to keep to the budget so far.
     pub fn evicted(&self) -> u64 {
         self.evicted
-    }
-
-    /// Roughly how many bytes the table uses now.
-    pub fn bytes(&self) -> usize {
-        let per = std::mem::size_of::<(K, V)>() + OVERHEAD_PER_ENTRY;
-        (self.young.capacity() + self.old.capacity()) * per
-            + self.young_bytes.saturating_sub(self.young.len() * 2 * per)
     }
 }
 
@@ -87,27 +96,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn keeps_to_its_budget_and_keeps_recent_entries() {
+    fn keeps_to_its_budget() {
         let mut m: Memo<u64, u64> = Memo::new(1 << 16);
         for i in 0..100_000u64 {
-            m.insert(i, i * 2);
+            m.insert(i, i * 2, 1);
         }
         assert!(m.evicted() > 0, "a 64 KiB table cannot hold 100,000 entries");
-        assert!(m.len() < 100_000);
-        assert_eq!(m.get(&99_999), Some(199_998));
-        assert_eq!(m.get(&0), None);
+        assert!(m.len() * Memo::<u64, u64>::entry_bytes(&0) <= 1 << 16);
     }
 
     #[test]
-    fn a_hit_in_the_old_generation_is_kept() {
+    fn expensive_entries_survive_eviction() {
         let mut m: Memo<u64, u64> = Memo::new(1 << 16);
-        m.insert(7, 49);
-        let mut i = 1000;
-        while m.young.contains_key(&7) {
-            m.insert(i, 0);
-            i += 1;
+        m.insert(7, 49, 1_000_000);
+        for i in 1000..200_000 {
+            m.insert(i, 0, i % 10);
         }
-        assert_eq!(m.get(&7), Some(49)); // promoted back to the young generation
-        assert!(m.young.contains_key(&7));
+        assert!(m.evicted() > 0);
+        assert_eq!(m.get(&7), Some(49));
     }
 }

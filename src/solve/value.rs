@@ -92,6 +92,8 @@ struct Frame<P> {
     pos: P,
     children: Vec<P>,
     acc: Acc,
+    /// `visited` when the frame was pushed: the difference at the end is its work.
+    start: u64,
 }
 
 enum Expanded<P> {
@@ -186,13 +188,13 @@ impl<'g, G: Game> ValueSolver<'g, G> {
         let mut on_stack: HashSet<G::Pos> = HashSet::new();
         match self.expand(&root)? {
             Expanded::Leaf(s) => {
-                self.memo.insert(root, s);
+                self.memo.insert(root, s, 1);
                 return Ok(s);
             }
             Expanded::Inner(children) => {
                 on_stack.insert(root.clone());
                 let acc = Acc::new(self.with_grundy, children.len());
-                stack.push(Frame { pos: root, children, acc });
+                stack.push(Frame { pos: root, children, acc, start: self.visited });
             }
         }
         loop {
@@ -207,20 +209,20 @@ impl<'g, G: Game> ValueSolver<'g, G> {
                 }
                 match self.expand(&child)? {
                     Expanded::Leaf(s) => {
-                        self.memo.insert(child, s);
+                        self.memo.insert(child, s, 1);
                         top.acc.fold(s);
                     }
                     Expanded::Inner(children) => {
                         on_stack.insert(child.clone());
                         let acc = Acc::new(self.with_grundy, children.len());
-                        stack.push(Frame { pos: child, children, acc });
+                        stack.push(Frame { pos: child, children, acc, start: self.visited });
                     }
                 }
             } else {
                 let frame = stack.pop().expect("non-empty");
                 let s = frame.acc.finish();
                 on_stack.remove(&frame.pos);
-                self.memo.insert(frame.pos, s);
+                self.memo.insert(frame.pos, s, self.visited - frame.start);
                 match stack.last_mut() {
                     Some(parent) => parent.acc.fold(s),
                     None => return Ok(s),

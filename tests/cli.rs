@@ -1,0 +1,127 @@
+//! The command line: output formats and errors.
+
+mod common;
+use common::*;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = bin().args(args).output().expect("run gamesman");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn solve_by_name_and_by_path_agree() {
+    let (code, a, _) = run(&["solve", "chomp", "4432", "--json"]);
+    assert_eq!(code, 0);
+    let (_, b, _) = run(&["solve", "games/chomp.rhai", "4432", "--json"]);
+    let (a, b): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_str(&a).unwrap(), serde_json::from_str(&b).unwrap());
+    assert_eq!(a["value"], "win");
+    assert_eq!(a["winning_moves"][0]["position"], "4111"); // the Chomp assignment's example
+    assert_eq!(a["engine"], "script");
+    for key in ["game", "position", "value", "remoteness", "grundy", "winning_moves"] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+}
+
+#[test]
+fn json_has_the_documented_fields() {
+    let (code, out, _) = run(&["solve", "nim", "1,1", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["game"], "nim");
+    assert_eq!(v["position"], "1,1");
+    assert_eq!(v["value"], "lose");
+    assert_eq!(v["remoteness"], 2);
+    assert_eq!(v["grundy"], 0);
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+    // Misère: no Grundy value.
+    let (_, out, _) = run(&["solve", "nim", "1,1", "--json", "--misere"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["value"], "win");
+    assert!(v["grundy"].is_null());
+}
+
+#[test]
+fn position_from_a_file_and_from_stdin() {
+    use std::io::Write;
+    let dir = std::env::temp_dir().join(format!("gamesman-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = dir.join("board.pbm");
+    std::fs::write(&board, "P1\n# a 2×2 square: the second player mirrors\n2 2\n1 1\n1 1\n").unwrap();
+    let (code, out, _) = run(&["solve", "tactix", board.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["grundy"], 0);
+
+    let mut child = bin()
+        .args(["solve", "nimrod", "-", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"3,5\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["value"], "lose"); // (3,5) is a losing Wythoff pair
+}
+
+#[test]
+fn moves_lists_every_move() {
+    let (code, out, _) = run(&["moves", "nim", "1,2", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let moves = v.as_array().unwrap();
+    assert_eq!(moves.len(), 3); // 1 from the first heap, 1 or 2 from the second
+    // Taking 1 from the 2-heap leaves 1,1: a loss for the opponent.
+    let good: Vec<_> = moves.iter().filter(|m| m["value"] == "lose").map(|m| m["position"].as_str().unwrap()).collect();
+    assert_eq!(good, ["1,1"]);
+}
+
+#[test]
+fn games_lists_the_shipped_games() {
+    let (code, out, _) = run(&["games"]);
+    assert_eq!(code, 0);
+    for g in ["nim", "nimrod", "chomp", "tactix", "lightsout", "tictactoe", "kayles"] {
+        assert!(out.contains(g), "{g} missing from\n{out}");
+    }
+}
+
+/// An error is one clear line on stderr, exit status 1, and never a panic.
+fn fails_with(args: &[&str], needle: &str) {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 1, "{args:?}: stdout {out}\nstderr {err}");
+    assert!(err.contains(needle), "{args:?}: expected {needle:?} in\n{err}");
+    assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: not one line:\n{err}");
+}
+
+#[test]
+fn bad_input_gives_one_clear_line() {
+    fails_with(&["solve", "no-such-game"], "no game named \"no-such-game\"");
+    fails_with(&["solve", "missing/dir/x.rhai"], "missing/dir/x.rhai: no such file");
+    fails_with(&["solve", "nim", "3,x"], "invalid position: \"x\" is not a heap size");
+    fails_with(&["solve", "nim", "-3"], "invalid position");
+    fails_with(&["solve", "chomp", "3432"], "must not increase");
+    fails_with(&["solve", "nimrod", "1,2,3"], "Nimrod has two piles");
+    fails_with(&["solve", "tictactoe", "xxx......"], "X moves first");
+    fails_with(&["solve", "tactix", "P1 2 2 1 1 1"], "ends after 3 of its 4 pixels");
+    fails_with(&["solve", "lightsout", "--misere", "#0"], "puzzle");
+}
+
+#[test]
+fn script_errors_name_file_line_and_column() {
+    fails_with(&["solve", "tests/games/broken_syntax.rhai", "3"], "tests/games/broken_syntax.rhai:4:");
+    fails_with(
+        &["solve", "tests/games/broken_runtime.rhai", "3"],
+        "tests/games/broken_runtime.rhai:5:14: Function not found: no_such_helper",
+    );
+    fails_with(&["solve", "tests/games/forever.rhai", "3"], "operations in one call");
+    fails_with(&["solve", "tests/games/hog.rhai", "3"], "tests/games/hog.rhai: Length of string too large (in moves)");
+    fails_with(&["solve", "tests/games/no_moves_fn.rhai", "3"], "missing the required function `fn moves(pos)`");
+    fails_with(&["solve", "tests/games/float_position.rhai", "3"], "not `f64`");
+    fails_with(&["solve", "tests/games/countdown.rhai"], "has no start position");
+}
