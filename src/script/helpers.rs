@@ -149,6 +149,17 @@ pub fn register(engine: &mut Engine) {
             }
             Ok(to_array(v))
         })
+        .register_fn("cuts", |arr: Array| -> Res<Array> {
+            let v = ints(&arr)?;
+            let mut out = Array::new();
+            for (c, &h) in v.iter().enumerate() {
+                for r in 0..h.max(0) {
+                    let cut: Vec<i64> = v.iter().enumerate().map(|(i, &x)| if i >= c { x.min(r) } else { x }).collect();
+                    out.push(Dynamic::from_array(to_array(cut)));
+                }
+            }
+            Ok(out)
+        })
         .register_fn("heap_sum", |arr: Array| -> Res<i64> {
             ints(&arr)?.iter().try_fold(0i64, |a, &h| a.checked_add(h)).ok_or_else(|| "heap sum overflows".into())
         });
