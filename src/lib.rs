@@ -3,10 +3,13 @@
 //! - [`game`]: the one definition of what a game is ([`game::Game`]).
 //! - [`solve`]: generic solvers that know nothing about any particular game.
 //! - [`script`]: the Rhai adapter (a script is a [`game::Game`]).
+//! - [`native`]: native Rust modules for classic games, behind the same trait.
 //! - [`cli`]: the `gamesman` commands.
 
 pub mod cli;
 pub mod game;
+pub mod grid;
+pub mod native;
 pub mod pbm;
 pub mod script;
 pub mod solve;

@@ -1,13 +1,16 @@
 //! The `gamesman` commands. Commands only: parsing arguments, finding games, printing.
 
+mod assignments;
 mod bench;
+mod check;
 mod output;
 
-use crate::game::{Game, Misere};
+use crate::game::{Game, GameInfo, Kind, Misere};
+use crate::native::{NativeKind, chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod};
 use crate::script::ScriptGame;
 use crate::solve::{Analyzer, Options};
 use anyhow::{Context, Result, anyhow, bail};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -37,8 +40,42 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
-    /// Measure positions solved per second for each shipped script
+    /// Measure positions solved per second for each shipped script, and native vs script
     Bench(bench::BenchArgs),
+    /// Solve random positions with the script and with its native module; report disagreements
+    Check(check::CheckArgs),
+    /// The Nim assignment: `nim [-m] n1 [n2 ...]` prints loss!, or win! and every winning move
+    #[command(disable_help_flag = true)]
+    Nim {
+        /// -m for misère play, then the heap sizes
+        #[arg(allow_hyphen_values = true, trailing_var_arg = true, value_name = "ARGS")]
+        args: Vec<String>,
+    },
+    /// The Nimrod assignment: whether the player to move loses at piles A B, and every winning move
+    Nimrod(assignments::NimrodArgs),
+    /// The Chomp assignment: LOSS, or WIN: and the state after the winning move on the leftmost piece
+    Chomp {
+        /// Column heights, non-increasing digits starting with a non-zero one (4432), or comma-separated
+        #[arg(allow_hyphen_values = true, value_name = "STATE")]
+        state: Option<String>,
+    },
+    /// The Lights Out assignment: the presses (row:col) of a solution with the fewest presses
+    Lightsout {
+        /// A file of rows of # (on) and 0 (off), or - for stdin
+        #[arg(value_name = "BOARD")]
+        board: String,
+    },
+}
+
+/// Which engine answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineChoice {
+    /// The native module when the script declares one that exists, else the script
+    Auto,
+    /// Always the script interpreter
+    Script,
+    /// The native module; an error if there is none
+    Native,
 }
 
 #[derive(Args)]
@@ -65,6 +102,10 @@ struct SolveArgs {
     /// value alone, which is much faster where the position splits into parts
     #[arg(long)]
     no_remoteness: bool,
+    /// Which engine answers: a native module that implements the script's rules (chosen
+    /// by the script's NATIVE constant) or the script itself
+    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+    engine: EngineChoice,
 }
 
 impl SolveArgs {
@@ -77,19 +118,69 @@ impl SolveArgs {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Solve(a) => with_game(&a, false),
-        Command::Moves(a) => with_game(&a, true),
-        Command::Games { dir } => list_games(dir),
-        Command::Bench(a) => bench::run(&a),
+        Command::Solve(a) => with_game(&a, false).map(|()| 0),
+        Command::Moves(a) => with_game(&a, true).map(|()| 0),
+        Command::Games { dir } => list_games(dir).map(|()| 0),
+        Command::Bench(a) => bench::run(&a).map(|()| 0),
+        Command::Check(a) => check::run(&a),
+        Command::Nim { args } => Ok(assignments::nim(&args)),
+        Command::Nimrod(a) => assignments::nimrod(&a),
+        Command::Chomp { state } => assignments::chomp(state.as_deref()),
+        Command::Lightsout { board } => assignments::lightsout(&board),
     };
     match result {
-        Ok(()) => 0,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("gamesman: error: {e:#}");
             1
         }
     }
 }
+
+/// The native module a script names, as `--engine` asks for it.
+pub fn native_for(script: &ScriptGame, choice: EngineChoice) -> Result<Option<NativeKind>> {
+    let declared = script.info().native.as_deref();
+    match (choice, declared) {
+        (EngineChoice::Script, _) | (EngineChoice::Auto, None) => Ok(None),
+        (EngineChoice::Native, None) => {
+            bail!("{}: the script names no native module (`const NATIVE = \"...\";`)", script.file())
+        }
+        (choice, Some(name)) => match NativeKind::from_name(name) {
+            Some(k) => Ok(Some(k)),
+            None if choice == EngineChoice::Native => bail!(
+                "{}: there is no native module {name:?} (there are: {})",
+                script.file(),
+                NativeKind::ALL.map(NativeKind::name).join(", ")
+            ),
+            None => Ok(None),
+        },
+    }
+}
+
+/// Call `$body` with `$g` bound to the native game of `$kind` (each a different type).
+macro_rules! with_native {
+    ($kind:expr, $info:expr, |$g:ident| $body:expr) => {
+        match $kind {
+            NativeKind::Nim => {
+                let $g = Nim::new($info);
+                $body
+            }
+            NativeKind::Nimrod => {
+                let $g = Nimrod::new($info);
+                $body
+            }
+            NativeKind::Chomp => {
+                let $g = Chomp::new($info);
+                $body
+            }
+            NativeKind::LightsOut => {
+                let $g = LightsOut::new($info);
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_native;
 
 /// Where games are looked for by name.
 pub fn game_dirs() -> Vec<PathBuf> {
@@ -126,7 +217,7 @@ pub fn find_game(spec: &str) -> Result<PathBuf> {
     bail!("{spec}: no such file");
 }
 
-fn load(spec: &str) -> Result<ScriptGame> {
+pub fn load(spec: &str) -> Result<ScriptGame> {
     let path = find_game(spec)?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     if ext != "rhai" {
@@ -152,14 +243,24 @@ fn position_text(arg: Option<&str>) -> Result<Option<String>> {
 }
 
 fn with_game(args: &SolveArgs, moves: bool) -> Result<()> {
-    let game = load(&args.game)?;
+    let script = load(&args.game)?;
+    match native_for(&script, args.engine)? {
+        None => with_rules(script, args, moves, "script"),
+        Some(kind) => {
+            let info: GameInfo = script.info().clone();
+            with_native!(kind, info, |g| with_rules(g, args, moves, "native"))
+        }
+    }
+}
+
+fn with_rules<G: Game>(game: G, args: &SolveArgs, moves: bool, engine: &str) -> Result<()> {
     if args.misere {
-        if game.kind() == crate::game::Kind::Puzzle {
+        if game.kind() == Kind::Puzzle {
             bail!("--misere applies to two-player games, and {} is a puzzle", game.info().name);
         }
-        run(&Misere::new(game), args, moves)
+        run(&Misere::new(game), args, moves, engine)
     } else {
-        run(&game, args, moves)
+        run(&game, args, moves, engine)
     }
 }
 
@@ -176,7 +277,7 @@ fn starting_position<G: Game>(game: &G, args: &SolveArgs) -> Result<G::Pos> {
     }
 }
 
-fn run<G: Game>(game: &G, args: &SolveArgs, moves: bool) -> Result<()> {
+fn run<G: Game>(game: &G, args: &SolveArgs, moves: bool, engine: &str) -> Result<()> {
     let pos = starting_position(game, args)?;
     let started = Instant::now();
     let mut analyzer = Analyzer::new(game, args.options());
@@ -187,7 +288,7 @@ fn run<G: Game>(game: &G, args: &SolveArgs, moves: bool) -> Result<()> {
     } else {
         let report = analyzer.solve(&pos)?;
         let elapsed = started.elapsed();
-        output::report(game, &report, args.json, elapsed);
+        output::report(game, &report, args.json, engine, elapsed);
     }
     Ok(())
 }

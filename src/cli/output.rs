@@ -25,7 +25,7 @@ fn move_json(m: &MoveInfo) -> Json {
     })
 }
 
-pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, elapsed: Duration) {
+pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, engine: &str, elapsed: Duration) {
     let info = game.info();
     if as_json {
         let obj = json!({
@@ -36,7 +36,7 @@ pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, elapsed: Duration) {
             "remoteness": r.remoteness,
             "grundy": r.grundy,
             "winning_moves": r.winning_moves.iter().map(move_json).collect::<Vec<_>>(),
-            "engine": "script",
+            "engine": engine,
             "positions_visited": r.visited,
             "memo_evictions": r.evicted,
             "seconds": elapsed.as_secs_f64(),
@@ -44,7 +44,7 @@ pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, elapsed: Duration) {
         println!("{obj}");
         return;
     }
-    println!("game:        {} ({})", info.name, info.kind);
+    println!("game:        {} ({}, {engine})", info.name, info.kind);
     println!("position:    {}", block(&r.position));
     let value = if info.kind == crate::game::Kind::Puzzle {
         match r.value {

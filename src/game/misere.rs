@@ -1,6 +1,6 @@
 //! Misère play as a wrapper on any normal-play game.
 
-use super::{Game, GameInfo, GameResult, Value};
+use super::{Game, GameInfo, GameResult, Shortcut, Value};
 
 /// The same game, except that whoever makes the last move loses.
 ///
@@ -60,5 +60,14 @@ impl<G: Game> Game for Misere<G> {
     }
     fn children(&self, pos: &G::Pos) -> GameResult<Vec<G::Pos>> {
         self.inner.children(pos)
+    }
+    fn shortcut(&self, pos: &G::Pos) -> GameResult<Option<Shortcut<G::Move>>> {
+        self.inner.shortcut_misere(pos)
+    }
+    fn shortcut_misere(&self, pos: &G::Pos) -> GameResult<Option<Shortcut<G::Move>>> {
+        self.inner.shortcut(pos)
+    }
+    fn search_size(&self, pos: &G::Pos) -> Option<f64> {
+        self.inner.search_size(pos)
     }
 }

@@ -134,6 +134,18 @@ impl Footprint for Box<[u8]> {
     }
 }
 
+/// An answer a game can give without search (a closed form, a special algorithm).
+#[derive(Clone, Debug)]
+pub struct Shortcut<M> {
+    pub value: Value,
+    /// `None` when the shortcut does not know it; the solver may then search for it.
+    pub remoteness: Option<u32>,
+    pub grundy: Option<u64>,
+    /// Two players: every move that keeps the value, in move order. A puzzle: the moves of one
+    /// shortest solution.
+    pub winning_moves: Vec<M>,
+}
+
 /// Metadata every game carries.
 #[derive(Clone, Debug)]
 pub struct GameInfo {
@@ -209,6 +221,22 @@ pub trait Game {
     /// True when the game defines `split` (so Grundy values can fold over parts).
     fn has_split(&self) -> bool {
         false
+    }
+
+    /// A fast answer for `pos` without search, where the game has one (native modules).
+    fn shortcut(&self, _pos: &Self::Pos) -> GameResult<Option<Shortcut<Self::Move>>> {
+        Ok(None)
+    }
+
+    /// The same under misère play (see [`Misere`]).
+    fn shortcut_misere(&self, _pos: &Self::Pos) -> GameResult<Option<Shortcut<Self::Move>>> {
+        Ok(None)
+    }
+
+    /// Roughly how many positions a search from `pos` would visit, when the game can tell;
+    /// a solver skips a remoteness search that could not finish.
+    fn search_size(&self, _pos: &Self::Pos) -> Option<f64> {
+        None
     }
 
     /// Every position one move away. Override when it is cheaper than `moves` + `play`.

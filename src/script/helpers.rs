@@ -1,7 +1,7 @@
 //! Native helpers registered into every script engine: the `Grid` type and heap lists.
 //! `docs/scripting.md` lists them for script writers.
 
-use super::grid::{Grid, Segment};
+use crate::grid::{Grid, Segment};
 use rhai::{Array, Dynamic, Engine, EvalAltResult, ImmutableString};
 
 type Res<T> = Result<T, Box<EvalAltResult>>;

@@ -6,8 +6,8 @@
 //! and back to a Rhai value on the way in. Floating-point numbers are refused: `0.1 + 0.2`
 //! and `0.3` would be different positions.
 
-use super::grid::Grid;
 use crate::game::Footprint;
+use crate::grid::Grid;
 use rhai::{Array, Dynamic, ImmutableString, Map};
 use std::rc::Rc;
 

@@ -5,7 +5,6 @@
 //! call has an operation limit, and call depth, expression depth, string, array and map sizes
 //! are bounded; `eval` and module imports are off; `print` goes to stderr.
 
-pub mod grid;
 pub mod helpers;
 pub mod key;
 

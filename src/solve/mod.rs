@@ -13,6 +13,10 @@ use crate::game::{Game, GameError, GameResult, Kind, Value};
 use grundy::GrundySolver;
 use value::{Solution, ValueSolver};
 
+/// A remoteness search expected to visit more positions than this is skipped (the game
+/// says how many through `Game::search_size`).
+pub const SEARCH_LIMIT: f64 = 1e6;
+
 /// Default memory budget for the solvers' tables.
 pub const DEFAULT_MAX_MEMORY: usize = 1 << 30;
 
@@ -105,9 +109,38 @@ impl<'g, G: Game> Analyzer<'g, G> {
         }
     }
 
+    /// Would a remoteness search from `pos` be asked for, and could it finish?
+    fn searchable(&self, pos: &G::Pos) -> bool {
+        self.opts.remoteness && self.game.search_size(pos).is_none_or(|n| n <= SEARCH_LIMIT)
+    }
+
     /// Value and remoteness of a two-player position (or of a puzzle position: `win` =
-    /// solvable, remoteness = fewest moves).
+    /// solvable, remoteness = fewest moves), and the Grundy value where it is defined.
     pub fn value(&mut self, pos: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
+        let Some(sc) = self.game.shortcut(pos)? else { return self.search(pos) };
+        let mut s = Solution { value: sc.value, remoteness: sc.remoteness };
+        let mut g = sc.grundy;
+        let kind = self.game.kind();
+        let want_grundy = g.is_none() && kind == Kind::Impartial && self.game.stalemate() == Value::Lose;
+        // What the shortcut leaves out, a search fills in where it can finish.
+        if kind != Kind::Puzzle && (s.remoteness.is_none() || want_grundy) && self.searchable(pos) {
+            let (searched, g2) = self.search(pos)?;
+            if searched.value != s.value {
+                return Err(GameError::Definition(format!(
+                    "internal error: the native module says {} but a search of its moves says {} at {}",
+                    s.value,
+                    searched.value,
+                    self.game.format(pos)?
+                )));
+            }
+            s.remoteness = s.remoteness.or(searched.remoteness);
+            g = g.or(g2);
+        }
+        Ok((s, g))
+    }
+
+    /// Value, remoteness and Grundy value by search.
+    fn search(&mut self, pos: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
         if self.game.kind() == Kind::Puzzle {
             let sol = puzzle::solve_puzzle(self.game, pos, self.opts.max_memory)?;
             self.puzzle_visited += sol.visited;
@@ -133,68 +166,88 @@ impl<'g, G: Game> Analyzer<'g, G> {
         Ok((s, g.or(g2)))
     }
 
+    /// `mv` from `pos`, described with the value of the position it leads to.
+    fn describe(&mut self, pos: &G::Pos, mv: &G::Move) -> GameResult<(MoveInfo, G::Pos)> {
+        let child = self.game.play(pos, mv)?;
+        let (s, g) = self.value(&child)?;
+        let info = MoveInfo {
+            name: self.game.move_name(pos, mv)?,
+            position: self.game.format(&child)?,
+            value: s.value,
+            remoteness: s.remoteness,
+            grundy: g,
+        };
+        Ok((info, child))
+    }
+
     /// Every move from `pos` with its child's value.
     pub fn moves(&mut self, pos: &G::Pos) -> GameResult<Vec<MoveInfo>> {
         let mut out = Vec::new();
         for mv in self.game.moves(pos)? {
-            let child = self.game.play(pos, &mv)?;
-            let (s, g) = self.value(&child)?;
+            out.push(self.describe(pos, &mv)?.0);
+        }
+        Ok(out)
+    }
+
+    /// A sequence of moves from `pos` (a puzzle solution), each with the position it leads to
+    /// and the moves left after it.
+    fn path(&mut self, pos: &G::Pos, moves: Vec<G::Move>) -> GameResult<Vec<MoveInfo>> {
+        let n = moves.len();
+        let mut at = pos.clone();
+        let mut out = Vec::with_capacity(n);
+        for (i, mv) in moves.into_iter().enumerate() {
+            let child = self.game.play(&at, &mv)?;
             out.push(MoveInfo {
-                name: self.game.move_name(pos, &mv)?,
+                name: self.game.move_name(&at, &mv)?,
                 position: self.game.format(&child)?,
-                value: s.value,
-                remoteness: s.remoteness,
-                grundy: g,
+                value: Value::Win,
+                remoteness: Some((n - i - 1) as u32),
+                grundy: None,
             });
+            at = child;
         }
         Ok(out)
     }
 
     pub fn solve(&mut self, pos: &G::Pos) -> GameResult<Report> {
         let position = self.game.format(pos)?;
-        if self.game.kind() == Kind::Puzzle {
+        let puzzle = self.game.kind() == Kind::Puzzle;
+        let (s, grundy, winning_moves) = if let Some(sc) = self.game.shortcut(pos)? {
+            let (s, g) = self.value(pos)?;
+            let moves = if puzzle {
+                self.path(pos, sc.winning_moves)?
+            } else {
+                let mut out = Vec::new();
+                for mv in &sc.winning_moves {
+                    out.push(self.describe(pos, mv)?.0);
+                }
+                out
+            };
+            (s, g, moves)
+        } else if puzzle {
             let sol = puzzle::solve_puzzle(self.game, pos, self.opts.max_memory)?;
             self.puzzle_visited += sol.visited;
-            let (value, remoteness, winning_moves) = match sol.path {
+            match sol.path {
                 Some(path) => {
-                    let n = path.len();
-                    let mut at = pos.clone();
-                    let mut moves = Vec::with_capacity(n);
-                    for (i, (mv, child)) in path.into_iter().enumerate() {
-                        moves.push(MoveInfo {
-                            name: self.game.move_name(&at, &mv)?,
-                            position: self.game.format(&child)?,
-                            value: Value::Win,
-                            remoteness: Some((n - i - 1) as u32),
-                            grundy: None,
-                        });
-                        at = child;
-                    }
-                    (Value::Win, Some(n as u32), moves)
+                    let n = path.len() as u32;
+                    let moves = self.path(pos, path.into_iter().map(|(m, _)| m).collect())?;
+                    (Solution { value: Value::Win, remoteness: Some(n) }, None, moves)
                 }
-                None => (Value::Lose, None, Vec::new()),
+                None => (Solution { value: Value::Lose, remoteness: None }, None, Vec::new()),
+            }
+        } else {
+            let (s, g) = self.value(pos)?;
+            let want = match s.value {
+                Value::Win => Some(Value::Lose),
+                Value::Tie => Some(Value::Tie),
+                Value::Draw => Some(Value::Draw),
+                Value::Lose => None,
             };
-            return Ok(Report {
-                position,
-                value,
-                remoteness,
-                grundy: None,
-                grundy_note: None,
-                winning_moves,
-                visited: self.visited(),
-                evicted: self.evicted(),
-            });
-        }
-        let (s, grundy) = self.value(pos)?;
-        let want = match s.value {
-            Value::Win => Some(Value::Lose),
-            Value::Tie => Some(Value::Tie),
-            Value::Draw => Some(Value::Draw),
-            Value::Lose => None,
-        };
-        let winning_moves = match want {
-            Some(w) => self.moves(pos)?.into_iter().filter(|m| m.value == w).collect(),
-            None => Vec::new(),
+            let moves = match want {
+                Some(w) => self.moves(pos)?.into_iter().filter(|m| m.value == w).collect(),
+                None => Vec::new(),
+            };
+            (s, g, moves)
         };
         Ok(Report {
             position,

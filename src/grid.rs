@@ -1,4 +1,4 @@
-//! A token grid: the native helper type behind grid games in scripts (TacTix, Lights Out).
+//! A token grid: the `Grid` helper type of scripts, and the board of native grid games.
 //!
 //! Rows × columns of cells, each holding a token or not, bit-packed. What scripts need done
 //! fast is done here: runs in rows and columns, 4-connected components, and the canonical
@@ -80,6 +80,26 @@ impl Grid {
         if c + 1 < self.cols {
             self.toggle(r, c + 1);
         }
+    }
+
+    /// The cells holding a token, as (row, column) in reading order.
+    pub fn cells(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.bits.iter().enumerate().flat_map(move |(wi, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let i = wi * 64 + w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    (i / self.cols, i % self.cols)
+                })
+            })
+        })
+    }
+
+    /// Cells on in exactly one of two grids of the same size.
+    pub fn xor(&self, other: &Grid) -> Grid {
+        debug_assert_eq!((self.rows, self.cols), (other.rows, other.cols));
+        Grid { rows: self.rows, cols: self.cols, bits: self.bits.iter().zip(&other.bits).map(|(a, b)| a ^ b).collect() }
     }
 
     pub fn count(&self) -> usize {

@@ -1,0 +1,411 @@
+//! Chomp by dynamic programming over every state below the given one, one bit per state.
+//!
+//! A state is a non-increasing list of column heights x bounded by the given state h
+//! (x_i ≤ h_i). States are ranked in lexicographic order by a counting formula:
+//! with f(i, m) the number of valid columns i.. whose heights are at most m,
+//! rank(x) = Σ_i T[i][x_i] where T[i][v] = Σ_{y<v} f(i+1, y). A move never increases a
+//! column, so every child has a smaller rank, and one pass in rank order decides each
+//! state: it is a loss iff none of its children is. A child's rank comes in O(1) from
+//! prefix sums (see `first_losing_child`), so nothing is hashed or allocated per state.
+//!
+//! As in the assignment, whoever takes the bottom-left (poisoned) square loses, so the empty
+//! board is a win for the player to move; taking the poison is never listed as a move.
+
+use crate::game::{Game, GameError, GameInfo, GameResult, Kind, Shortcut, Value};
+use std::cell::RefCell;
+
+/// The most states one table may hold (one bit each: 1 GiB).
+pub const MAX_STATES: u64 = 1 << 33;
+
+pub struct Table {
+    h: Vec<u32>,
+    /// T[i][v], v ≤ h_0.
+    t: Vec<Vec<u64>>,
+    /// PT[r][j] = Σ_{i<j} T[i][r] (T[i][r] taken as 0 where r > h_i).
+    pt: Vec<Vec<u64>>,
+    total: u64,
+    losing: Vec<u64>,
+}
+
+/// How many states lie below `h` (the empty board included), or `None` past `u64`.
+pub fn count_states(h: &[u32]) -> Option<u64> {
+    counts(h).map(|f| f[0][h.first().copied().unwrap_or(0) as usize])
+}
+
+/// f[i][m] for i in 0..=n and m in 0..=h_0.
+fn counts(h: &[u32]) -> Option<Vec<Vec<u64>>> {
+    let n = h.len();
+    let top = h.first().copied().unwrap_or(0) as usize;
+    let mut f = vec![vec![0u64; top + 1]; n + 1];
+    f[n].iter_mut().for_each(|v| *v = 1);
+    for i in (0..n).rev() {
+        let (now, below) = f.split_at_mut(i + 1);
+        let mut acc = 0u64;
+        for (m, slot) in now[i].iter_mut().enumerate() {
+            if m <= h[i] as usize {
+                acc = acc.checked_add(below[0][m])?;
+            }
+            *slot = acc;
+        }
+    }
+    Some(f)
+}
+
+impl Table {
+    /// Solve every state below `h` (non-increasing).
+    pub fn build(h: &[u32]) -> GameResult<Table> {
+        let n = h.len();
+        let top = h.first().copied().unwrap_or(0) as usize;
+        let too_big = || {
+            GameError::OutOfMemory(format!(
+                "{} has more than {MAX_STATES} states below it, more than fit in memory",
+                h.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+            ))
+        };
+        let f = counts(h).ok_or_else(too_big)?;
+        let total = f[0][top];
+        if total > MAX_STATES {
+            return Err(too_big());
+        }
+        let mut t = vec![vec![0u64; top + 1]; n];
+        for i in 0..n {
+            for v in 1..=h[i] as usize {
+                t[i][v] = t[i][v - 1] + f[i + 1][v - 1];
+            }
+        }
+        let mut pt = vec![vec![0u64; n + 1]; top + 1];
+        for (r, row) in pt.iter_mut().enumerate() {
+            for j in 0..n {
+                row[j + 1] = row[j] + if r <= h[j] as usize { t[j][r] } else { 0 };
+            }
+        }
+        let mut table = Table { h: h.to_vec(), t, pt, total, losing: vec![0; (total as usize).div_ceil(64)] };
+        // One pass in rank order. A state not yet marked as won is lost, and then every
+        // state with a move to it is won: so only the (few) losing states do any work.
+        let mut won = vec![0u64; table.losing.len()];
+        won[0] |= 1; // rank 0, the empty board: a win for the player to move
+        let mut x = vec![0u32; n];
+        let mut run = Vec::with_capacity(n);
+        for rank in 1..total {
+            table.advance(&mut x);
+            if won[(rank / 64) as usize] >> (rank % 64) & 1 == 1 {
+                continue;
+            }
+            table.losing[(rank / 64) as usize] |= 1 << (rank % 64);
+            table.mark_parents(&x, rank, &mut won, &mut run);
+        }
+        Ok(table)
+    }
+
+    /// Mark as won every state with a move to `x` (rank `rank`).
+    ///
+    /// A move (c, r) leaves x only if r = x_c and c starts a run of equal heights in x
+    /// (c = 0 or x_{c-1} > x_c): inside a run, a parent would need x_c > r = x_{c-1}. The
+    /// parents are then x with the run [c, k) raised to any non-increasing heights of at
+    /// least r, the first above r, and at most x_{c-1} and the bound h.
+    fn mark_parents(&self, x: &[u32], rank: u64, won: &mut [u64], run: &mut Vec<u32>) {
+        let n = x.len();
+        let mut c = 0;
+        while c < n {
+            let r = x[c];
+            let mut k = c + 1;
+            while k < n && x[k] == r {
+                k += 1;
+            }
+            if !(c == 0 && r == 0) {
+                let cap = if c == 0 { self.h[0] } else { x[c - 1].min(self.h[c]) };
+                let base = rank - (c..k).map(|j| self.t[j][r as usize]).sum::<u64>();
+                run.clear();
+                self.raise(c, k, r, cap, base, won, run);
+            }
+            c = k;
+        }
+    }
+
+    /// Enumerate heights for columns j.. of the run [.., k): each at most `cap` (and h_j),
+    /// at least r, and above r for the first column of the run. `base` is the rank without
+    /// the run's columns.
+    #[allow(clippy::too_many_arguments)]
+    fn raise(&self, j: usize, k: usize, r: u32, cap: u32, base: u64, won: &mut [u64], run: &mut Vec<u32>) {
+        if j == k {
+            won[(base / 64) as usize] |= 1 << (base % 64);
+            return;
+        }
+        let lo = if run.is_empty() { r + 1 } else { r };
+        let hi = cap.min(self.h[j]);
+        for v in lo..=hi {
+            run.push(v);
+            self.raise(j + 1, k, r, v, base + self.t[j][v as usize], won, run);
+            run.pop();
+        }
+    }
+
+    /// The next state in rank (lexicographic) order.
+    fn advance(&self, x: &mut [u32]) {
+        for i in (0..x.len()).rev() {
+            let cap = if i == 0 { self.h[0] } else { x[i - 1].min(self.h[i]) };
+            if x[i] < cap {
+                x[i] += 1;
+                x[i + 1..].iter_mut().for_each(|v| *v = 0);
+                return;
+            }
+        }
+    }
+
+    pub fn contains(&self, x: &[u32]) -> bool {
+        x.len() == self.h.len() && x.iter().zip(&self.h).all(|(a, b)| a <= b)
+    }
+
+    pub fn rank(&self, x: &[u32]) -> u64 {
+        x.iter().enumerate().map(|(i, &v)| self.t[i][v as usize]).sum()
+    }
+
+    fn is_losing_rank(&self, rank: u64) -> bool {
+        self.losing[(rank / 64) as usize] >> (rank % 64) & 1 == 1
+    }
+
+    pub fn is_losing(&self, x: &[u32]) -> bool {
+        self.is_losing_rank(self.rank(x))
+    }
+
+    /// sx[j] = Σ_{i≥j} T[i][x_i].
+    fn suffix_sums(&self, x: &[u32], sx: &mut [u64]) {
+        let n = x.len();
+        sx[n] = 0;
+        for j in (0..n).rev() {
+            sx[j] = sx[j + 1] + self.t[j][x[j] as usize];
+        }
+    }
+
+    /// The first move (column, row) to a losing state, in the assignment's order: bottom to
+    /// top in the leftmost column, then column by column. `sx` holds the suffix sums of x.
+    ///
+    /// Taking (c, r) leaves x_j for j < c and min(x_j, r) for j ≥ c. With k the first column
+    /// from c on whose height is at most r, the child's rank is
+    /// rank(x) − Σ_{j≥c} T[j][x_j] + Σ_{c≤j<k} T[j][r] + Σ_{j≥k} T[j][x_j].
+    fn first_losing_child(&self, x: &[u32], rank: u64, sx: &[u64]) -> Option<(usize, u32)> {
+        let n = x.len();
+        for c in 0..n {
+            let mut k = c;
+            while k < n && x[k] > 0 {
+                k += 1;
+            }
+            for r in 0..x[c] {
+                if c == 0 && r == 0 {
+                    continue; // the poison
+                }
+                while k > c + 1 && x[k - 1] <= r {
+                    k -= 1;
+                }
+                let pt = &self.pt[r as usize];
+                let child = rank - sx[c] + sx[k] + pt[k] - pt[c];
+                if self.is_losing_rank(child) {
+                    return Some((c, r));
+                }
+            }
+        }
+        None
+    }
+
+    /// The first winning move from `x` in the assignment's order, if any.
+    pub fn winning_move(&self, x: &[u32]) -> Option<(usize, u32)> {
+        let mut sx = vec![0u64; x.len() + 1];
+        self.suffix_sums(x, &mut sx);
+        self.first_losing_child(x, self.rank(x), &sx)
+    }
+
+    pub fn states(&self) -> u64 {
+        self.total
+    }
+}
+
+/// The state after taking (c, r).
+pub fn cut(x: &[u32], c: usize, r: u32) -> Vec<u32> {
+    x.iter().enumerate().map(|(i, &v)| if i >= c { v.min(r) } else { v }).collect()
+}
+
+/// Column heights: non-increasing digits (`4432`), or comma/space separated numbers.
+pub fn parse_state(text: &str) -> Result<Vec<u32>, String> {
+    let t = text.trim();
+    let h: Vec<u32> = if t.contains([',', ' ']) {
+        t.split([',', ' '])
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse::<u32>().map_err(|_| format!("{s:?} is not a column height")))
+            .collect::<Result<_, _>>()?
+    } else {
+        if t.is_empty() {
+            return Err("a Chomp state is column heights such as 4432".into());
+        }
+        t.chars()
+            .map(|ch| {
+                ch.to_digit(10)
+                    .ok_or_else(|| format!("{ch} is not a column height: a Chomp state is digits such as 4432"))
+            })
+            .collect::<Result<_, _>>()?
+    };
+    if h.is_empty() {
+        return Err("a Chomp state is column heights such as 4432".into());
+    }
+    if h.windows(2).any(|w| w[1] > w[0]) {
+        return Err(format!("column heights must not increase from left to right ({t})"));
+    }
+    Ok(h)
+}
+
+pub fn format_state(h: &[u32]) -> String {
+    if h.iter().any(|&v| v > 9) {
+        h.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+    } else {
+        h.iter().map(u32::to_string).collect()
+    }
+}
+
+/// The Chomp assignment's answer line for `h` (a non-empty board).
+pub fn answer(h: &[u32]) -> GameResult<String> {
+    if h.iter().all(|&v| v == 0) {
+        return Err(GameError::BadPosition("the board is empty: nothing to choose".into()));
+    }
+    let table = Table::build(h)?;
+    Ok(match table.winning_move(h) {
+        Some((c, r)) => format!("WIN: {}", format_state(&cut(h, c, r))),
+        None => "LOSS".to_string(),
+    })
+}
+
+pub const USAGE: &str = "usage: gamesman chomp STATE
+STATE is the column heights of a Chomp board from left to right: a non-empty string of
+non-increasing digits starting with a non-zero digit (4432), or comma-separated heights
+when a column is taller than 9 (12,10,3). Prints LOSS, or WIN: and the state after the
+winning move that takes the leftmost piece.
+";
+
+/// `gamesman chomp STATE` as the assignment prints it. `Err(None)` means the usage text.
+pub fn assignment(arg: &str) -> Result<String, Option<GameError>> {
+    let h = parse_state(arg).map_err(|_| None)?;
+    if h[0] == 0 {
+        return Err(None);
+    }
+    answer(&h).map_err(Some)
+}
+
+pub struct Chomp {
+    info: GameInfo,
+    table: RefCell<Option<Table>>,
+}
+
+impl Chomp {
+    pub fn new(info: GameInfo) -> Chomp {
+        Chomp { info, table: RefCell::new(None) }
+    }
+
+    /// Whether `x` is a loss, from a table that covers it (built when needed).
+    fn losing(&self, x: &[u32]) -> GameResult<bool> {
+        let mut cache = self.table.borrow_mut();
+        if !cache.as_ref().is_some_and(|t| t.contains(x)) {
+            *cache = Some(Table::build(x)?);
+        }
+        Ok(cache.as_ref().expect("built").is_losing(x))
+    }
+}
+
+impl Game for Chomp {
+    type Pos = Vec<u32>;
+    type Move = (usize, u32);
+
+    fn info(&self) -> &GameInfo {
+        &self.info
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Impartial
+    }
+
+    fn start(&self) -> GameResult<Option<Vec<u32>>> {
+        Ok(Some(vec![4, 4, 3, 2]))
+    }
+
+    fn parse(&self, text: &str) -> GameResult<Vec<u32>> {
+        parse_state(text).map_err(GameError::BadPosition)
+    }
+
+    fn format(&self, x: &Vec<u32>) -> GameResult<String> {
+        Ok(format_state(x))
+    }
+
+    fn moves(&self, x: &Vec<u32>) -> GameResult<Vec<(usize, u32)>> {
+        Ok((0..x.len()).flat_map(|c| (0..x[c]).map(move |r| (c, r))).filter(|&m| m != (0, 0)).collect())
+    }
+
+    fn play(&self, x: &Vec<u32>, &(c, r): &(usize, u32)) -> GameResult<Vec<u32>> {
+        Ok(cut(x, c, r))
+    }
+
+    fn move_name(&self, _x: &Vec<u32>, &(c, r): &(usize, u32)) -> GameResult<String> {
+        Ok(format!("{c}:{r}"))
+    }
+
+    fn primitive(&self, x: &Vec<u32>) -> GameResult<Option<Value>> {
+        Ok(x.iter().all(|&v| v == 0).then_some(Value::Win))
+    }
+
+    fn shortcut(&self, x: &Vec<u32>) -> GameResult<Option<Shortcut<(usize, u32)>>> {
+        if x.iter().all(|&v| v == 0) {
+            return Ok(None); // the empty board: primitive
+        }
+        let value = if self.losing(x)? { Value::Lose } else { Value::Win };
+        let mut winning_moves = Vec::new();
+        if value == Value::Win {
+            for m in self.moves(x)? {
+                if self.losing(&cut(x, m.0, m.1))? {
+                    winning_moves.push(m);
+                }
+            }
+        }
+        Ok(Some(Shortcut { value, remoteness: None, grundy: None, winning_moves }))
+    }
+
+    fn search_size(&self, x: &Vec<u32>) -> Option<f64> {
+        count_states(x).map(|n| n as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_are_a_bijection_in_lexicographic_order() {
+        let h = [4, 3, 3, 1];
+        let t = Table::build(&h).unwrap();
+        let mut x = vec![0; 4];
+        for rank in 0..t.states() {
+            assert_eq!(t.rank(&x), rank, "{x:?}");
+            t.advance(&mut x);
+        }
+        // Non-increasing x ≤ h: counted by hand from the lists, 4 columns.
+        assert_eq!(count_states(&[1, 1]), Some(3)); // 00, 10, 11
+        assert_eq!(count_states(&[2, 2]), Some(6)); // 00 10 11 20 21 22
+    }
+
+    #[test]
+    fn the_assignments_example_and_small_facts() {
+        assert_eq!(answer(&[4, 4, 3, 2]).unwrap(), "WIN: 4111");
+        assert_eq!(answer(&[1]).unwrap(), "LOSS"); // only the poison is left
+        assert_eq!(answer(&[2, 1]).unwrap(), "LOSS");
+        // A rectangle is a win (strategy stealing); a square is won by taking (1,1).
+        assert_eq!(answer(&[3, 3, 3]).unwrap(), "WIN: 311");
+        // Two equal rows (an L of equal arms is lost): 2×n boards are won by taking the top-right square.
+        assert_eq!(answer(&[2, 2, 2, 2]).unwrap(), "WIN: 2221");
+    }
+
+    #[test]
+    fn usage_on_bad_input() {
+        for bad in ["", "abc", "3432", "0", "04", "4a"] {
+            assert!(matches!(assignment(bad), Err(None)), "{bad:?}");
+        }
+        // Two columns (two-row Chomp): the losing states are (a, a − 1), so from a 12×2
+        // rectangle the move is to lower the second column to 11.
+        assert_eq!(assignment("12,12").unwrap(), "WIN: 12,11");
+        assert_eq!(assignment("12,11").unwrap(), "LOSS");
+    }
+}

@@ -1,0 +1,372 @@
+//! Lights Out over GF(2): light chasing plus elimination on bit-packed rows.
+//!
+//! Pressing a light twice undoes it and order does not matter, so a solution is a set of
+//! lights. Deciding lights in reading order ("light chasing"), every press below the top row
+//! is forced: the light above it must end up off, and nothing later can change it. So every
+//! light's final state is an affine function (over GF(2)) of the top-row presses. The chase
+//! is run symbolically on bit-packed affine forms, the lights that must end off give linear
+//! equations, and Gaussian elimination solves them. The solutions are one particular
+//! solution plus the null space. While the null space is small enough, every solution is
+//! tried (Gray code order, each step one XOR of precomputed press sets) for the fewest presses.
+//!
+//! Positions are the script's: a board and the index of the next light to decide (lights
+//! before it are decided, and not pressed again).
+
+use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, Shortcut, Value};
+use crate::grid::Grid;
+
+/// Enumerate the null space while 2^k × (words per press set) stays below this.
+pub const ENUMERATION_BUDGET: f64 = 4e8;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LoPos {
+    pub board: Grid,
+    pub next: usize,
+}
+
+impl Footprint for LoPos {
+    fn heap_bytes(&self) -> usize {
+        self.board.heap_bytes()
+    }
+}
+
+/// A solution: the lights to press (as a grid), and whether it is known to be the shortest.
+pub struct Solution {
+    pub presses: Grid,
+    pub minimal: bool,
+    /// log2 of the number of solutions.
+    pub nullity: usize,
+}
+
+impl Solution {
+    /// The presses in reading order, as (row, column).
+    pub fn cells(&self) -> Vec<(usize, usize)> {
+        self.presses.cells().collect()
+    }
+}
+
+/// Affine forms over the free variables: `words` u64 per form, bit `nvars` the constant.
+struct Forms {
+    words: usize,
+    data: Vec<u64>,
+}
+
+impl Forms {
+    fn new(count: usize, words: usize) -> Forms {
+        Forms { words, data: vec![0; count * words] }
+    }
+    fn form(&self, i: usize) -> &[u64] {
+        &self.data[i * self.words..(i + 1) * self.words]
+    }
+    fn xor_into(&mut self, i: usize, f: &[u64]) {
+        for (a, b) in self.data[i * self.words..(i + 1) * self.words].iter_mut().zip(f) {
+            *a ^= b;
+        }
+    }
+    fn set_bit(&mut self, i: usize, bit: usize) {
+        self.data[i * self.words + bit / 64] ^= 1 << (bit % 64);
+    }
+}
+
+/// The forms of row `r` as constants from the board (bit `nvars`), or zeros past the edge.
+fn constant_row(board: &Grid, r: usize, nvars: usize, words: usize) -> Forms {
+    let w = board.cols();
+    let mut f = Forms::new(w, words);
+    if r < board.rows() {
+        for c in 0..w {
+            if board.get(r, c) {
+                f.set_bit(c, nvars);
+            }
+        }
+    }
+    f
+}
+
+/// Press (r, c) on a concrete board.
+fn press(board: &mut Grid, presses: &mut Grid, r: usize, c: usize) {
+    board.toggle_plus(r, c);
+    presses.toggle(r, c);
+}
+
+/// Chase concretely from `next` with the free top-row presses `vars`; the presses made.
+fn chase(board: &Grid, next: usize, vars: &[bool]) -> (Grid, Grid) {
+    let (h, w) = (board.rows(), board.cols());
+    let mut b = board.clone();
+    let mut presses = Grid::new(h, w);
+    for i in next..h * w {
+        let (r, c) = (i / w, i % w);
+        let on = if r == 0 { vars[c - next] } else { b.get(r - 1, c) };
+        if on {
+            press(&mut b, &mut presses, r, c);
+        }
+    }
+    (b, presses)
+}
+
+/// Solve `board` when the lights before `next` (in reading order) are decided.
+pub fn solve(board: &Grid, next: usize) -> Option<Solution> {
+    let (h, w) = (board.rows(), board.cols());
+    let n = h * w;
+    if next >= n || w == 0 {
+        return board.is_empty().then(|| Solution { presses: Grid::new(h, w), minimal: true, nullity: 0 });
+    }
+    let rs = next / w;
+    // Lights no remaining press can reach must already be off: rows above rs − 1, and the
+    // cells of row rs − 1 above decided lights.
+    for r in 0..rs.saturating_sub(1) {
+        if (0..w).any(|c| board.get(r, c)) {
+            return None;
+        }
+    }
+    if rs > 0 && (0..next % w).any(|c| board.get(rs - 1, c)) {
+        return None;
+    }
+    let nvars = if rs == 0 { w - next } else { 0 };
+    let words = (nvars + 1).div_ceil(64);
+    let mut equations: Vec<Vec<u64>> = Vec::new();
+    let mut above = if rs > 0 { constant_row(board, rs - 1, nvars, words) } else { Forms::new(w, words) };
+    let mut cur = constant_row(board, rs, nvars, words);
+    let mut below = constant_row(board, rs + 1, nvars, words);
+    let mut p = vec![0u64; words];
+    for r in rs..h {
+        for c in 0..w {
+            if r * w + c < next {
+                continue;
+            }
+            if r == 0 {
+                p.iter_mut().for_each(|x| *x = 0);
+                p[(c - next) / 64] |= 1 << ((c - next) % 64);
+            } else {
+                p.copy_from_slice(above.form(c));
+                above.xor_into(c, &p);
+            }
+            cur.xor_into(c, &p);
+            if c > 0 {
+                cur.xor_into(c - 1, &p);
+            }
+            if c + 1 < w {
+                cur.xor_into(c + 1, &p);
+            }
+            if r + 1 < h {
+                below.xor_into(c, &p);
+            }
+        }
+        // Row r − 1 is final now: what is left of it must be off.
+        if r > 0 {
+            equations.extend((0..w).map(|c| above.form(c)).filter(|f| f.iter().any(|&x| x != 0)).map(<[u64]>::to_vec));
+        }
+        above = std::mem::replace(&mut cur, std::mem::replace(&mut below, constant_row(board, r + 2, nvars, words)));
+    }
+    // The last row is final too.
+    equations.extend((0..w).map(|c| above.form(c)).filter(|f| f.iter().any(|&x| x != 0)).map(<[u64]>::to_vec));
+
+    // Gaussian elimination: linear part · v = constant bit.
+    let bit = |f: &[u64], i: usize| f[i / 64] >> (i % 64) & 1 == 1;
+    let mut pivots: Vec<(usize, usize)> = Vec::new(); // (equation, variable)
+    let mut row = 0;
+    for var in 0..nvars {
+        let Some(pr) = (row..equations.len()).find(|&e| bit(&equations[e], var)) else { continue };
+        equations.swap(row, pr);
+        let pivot = equations[row].clone();
+        for (e, eq) in equations.iter_mut().enumerate() {
+            if e != row && bit(eq, var) {
+                eq.iter_mut().zip(&pivot).for_each(|(a, b)| *a ^= b);
+            }
+        }
+        pivots.push((row, var));
+        row += 1;
+    }
+    if equations[row..].iter().any(|eq| bit(eq, nvars)) {
+        return None; // 0 = 1
+    }
+    let is_pivot: Vec<bool> = {
+        let mut v = vec![false; nvars];
+        pivots.iter().for_each(|&(_, var)| v[var] = true);
+        v
+    };
+    let particular: Vec<bool> = {
+        let mut v = vec![false; nvars];
+        for &(e, var) in &pivots {
+            v[var] = bit(&equations[e], nvars);
+        }
+        v
+    };
+    let basis: Vec<Vec<bool>> = (0..nvars)
+        .filter(|&f| !is_pivot[f])
+        .map(|f| {
+            let mut v = vec![false; nvars];
+            v[f] = true;
+            for &(e, var) in &pivots {
+                v[var] = bit(&equations[e], f);
+            }
+            v
+        })
+        .collect();
+    let (end, best) = chase(board, next, &particular);
+    debug_assert!(end.is_empty(), "the particular solution must turn every light off");
+    let nullity = basis.len();
+    let words_per_set = (n as f64 / 64.0).ceil();
+    if nullity == 0 {
+        return Some(Solution { presses: best, minimal: true, nullity });
+    }
+    if (nullity as f64).exp2() * words_per_set > ENUMERATION_BUDGET {
+        return Some(Solution { presses: best, minimal: false, nullity });
+    }
+    // The press set is affine in the free variables: walk the null space in Gray code order.
+    let empty = Grid::new(h, w);
+    let deltas: Vec<Grid> = basis.iter().map(|v| chase(&empty, next, v).1).collect();
+    let mut current = best.clone();
+    let mut best = best;
+    let mut best_count = best.count();
+    for i in 1u64..(1 << nullity) {
+        let flip = i.trailing_zeros() as usize;
+        current = current.xor(&deltas[flip]);
+        let count = current.count();
+        if count < best_count {
+            best_count = count;
+            best = current.clone();
+        }
+    }
+    Some(Solution { presses: best, minimal: true, nullity })
+}
+
+pub struct LightsOut {
+    info: GameInfo,
+}
+
+impl LightsOut {
+    pub fn new(info: GameInfo) -> LightsOut {
+        LightsOut { info }
+    }
+}
+
+impl Game for LightsOut {
+    type Pos = LoPos;
+    type Move = usize;
+
+    fn info(&self) -> &GameInfo {
+        &self.info
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Puzzle
+    }
+
+    /// Rows of `#`/`0` separated by newlines or `/`, optionally followed by `@k`.
+    fn parse(&self, text: &str) -> GameResult<LoPos> {
+        let (rows, next) = match text.split_once('@') {
+            Some((rows, k)) => {
+                let k: usize = k
+                    .trim()
+                    .parse()
+                    .map_err(|_| GameError::BadPosition(format!("{:?} is not a light index", k.trim())))?;
+                (rows, k)
+            }
+            None => (text, 0),
+        };
+        let board = Grid::parse(rows).map_err(GameError::BadPosition)?;
+        if next > board.rows() * board.cols() {
+            return Err(GameError::BadPosition(format!("@{next} is outside the board")));
+        }
+        Ok(LoPos { board, next })
+    }
+
+    fn format(&self, p: &LoPos) -> GameResult<String> {
+        let rows = p.board.to_rows('#', '0', "\n");
+        Ok(if p.next == 0 { rows } else { format!("{rows} @{}", p.next) })
+    }
+
+    /// The script's moves: the next light whose neighbour above is on (it cannot be
+    /// skipped), or any light of the top row, from `next` on.
+    fn moves(&self, p: &LoPos) -> GameResult<Vec<usize>> {
+        let w = p.board.cols();
+        let mut out = Vec::new();
+        for j in p.next..p.board.rows() * w {
+            let (r, c) = (j / w, j % w);
+            if r == 0 {
+                out.push(j);
+            } else if p.board.get(r - 1, c) {
+                out.push(j);
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    fn play(&self, p: &LoPos, &j: &usize) -> GameResult<LoPos> {
+        let w = p.board.cols();
+        let mut board = p.board.clone();
+        board.toggle_plus(j / w, j % w);
+        Ok(LoPos { board, next: j + 1 })
+    }
+
+    fn move_name(&self, p: &LoPos, &j: &usize) -> GameResult<String> {
+        Ok(format!("{}:{}", j / p.board.cols(), j % p.board.cols()))
+    }
+
+    fn primitive(&self, p: &LoPos) -> GameResult<Option<Value>> {
+        Ok(p.board.is_empty().then_some(Value::Win))
+    }
+
+    fn shortcut(&self, p: &LoPos) -> GameResult<Option<Shortcut<usize>>> {
+        Ok(Some(match solve(&p.board, p.next) {
+            None => Shortcut { value: Value::Lose, remoteness: None, grundy: None, winning_moves: Vec::new() },
+            Some(s) => {
+                let w = p.board.cols();
+                let moves: Vec<usize> = s.cells().into_iter().map(|(r, c)| r * w + c).collect();
+                let remoteness = s.minimal.then_some(moves.len() as u32);
+                Shortcut { value: Value::Win, remoteness, grundy: None, winning_moves: moves }
+            }
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(s: &str) -> Grid {
+        Grid::parse(s).unwrap()
+    }
+
+    #[test]
+    fn the_assignments_example() {
+        // loplayer: boards/3x2-34.txt is solved by pressing 1:0.
+        let s = solve(&board("#00/##0"), 0).unwrap();
+        assert_eq!(s.cells(), vec![(1, 0)]);
+        assert!(s.minimal);
+    }
+
+    #[test]
+    fn classic_5x5_facts() {
+        // The 5×5 game has a 2-dimensional null space: 4 solutions of every solvable board,
+        // and only 1 in 4 boards is solvable.
+        let all_on = board("#####/#####/#####/#####/#####");
+        let s = solve(&all_on, 0).unwrap();
+        assert_eq!(s.nullity, 2);
+        assert_eq!(s.cells().len(), 15); // the known fewest presses for the all-on 5×5 board
+        // A single lit corner is not solvable on 5×5.
+        assert!(solve(&board("#0000/00000/00000/00000/00000"), 0).is_none());
+    }
+
+    #[test]
+    fn every_solution_really_solves() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..200 {
+            let (h, w) = (rng.usize(1..7), rng.usize(1..7));
+            let mut b = Grid::new(h, w);
+            for r in 0..h {
+                for c in 0..w {
+                    b.set(r, c, rng.bool());
+                }
+            }
+            if let Some(s) = solve(&b, 0) {
+                let mut x = b.clone();
+                for (r, c) in s.cells() {
+                    x.toggle_plus(r, c);
+                }
+                assert!(x.is_empty());
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Native Rust modules for classic games. Each implements [`crate::game::Game`] with the same
+//! position text as its script in `games/`, plus a [`crate::game::Shortcut`]: an answer
+//! from a closed form or a special algorithm instead of a search. A script that declares
+//! `const NATIVE = "nim";` is solved by the module of that name unless `--engine script`
+//! says otherwise; `gamesman check` compares the two.
+
+pub mod chomp;
+pub mod lightsout;
+pub mod nim;
+pub mod nimrod;
+
+use crate::game::{Footprint, GameError, GameResult};
+use num_bigint::BigUint;
+
+/// The native modules, by the name a script's `NATIVE` constant uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NativeKind {
+    Nim,
+    Nimrod,
+    Chomp,
+    LightsOut,
+}
+
+impl NativeKind {
+    pub const ALL: [NativeKind; 4] = [NativeKind::Nim, NativeKind::Nimrod, NativeKind::Chomp, NativeKind::LightsOut];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NativeKind::Nim => "nim",
+            NativeKind::Nimrod => "nimrod",
+            NativeKind::Chomp => "chomp",
+            NativeKind::LightsOut => "lightsout",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<NativeKind> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+impl Footprint for BigUint {
+    fn heap_bytes(&self) -> usize {
+        (self.bits() as usize).div_ceil(64) * 8
+    }
+}
+
+/// Heap sizes of any size: whole numbers separated by commas and/or whitespace (the same
+/// text, and the same messages, as the scripts' `parse_heaps`).
+pub fn parse_big_heaps(text: &str) -> GameResult<Vec<BigUint>> {
+    let items: Vec<&str> = text.split([',', ' ', '\t', '\n', '\r']).filter(|s| !s.is_empty()).collect();
+    if items.is_empty() {
+        return Err(GameError::BadPosition("no heaps given: write heap sizes such as `3,4,5`".into()));
+    }
+    items
+        .iter()
+        .map(|s| {
+            if let Some(rest) = s.strip_prefix('-')
+                && !rest.is_empty()
+                && rest.bytes().all(|b| b.is_ascii_digit())
+            {
+                return Err(GameError::BadPosition(format!("heap sizes cannot be negative ({s})")));
+            }
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(GameError::BadPosition(format!("{s:?} is not a heap size (a whole number)")));
+            }
+            Ok(s.parse::<BigUint>().expect("digits"))
+        })
+        .collect()
+}
+
+pub fn format_big_heaps(heaps: &[BigUint]) -> String {
+    heaps.iter().map(BigUint::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// Refuse to list more moves than this (a heap of 10^9 has 10^9 moves).
+pub const MAX_LISTED_MOVES: u64 = 1_000_000;
+
+fn too_many_moves(n: &BigUint) -> GameError {
+    GameError::Unsupported(format!(
+        "this position has {n} moves, too many to list (`solve` still gives the winning moves)"
+    ))
+}
