@@ -1,7 +1,11 @@
-//! `gamesman bench`: positions solved per second for each shipped script.
+//! `gamesman bench`: positions solved per second for each shipped script, the native
+//! modules against the scripts on the same positions, and the native modules' own targets.
 
-use super::load;
-use crate::game::Game;
+use super::{load, with_native};
+use crate::game::{Game, GameInfo};
+use crate::grid::Grid;
+use crate::native::{NativeKind, chomp, lightsout};
+use crate::native::{chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod};
 use crate::solve::{Analyzer, Options};
 use anyhow::Result;
 use clap::Args;
@@ -27,26 +31,97 @@ const CASES: &[(&str, &str, &str)] = &[
     ("lightsout", "#0#0##0/0#0#0#0/##00#0#/#000000/#0#0#00/#0##0##", "7×6, 21 presses"),
 ];
 
+/// Best time of `repeat` runs of `f`, and what the last run returned.
+fn best<T>(repeat: u32, mut f: impl FnMut() -> Result<T>) -> Result<(f64, T)> {
+    let mut best = f64::INFINITY;
+    let mut out = None;
+    for _ in 0..repeat.max(1) {
+        let started = Instant::now();
+        out = Some(f()?);
+        best = best.min(started.elapsed().as_secs_f64());
+    }
+    Ok((best, out.expect("ran at least once")))
+}
+
+/// Solve `text` as `gamesman solve` does; the positions visited.
+fn solve<G: Game>(game: &G, text: &str) -> Result<u64> {
+    let pos = game.parse(text)?;
+    let mut analyzer = Analyzer::new(game, Options::default());
+    analyzer.solve(&pos)?;
+    Ok(analyzer.visited())
+}
+
+fn wanted(args: &BenchArgs, name: &str) -> bool {
+    args.games.is_empty() || args.games.iter().any(|g| g == name)
+}
+
+/// A board made by pressing random lights on a dark one: solvable by construction.
+fn solvable_lights_out(n: usize, seed: u64) -> Grid {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut g = Grid::new(n, n);
+    for r in 0..n {
+        for c in 0..n {
+            if rng.bool() {
+                g.toggle_plus(r, c);
+            }
+        }
+    }
+    g
+}
+
 pub fn run(args: &BenchArgs) -> Result<()> {
+    println!("Scripts (`gamesman solve`, engine script):\n");
     println!("| game | position | what | positions visited | best time (s) | positions/s |");
     println!("|---|---|---|---:|---:|---:|");
     for &(name, position, what) in CASES {
-        if !args.games.is_empty() && !args.games.iter().any(|g| g == name) {
+        if !wanted(args, name) {
             continue;
         }
         let game = load(name)?;
-        let pos = game.parse(position)?;
-        let mut best = f64::INFINITY;
-        let mut visited = 0;
-        for _ in 0..args.repeat.max(1) {
-            let started = Instant::now();
-            let mut analyzer = Analyzer::new(&game, Options::default());
-            analyzer.solve(&pos)?;
-            best = best.min(started.elapsed().as_secs_f64());
-            visited = analyzer.visited();
+        let (t, visited) = best(args.repeat, || solve(&game, position))?;
+        let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
+        println!("| {name} | `{shown}` | {what} | {visited} | {t:.3} | {:.0} |", visited as f64 / t);
+    }
+
+    println!("\nNative modules against the scripts on the same positions (the whole `solve` report):\n");
+    println!("| game | position | script (s) | native (s) | speed-up |");
+    println!("|---|---|---:|---:|---:|");
+    for &(name, position, _) in CASES {
+        let script = load(name)?;
+        let Some(kind) = script.info().native.as_deref().and_then(NativeKind::from_name) else { continue };
+        if !wanted(args, name) {
+            continue;
         }
-        let shown = position.replace('|', "\\|");
-        println!("| {name} | `{shown}` | {what} | {visited} | {best:.3} | {:.0} |", visited as f64 / best);
+        let (ts, _) = best(args.repeat, || solve(&script, position))?;
+        let info: GameInfo = script.info().clone();
+        let (tn, _) = with_native!(kind, info, |g| best(args.repeat, || solve(&g, position))?);
+        let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
+        println!("| {name} | `{shown}` | {ts:.4} | {tn:.4} | {:.0}× |", ts / tn);
+    }
+
+    println!("\nNative targets (the assignments' commands' work):\n");
+    println!("| what | result | best time (s) |");
+    println!("|---|---|---:|");
+    if wanted(args, "chomp") {
+        let h = vec![9u32; 20];
+        let (t, answer) = best(args.repeat, || Ok(chomp::answer(&h)?))?;
+        let states = chomp::count_states(&h).unwrap_or(0);
+        println!("| Chomp, 20 columns of height 9 ({states} states) | `{answer}` | {t:.3} |");
+    }
+    if wanted(args, "lightsout") {
+        let board = solvable_lights_out(2048, 1);
+        let (t, sol) = best(args.repeat, || Ok(lightsout::solve(&board, 0)))?;
+        let what = match sol {
+            Some(s) => format!("{} presses, 2^{} solutions", s.presses.count(), s.nullity),
+            None => "no solution".into(),
+        };
+        println!("| Lights Out, random solvable 2048×2048 board | {what} | {t:.3} |");
+    }
+    if wanted(args, "nimrod") {
+        let a: num_bigint::BigUint = "1618033988749894848204586834365".parse().expect("digits");
+        let b: num_bigint::BigUint = &a + 1_000_000_000_000_000_000_000_000_000_000u128 + 7u32;
+        let (t, out) = best(args.repeat, || Ok(crate::native::nimrod::report(&a, &b)))?;
+        println!("| Nimrod, piles near 10^30 | {} | {t:.6} |", out.trim_end().replace('\n', "; "));
     }
     Ok(())
 }

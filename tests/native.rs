@@ -1,0 +1,216 @@
+//! The native fast paths: every reference vector through them, their agreement with the
+//! scripts, and the assignments' own commands with their exact contracts.
+
+mod common;
+use common::*;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = bin().args(args).output().expect("run gamesman");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{args:?}: {e}: {out}"))
+}
+
+#[test]
+fn nim_command_reproduces_every_vector() {
+    for case in cases("nim") {
+        let args: Vec<String> = serde_json::from_value(case["args"].clone()).unwrap();
+        let mut full = vec!["nim"];
+        full.extend(args.iter().map(String::as_str));
+        let (code, out, _) = run(&full);
+        assert_eq!(out, case["stdout"].as_str().unwrap(), "nim {args:?}");
+        assert_eq!(code, 0);
+    }
+}
+
+#[test]
+fn nim_command_usage() {
+    for bad in [&[][..], &["x"], &["-3"], &["3", "4.5"], &["-m"]] {
+        let mut args = vec!["nim"];
+        args.extend_from_slice(bad);
+        let (code, out, _) = run(&args);
+        assert_eq!(code, 1, "{bad:?}");
+        assert!(out.starts_with("usage: nim [-m] n1 [n2 ...]\n\nThis program solves games of Nim."), "{bad:?}: {out}");
+        assert!(out.ends_with("followed by a list of available winning moves.\n"));
+    }
+    // Zero is a valid pile.
+    assert_eq!(run(&["nim", "0"]).1, "loss!\n");
+}
+
+#[test]
+fn nim_solve_native_and_script_agree_on_the_vectors() {
+    for case in cases("nim") {
+        let args: Vec<String> = serde_json::from_value(case["args"].clone()).unwrap();
+        let misere = args[0] == "-m";
+        let heaps = args[misere as usize..].join(",");
+        let mut a = vec!["solve", "nim", heaps.as_str(), "--json", "--engine", "native"];
+        if misere {
+            a.push("--misere");
+        }
+        let native = json(&a);
+        let expected_win = case["stdout"].as_str().unwrap().starts_with("win!");
+        assert_eq!(native["value"] == "win", expected_win, "{args:?}");
+        assert_eq!(native["engine"], "native");
+        let size: f64 = args[misere as usize..].iter().map(|h| h.parse::<f64>().unwrap() + 1.0).product();
+        if size <= 50_000.0 {
+            a[5] = "script";
+            let script = json(&a);
+            for key in ["value", "remoteness", "grundy", "winning_moves"] {
+                assert_eq!(native[key], script[key], "{args:?} {key}");
+            }
+        }
+    }
+}
+
+#[test]
+fn chomp_command_reproduces_every_vector() {
+    for case in cases("chomp") {
+        let state = case["state"].as_str().unwrap();
+        let (code, out, _) = run(&["chomp", state]);
+        assert_eq!((code, out.trim_end()), (0, case["answer"].as_str().unwrap()), "chomp {state}");
+        // The same through `solve`, native and script.
+        for engine in ["native", "script"] {
+            let v = json(&["solve", "chomp", state, "--json", "--engine", engine, "--no-remoteness"]);
+            let got = if v["value"] == "lose" {
+                "LOSS".to_string()
+            } else {
+                format!("WIN: {}", v["winning_moves"][0]["position"].as_str().unwrap())
+            };
+            assert_eq!(got, case["answer"].as_str().unwrap(), "chomp {state} ({engine})");
+        }
+    }
+}
+
+#[test]
+fn chomp_command_usage_and_big_boards() {
+    for bad in ["", "12a", "3432", "0", "042"] {
+        let (code, out, err) = run(&["chomp", bad]);
+        assert_eq!((code, out.as_str()), (1, ""), "{bad:?}");
+        assert!(err.starts_with("usage: gamesman chomp STATE"), "{bad:?}: {err}");
+    }
+    let (code, _, err) = run(&["chomp"]);
+    assert!(code == 1 && err.starts_with("usage:"));
+    // Two-row Chomp (two columns here) loses exactly at (a, a − 1).
+    assert_eq!(run(&["chomp", "15,14"]).1, "LOSS\n");
+    assert_eq!(run(&["chomp", "15,15"]).1, "WIN: 15,14\n");
+    // A square board: take (1,1), leaving two equal arms.
+    assert_eq!(run(&["chomp", "999999999"]).1, "WIN: 911111111\n");
+}
+
+#[test]
+fn wythoff_vectors_through_the_native_module() {
+    for case in cases("wythoff") {
+        let (a, b) = (case["a"].as_u64().unwrap().to_string(), case["b"].as_u64().unwrap().to_string());
+        let p = case["p"].as_bool().unwrap();
+        let (code, out, _) = run(&["nimrod", &a, &b]);
+        assert_eq!(code, 0);
+        assert_eq!(out.starts_with("lose\n"), p, "nimrod {a} {b}: {out}");
+        let v = json(&["solve", "nimrod", &format!("{a},{b}"), "--json", "--engine", "native"]);
+        assert_eq!(v["value"] == "lose", p);
+        if let Some(g) = case["grundy"].as_u64() {
+            assert_eq!(v["grundy"], g, "nimrod {a} {b}");
+        }
+        // Every winning move must land on a losing pair.
+        for m in v["winning_moves"].as_array().unwrap() {
+            assert_eq!(m["value"], "lose", "{m}");
+        }
+    }
+}
+
+#[test]
+fn nimrod_command_lists_and_refuses() {
+    let (_, out, _) = run(&["nimrod", "--lose-positions", "7"]);
+    assert_eq!(out, "(0 0)\n(1 2)\n(3 5)\n(4 7)\n(6 10)\n(8 13)\n(9 15)\n");
+    // (5,9): only 0 from A and 6 from B reaches a losing pair, (5,3).
+    assert_eq!(run(&["nimrod", "5", "9"]).1, "win\ntake 0 from pile A and 6 from pile B\n");
+    for bad in [&["nimrod", "5"][..], &["nimrod", "5", "-1"], &["nimrod", "x", "2"]] {
+        let (code, _, err) = run(bad);
+        assert_eq!(code, 1, "{bad:?}");
+        assert!(err.starts_with("gamesman: error: "), "{err}");
+    }
+}
+
+#[test]
+fn lightsout_vectors_through_the_command() {
+    let dir = std::env::temp_dir().join(format!("gamesman-lo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, case) in cases("lightsout").into_iter().enumerate() {
+        let board = case["board"].as_str().unwrap();
+        let file = dir.join(format!("b{i}.txt"));
+        std::fs::write(&file, board).unwrap();
+        let (code, out, err) = run(&["lightsout", file.to_str().unwrap()]);
+        if case["solvable"].as_bool().unwrap() {
+            assert_eq!(code, 0, "{board}: {err}");
+            let presses: Vec<&str> = out.lines().collect();
+            assert_eq!(presses.len() as u64, case["min_presses"].as_u64().unwrap(), "{board}");
+            // Press them by hand.
+            let mut cells: Vec<Vec<bool>> = board.lines().map(|l| l.chars().map(|c| c == '#').collect()).collect();
+            let (h, w) = (cells.len() as i64, cells[0].len() as i64);
+            for p in presses {
+                let (r, c) = p.split_once(':').unwrap();
+                let (r0, c0): (i64, i64) = (r.parse().unwrap(), c.parse().unwrap());
+                for (dr, dc) in [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)] {
+                    let (r, c) = (r0 + dr, c0 + dc);
+                    if (0..h).contains(&r) && (0..w).contains(&c) {
+                        cells[r as usize][c as usize] ^= true;
+                    }
+                }
+            }
+            assert!(cells.iter().flatten().all(|&on| !on), "{board}");
+        } else {
+            assert_eq!((code, out.as_str(), err.as_str()), (1, "", "No solution\n"), "{board}");
+        }
+        let v = json(&["solve", "lightsout", &board.replace('\n', "/"), "--json", "--engine", "native"]);
+        assert_eq!(v["value"] == "win", case["solvable"].as_bool().unwrap());
+        assert_eq!(v["remoteness"].as_u64(), case["min_presses"].as_u64());
+    }
+    let (code, _, err) = run(&["lightsout", "no/such/board.txt"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot read the board file no/such/board.txt"), "{err}");
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "#0\n#\n").unwrap();
+    let (code, _, err) = run(&["lightsout", bad.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("every row must be as long"), "{err}");
+}
+
+#[test]
+fn check_finds_no_disagreement_on_the_four_games() {
+    for (game, misere) in
+        [("nim", false), ("nim", true), ("nimrod", false), ("chomp", false), ("lightsout", false), ("chomp", true)]
+    {
+        let mut args = vec!["check", game, "--count", "200", "--seed", "2026"];
+        if misere {
+            args.push("--misere");
+        }
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{args:?}\n{out}\n{err}");
+        assert!(out.contains("200 random positions") && out.contains(" 0 disagreements"), "{out}");
+    }
+}
+
+#[test]
+fn check_catches_a_script_that_is_not_nim() {
+    let (code, out, _) = run(&["check", "tests/games/nim_wrong.rhai", "--count", "100", "--seed", "1"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("disagreement at"), "{out}");
+}
+
+#[test]
+fn engine_choice() {
+    let (code, _, err) = run(&["solve", "tictactoe", "--engine", "native"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("names no native module"), "{err}");
+    let v = json(&["solve", "tictactoe", "--json"]);
+    assert_eq!(v["engine"], "script"); // auto: no native module
+    let v = json(&["solve", "nim", "3,4,5", "--json"]);
+    assert_eq!(v["engine"], "native"); // auto: the script names one
+}
