@@ -4,7 +4,7 @@
 //! fast is done here: runs in rows and columns, 4-connected components, and the canonical
 //! form under translation and the 8 symmetries of the square.
 
-use crate::pbm;
+use tactix::pbm;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Grid {
@@ -16,6 +16,12 @@ pub struct Grid {
 
 /// A contiguous run of cells in one row or one column, inclusive: (r0, c0) to (r1, c1).
 pub type Segment = [usize; 4];
+
+impl crate::game::Footprint for Grid {
+    fn heap_bytes(&self) -> usize {
+        Grid::heap_bytes(self)
+    }
+}
 
 impl Grid {
     pub fn new(rows: usize, cols: usize) -> Grid {
@@ -96,6 +102,15 @@ impl Grid {
         })
     }
 
+    /// The same cells as a TacTix solver board.
+    pub fn to_board(&self) -> pbm::Board {
+        let mut b = pbm::Board::new(self.cols, self.rows);
+        for (r, c) in self.cells() {
+            b.set(r, c, true);
+        }
+        b
+    }
+
     /// Cells on in exactly one of two grids of the same size.
     pub fn xor(&self, other: &Grid) -> Grid {
         debug_assert_eq!((self.rows, self.cols), (other.rows, other.cols));
@@ -119,7 +134,7 @@ impl Grid {
             let mut g = Grid::new(b.height, b.width);
             for r in 0..b.height {
                 for c in 0..b.width {
-                    if b.cells[r * b.width + c] {
+                    if b.get(r, c) {
                         g.set(r, c, true);
                     }
                 }

@@ -10,6 +10,5 @@ pub mod cli;
 pub mod game;
 pub mod grid;
 pub mod native;
-pub mod pbm;
 pub mod script;
 pub mod solve;

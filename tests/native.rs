@@ -214,3 +214,38 @@ fn engine_choice() {
     let v = json(&["solve", "nim", "3,4,5", "--json"]);
     assert_eq!(v["engine"], "native"); // auto: the script names one
 }
+
+#[test]
+fn tactix_vectors_through_gamesman_tactix_and_solve() {
+    use std::io::Write;
+    for case in cases("tactix") {
+        let pbm = case["pbm"].as_str().unwrap();
+        let g = case["grundy"].as_u64().unwrap();
+        let mut child = bin()
+            .args(["tactix"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(pbm.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), g.to_string(), "gamesman tactix\n{pbm}");
+        let v = json(&["solve", "tactix", pbm, "--json", "--no-remoteness"]);
+        assert_eq!((v["engine"].as_str(), v["grundy"].as_u64()), (Some("native"), Some(g)), "{pbm}");
+        // Every winning move leaves nimsum 0.
+        for m in v["winning_moves"].as_array().unwrap() {
+            assert_eq!(m["grundy"], 0, "{m}");
+        }
+    }
+    // Malformed: -1 on stdout, the reason on stderr, exit 0 (the contest's contract).
+    let (code, out, err) = run(&["tactix", "no/such/board.pbm"]);
+    assert_eq!((code, out.as_str()), (0, "-1\n"));
+    assert!(err.contains("cannot read no/such/board.pbm"), "{err}");
+}
+
+#[test]
+fn tactix_check_against_the_script() {
+    let (code, out, err) = run(&["check", "tactix", "--count", "150", "--seed", "7"]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains(" 0 disagreements"), "{out}");
+}

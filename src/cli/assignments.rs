@@ -105,3 +105,52 @@ pub fn lightsout(board: &str) -> Result<i32> {
         }
     }
 }
+
+/// `gamesman tactix [--max-memory MIB] [--time-limit SECONDS] [--threads N] [FILE]`: the
+/// contest program's contract (the nimsum, or -1 with the reason on stderr; exit 0), using
+/// every core.
+pub fn tactix(args: &[String]) -> i32 {
+    let mut args = args.to_vec();
+    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if let Some(i) = args.iter().position(|a| a == "--threads") {
+        match args.get(i + 1).and_then(|v| v.parse::<usize>().ok()).filter(|&n| n > 0) {
+            Some(n) => threads = n,
+            None => {
+                eprintln!("gamesman tactix: --threads takes a positive whole number");
+                return 2;
+            }
+        }
+        args.drain(i..i + 2);
+    }
+    let (budget, limit, file) = match ::tactix::parse_args(&args, 256) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("gamesman tactix: {e}");
+            return 2;
+        }
+    };
+    let started = std::time::Instant::now();
+    let read = |r: &mut dyn Read| {
+        let max_cells = (budget / 2 * 8) as u64;
+        ::tactix::pbm::read(r, max_cells).map_err(|e| e.0)
+    };
+    let board = match file.as_deref() {
+        None | Some("-") => read(&mut std::io::stdin().lock()),
+        Some(f) => match std::fs::File::open(f) {
+            Ok(mut file) => read(&mut file),
+            Err(e) => Err(format!("cannot read {f}: {e}")),
+        },
+    };
+    let result = board.and_then(|mut b| {
+        let tables = budget.saturating_sub(b.bytes());
+        ::tactix::nimsum_parallel(&mut b, tables, limit.map(|l| started + l), threads).map_err(|e| e.to_string())
+    });
+    match result {
+        Ok(g) => println!("{g}"),
+        Err(e) => {
+            eprintln!("gamesman tactix: {e}");
+            println!("-1");
+        }
+    }
+    0
+}

@@ -5,7 +5,7 @@ use super::{load, with_native};
 use crate::game::{Game, GameInfo};
 use crate::grid::Grid;
 use crate::native::{NativeKind, chomp, lightsout};
-use crate::native::{chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod};
+use crate::native::{chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod, tactix::TacTix};
 use crate::solve::{Analyzer, Options};
 use anyhow::Result;
 use clap::Args;

@@ -3,7 +3,7 @@
 use super::{EngineChoice, load, native_for, with_native};
 use crate::game::{Game, GameInfo, Kind, Misere};
 use crate::native::NativeKind;
-use crate::native::{chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod};
+use crate::native::{chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod, tactix::TacTix};
 use crate::solve::{Analyzer, Options, Report};
 use anyhow::{Result, bail};
 use clap::Args;
@@ -35,6 +35,13 @@ pub fn sample(kind: NativeKind, rng: &mut fastrand::Rng) -> String {
             h.sort_unstable_by(|a, b| b.cmp(a));
             h[0] = h[0].max(1);
             h.iter().map(u32::to_string).collect()
+        }
+        NativeKind::TacTix => {
+            // Small enough for the script to search whole (remoteness included).
+            let (rows, cols) = (rng.usize(1..=3), rng.usize(1..=4));
+            let board: Vec<String> =
+                (0..rows).map(|_| (0..cols).map(|_| if rng.u8(0..3) > 0 { '1' } else { '0' }).collect()).collect();
+            board.join("/")
         }
         NativeKind::LightsOut => {
             let (rows, cols) = (rng.usize(1..=4), rng.usize(1..=4));

@@ -6,7 +6,7 @@ mod check;
 mod output;
 
 use crate::game::{Game, GameInfo, Kind, Misere};
-use crate::native::{NativeKind, chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod};
+use crate::native::{NativeKind, chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod, tactix::TacTix};
 use crate::script::ScriptGame;
 use crate::solve::{Analyzer, Options};
 use anyhow::{Context, Result, anyhow, bail};
@@ -58,6 +58,13 @@ enum Command {
         /// Column heights, non-increasing digits starting with a non-zero one (4432), or comma-separated
         #[arg(allow_hyphen_values = true, value_name = "STATE")]
         state: Option<String>,
+    },
+    /// The TacTix contest: the nimsum of a P1 PBM board (stdin or FILE), or -1 when it cannot
+    #[command(disable_help_flag = true)]
+    Tactix {
+        /// [--max-memory MIB (default 256)] [--time-limit SECONDS] [--threads N] [FILE]
+        #[arg(allow_hyphen_values = true, trailing_var_arg = true, value_name = "ARGS")]
+        args: Vec<String>,
     },
     /// The Lights Out assignment: the presses (row:col) of a solution with the fewest presses
     Lightsout {
@@ -127,6 +134,7 @@ pub fn main() -> i32 {
         Command::Nimrod(a) => assignments::nimrod(&a),
         Command::Chomp { state } => assignments::chomp(state.as_deref()),
         Command::Lightsout { board } => assignments::lightsout(&board),
+        Command::Tactix { args } => Ok(assignments::tactix(&args)),
     };
     match result {
         Ok(code) => code,
@@ -175,6 +183,10 @@ macro_rules! with_native {
             }
             NativeKind::LightsOut => {
                 let $g = LightsOut::new($info);
+                $body
+            }
+            NativeKind::TacTix => {
+                let $g = TacTix::new($info);
                 $body
             }
         }

@@ -26,7 +26,7 @@ pub struct LoPos {
 
 impl Footprint for LoPos {
     fn heap_bytes(&self) -> usize {
-        self.board.heap_bytes()
+        Grid::heap_bytes(&self.board)
     }
 }
 

@@ -8,6 +8,7 @@ pub mod chomp;
 pub mod lightsout;
 pub mod nim;
 pub mod nimrod;
+pub mod tactix;
 
 use crate::game::{Footprint, GameError, GameResult};
 use num_bigint::BigUint;
@@ -19,10 +20,12 @@ pub enum NativeKind {
     Nimrod,
     Chomp,
     LightsOut,
+    TacTix,
 }
 
 impl NativeKind {
-    pub const ALL: [NativeKind; 4] = [NativeKind::Nim, NativeKind::Nimrod, NativeKind::Chomp, NativeKind::LightsOut];
+    pub const ALL: [NativeKind; 5] =
+        [NativeKind::Nim, NativeKind::Nimrod, NativeKind::Chomp, NativeKind::LightsOut, NativeKind::TacTix];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -30,6 +33,7 @@ impl NativeKind {
             NativeKind::Nimrod => "nimrod",
             NativeKind::Chomp => "chomp",
             NativeKind::LightsOut => "lightsout",
+            NativeKind::TacTix => "tactix",
         }
     }
 

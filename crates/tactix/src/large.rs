@@ -1,0 +1,167 @@
+//! Components too big for an 8×8 bitboard: a cropped grid of bits, slower but general.
+
+/// A shape: `rows` × `cols` cells, each row `stride` 64-bit words.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Shape {
+    pub rows: usize,
+    pub cols: usize,
+    words: Vec<u64>,
+}
+
+impl Shape {
+    pub fn new(rows: usize, cols: usize) -> Shape {
+        Shape { rows, cols, words: vec![0; rows * cols.div_ceil(64)] }
+    }
+
+    fn stride(&self) -> usize {
+        self.cols.div_ceil(64)
+    }
+
+    pub fn get(&self, r: usize, c: usize) -> bool {
+        self.words[r * self.stride() + c / 64] >> (c % 64) & 1 == 1
+    }
+
+    pub fn set(&mut self, r: usize, c: usize, on: bool) {
+        let s = self.stride();
+        let w = &mut self.words[r * s + c / 64];
+        if on {
+            *w |= 1 << (c % 64);
+        } else {
+            *w &= !(1 << (c % 64));
+        }
+    }
+
+    pub fn count(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8 + std::mem::size_of::<Shape>()
+    }
+
+    /// A shape holding `cells`, cropped to their bounding box.
+    pub fn from_cells(cells: &[(usize, usize)]) -> Shape {
+        let r0 = cells.iter().map(|c| c.0).min().unwrap_or(0);
+        let c0 = cells.iter().map(|c| c.1).min().unwrap_or(0);
+        let r1 = cells.iter().map(|c| c.0).max().unwrap_or(0);
+        let c1 = cells.iter().map(|c| c.1).max().unwrap_or(0);
+        let mut s = Shape::new(r1 - r0 + 1, c1 - c0 + 1);
+        for &(r, c) in cells {
+            s.set(r - r0, c - c0, true);
+        }
+        s
+    }
+
+    /// The 8×8 bitboard of this shape, if it fits.
+    pub fn to_small(&self) -> Option<u64> {
+        if self.rows > 8 || self.cols > 8 {
+            return None;
+        }
+        let mut b = 0;
+        for r in 0..self.rows {
+            b |= (self.words[r] & 0xFF) << (8 * r);
+        }
+        Some(b)
+    }
+
+    /// One of the 8 symmetries (bit 2: transpose, bit 0: flip rows, bit 1: flip columns).
+    fn transform(&self, t: u8) -> Shape {
+        let (rows, cols) = if t & 4 != 0 { (self.cols, self.rows) } else { (self.rows, self.cols) };
+        let mut s = Shape::new(rows, cols);
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                if self.get(r, c) {
+                    let (mut nr, mut nc) = if t & 4 != 0 { (c, r) } else { (r, c) };
+                    if t & 1 != 0 {
+                        nr = rows - 1 - nr;
+                    }
+                    if t & 2 != 0 {
+                        nc = cols - 1 - nc;
+                    }
+                    s.set(nr, nc, true);
+                }
+            }
+        }
+        s
+    }
+
+    /// The least of the 8 images: equal for congruent shapes.
+    pub fn canonical(&self) -> Shape {
+        (1..8).map(|t| self.transform(t)).fold(self.clone(), |best, s| if s < best { s } else { best })
+    }
+
+    pub fn is_bar(&self) -> bool {
+        self.rows == 1 || self.cols == 1
+    }
+
+    /// Every contiguous run in a row or a column (single cells once), as cell lists.
+    pub fn runs(&self, mut each: impl FnMut(&[(usize, usize)]) -> bool) {
+        let mut run = Vec::new();
+        for r in 0..self.rows {
+            for c0 in 0..self.cols {
+                run.clear();
+                let mut c = c0;
+                while c < self.cols && self.get(r, c) {
+                    run.push((r, c));
+                    if !each(&run) {
+                        return;
+                    }
+                    c += 1;
+                }
+            }
+        }
+        for c in 0..self.cols {
+            for r0 in 0..self.rows {
+                run.clear();
+                let mut r = r0;
+                while r < self.rows && self.get(r, c) {
+                    run.push((r, c));
+                    if run.len() > 1 && !each(&run) {
+                        return;
+                    }
+                    r += 1;
+                }
+            }
+        }
+    }
+
+    /// The 4-connected components, as cell lists.
+    pub fn components(&self) -> Vec<Vec<(usize, usize)>> {
+        let mut left = self.clone();
+        let mut out = Vec::new();
+        let mut stack = Vec::new();
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                if !left.get(r, c) {
+                    continue;
+                }
+                let mut cells = Vec::new();
+                left.set(r, c, false);
+                stack.push((r, c));
+                while let Some((r, c)) = stack.pop() {
+                    cells.push((r, c));
+                    let mut visit = |r: usize, c: usize| {
+                        if left.get(r, c) {
+                            left.set(r, c, false);
+                            stack.push((r, c));
+                        }
+                    };
+                    if r > 0 {
+                        visit(r - 1, c);
+                    }
+                    if r + 1 < self.rows {
+                        visit(r + 1, c);
+                    }
+                    if c > 0 {
+                        visit(r, c - 1);
+                    }
+                    if c + 1 < self.cols {
+                        visit(r, c + 1);
+                    }
+                }
+                out.push(cells);
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,152 @@
+//! TacTix nimsums: the solver behind `gamesman tactix`, the native TacTix module of
+//! `gamesman`, and the lean `contest` binary. No dependencies, so that the contest binary
+//! builds for a PlayStation 2 (MIPS R5900) as well.
+
+pub mod bits;
+pub mod large;
+pub mod pbm;
+pub mod solver;
+
+use std::io::Read;
+use std::time::{Duration, Instant};
+
+pub use solver::{SolveError, Solver};
+
+/// Bytes kept aside from the memory budget for the program itself, its stack and buffers.
+pub const RESERVE: usize = 3 << 20;
+
+/// Read a PBM board from `input` and compute its nimsum within `budget` bytes and `limit`.
+/// `Err` is the message for a board that is refused or could not be finished.
+pub fn nimsum(input: impl Read, budget: usize, limit: Option<Duration>) -> Result<u64, String> {
+    nimsum_with_stats(input, budget, limit).0
+}
+
+/// [`nimsum`], and what the solver did.
+pub fn nimsum_with_stats(
+    input: impl Read,
+    budget: usize,
+    limit: Option<Duration>,
+) -> (Result<u64, String>, solver::Stats) {
+    let started = Instant::now();
+    let usable = budget.saturating_sub(RESERVE).max(1 << 16);
+    // The board must fit in half of what is usable, one bit per cell.
+    let max_cells = (usable / 2 * 8) as u64;
+    let mut board = match pbm::read(input, max_cells) {
+        Ok(b) => b,
+        Err(e) => return (Err(e.0), solver::Stats::default()),
+    };
+    let tables = usable.saturating_sub(board.bytes()).max(1 << 16);
+    let mut solver = Solver::new(tables, limit.map(|l| started + l));
+    let result = solver.board(&mut board).map_err(|e| e.to_string());
+    (result, solver.stats)
+}
+
+/// The command line shared by `contest` and `gamesman tactix`: `[--max-memory MIB]
+/// [--time-limit SECONDS] [FILE]`. Returns the budget, the time limit and the file.
+pub fn parse_args(args: &[String], default_mib: usize) -> Result<(usize, Option<Duration>, Option<String>), String> {
+    let mut budget = default_mib << 20;
+    let mut limit = None;
+    let mut file = None;
+    let mut i = 0;
+    while i < args.len() {
+        let value = |i: usize| args.get(i + 1).ok_or_else(|| format!("{} needs a value", args[i]));
+        match args[i].as_str() {
+            "--max-memory" => {
+                let v = value(i)?;
+                let mib: usize =
+                    v.parse().map_err(|_| format!("--max-memory takes a whole number of MiB, not {v:?}"))?;
+                budget =
+                    mib.checked_shl(20).filter(|_| mib > 0 && mib < 1 << 30).ok_or("--max-memory is out of range")?;
+                i += 1;
+            }
+            "--time-limit" => {
+                let v = value(i)?;
+                let s: f64 = v
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| s.is_finite() && *s > 0.0)
+                    .ok_or_else(|| format!("--time-limit takes a positive number of seconds, not {v:?}"))?;
+                limit = Some(Duration::from_secs_f64(s));
+                i += 1;
+            }
+            f if !f.starts_with('-') || f == "-" => {
+                if file.replace(f.to_string()).is_some() {
+                    return Err("give at most one board file".into());
+                }
+            }
+            other => return Err(format!("unknown option {other:?}")),
+        }
+        i += 1;
+    }
+    Ok((budget, limit, file))
+}
+
+/// The components of a board, as cell lists (the board is emptied).
+pub fn components(board: &mut pbm::Board) -> Vec<Vec<(usize, usize)>> {
+    let (height, width) = (board.height, board.width);
+    let mut out = Vec::new();
+    let mut stack = Vec::new();
+    for r in 0..height {
+        for c in 0..width {
+            if !board.get(r, c) {
+                continue;
+            }
+            let mut cells = Vec::new();
+            board.set(r, c, false);
+            stack.push((r, c));
+            while let Some((r, c)) = stack.pop() {
+                cells.push((r, c));
+                for (dr, dc) in [(usize::MAX, 0), (1, 0), (0, usize::MAX), (0, 1)] {
+                    let (nr, nc) = (r.wrapping_add(dr), c.wrapping_add(dc));
+                    if nr < height && nc < width && board.get(nr, nc) {
+                        board.set(nr, nc, false);
+                        stack.push((nr, nc));
+                    }
+                }
+            }
+            out.push(cells);
+        }
+    }
+    out
+}
+
+/// The nimsum of a board using `threads` threads, each with its own tables (`budget` in all).
+/// Independent components are shared out among the threads, largest first. (Sharing out
+/// the moves of one big component was tried: with a table per thread each redoes most of
+/// the other's work, and it was no faster. See docs/performance.md.)
+pub fn nimsum_parallel(
+    board: &mut pbm::Board,
+    budget: usize,
+    deadline: Option<Instant>,
+    threads: usize,
+) -> Result<u64, SolveError> {
+    let threads = threads.max(1);
+    let mut comps = components(board);
+    comps.sort_by_key(|c| std::cmp::Reverse(c.len()));
+    let each = budget / threads;
+    if threads == 1 || comps.is_empty() {
+        let mut s = Solver::new(budget, deadline);
+        return comps.iter().try_fold(0u64, |acc, c| Ok(acc ^ s.component(c)? as u64));
+    }
+    // Share the components out: each to the thread with the least work so far.
+    let mut shares: Vec<Vec<Vec<(usize, usize)>>> = vec![Vec::new(); threads];
+    let mut load = vec![0usize; threads];
+    for c in comps {
+        let t = (0..threads).min_by_key(|&t| load[t]).expect("threads");
+        load[t] += c.len() * c.len();
+        shares[t].push(c);
+    }
+    let results: Vec<Result<u64, SolveError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = shares
+            .iter()
+            .map(|share| {
+                scope.spawn(move || {
+                    let mut s = Solver::new(each, deadline);
+                    share.iter().try_fold(0u64, |acc, c| Ok(acc ^ s.component(c)? as u64))
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(Err(SolveError::Timeout))).collect()
+    });
+    results.into_iter().try_fold(0u64, |acc, r| Ok(acc ^ r?))
+}

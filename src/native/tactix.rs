@@ -1,0 +1,102 @@
+//! TacTix through the `tactix` crate's solver (bitboards, components, symmetry; see
+//! `crates/tactix`). Positions, moves and their names are the script's (`games/tactix.rhai`).
+
+use crate::game::{Game, GameError, GameInfo, GameResult, Kind, Shortcut, Value};
+use crate::grid::{Grid, Segment};
+use std::cell::RefCell;
+use tactix::Solver;
+
+/// Memory for the solver's tables.
+pub const TABLE_BYTES: usize = 256 << 20;
+
+pub struct TacTix {
+    info: GameInfo,
+    solver: RefCell<Solver>,
+}
+
+impl TacTix {
+    pub fn new(info: GameInfo) -> TacTix {
+        TacTix { info, solver: RefCell::new(Solver::new(TABLE_BYTES, None)) }
+    }
+
+    /// The nimsum of a board.
+    pub fn nimsum(&self, g: &Grid) -> GameResult<u64> {
+        let mut board = g.to_board();
+        self.solver.borrow_mut().board(&mut board).map_err(|e| GameError::Unsupported(e.to_string()))
+    }
+}
+
+impl Game for TacTix {
+    type Pos = Grid;
+    type Move = Segment;
+
+    fn info(&self) -> &GameInfo {
+        &self.info
+    }
+
+    fn kind(&self) -> Kind {
+        Kind::Impartial
+    }
+
+    fn start(&self) -> GameResult<Option<Grid>> {
+        Ok(Some(Grid::full(4, 4)))
+    }
+
+    fn parse(&self, text: &str) -> GameResult<Grid> {
+        Grid::parse(text).map_err(GameError::BadPosition)
+    }
+
+    fn format(&self, g: &Grid) -> GameResult<String> {
+        Ok(g.to_pbm())
+    }
+
+    fn moves(&self, g: &Grid) -> GameResult<Vec<Segment>> {
+        Ok(g.segments())
+    }
+
+    fn play(&self, g: &Grid, seg: &Segment) -> GameResult<Grid> {
+        Ok(g.without(*seg))
+    }
+
+    fn move_name(&self, _g: &Grid, s: &Segment) -> GameResult<String> {
+        Ok(if s[0] == s[2] && s[1] == s[3] {
+            format!("{}:{}", s[0], s[1])
+        } else {
+            format!("{}:{}-{}:{}", s[0], s[1], s[2], s[3])
+        })
+    }
+
+    fn primitive(&self, _g: &Grid) -> GameResult<Option<Value>> {
+        Ok(None)
+    }
+
+    fn split(&self, g: &Grid) -> GameResult<Option<Vec<Grid>>> {
+        Ok(Some(g.components()))
+    }
+
+    fn has_split(&self) -> bool {
+        true
+    }
+
+    fn canonical(&self, g: &Grid) -> GameResult<Grid> {
+        Ok(g.canonical())
+    }
+
+    fn shortcut(&self, g: &Grid) -> GameResult<Option<Shortcut<Segment>>> {
+        let total = self.nimsum(g)?;
+        let mut winning_moves = Vec::new();
+        if total != 0 {
+            for seg in g.segments() {
+                if self.nimsum(&g.without(seg))? == 0 {
+                    winning_moves.push(seg);
+                }
+            }
+        }
+        let value = if total != 0 { Value::Win } else { Value::Lose };
+        Ok(Some(Shortcut { value, remoteness: None, grundy: Some(total), winning_moves }))
+    }
+
+    fn search_size(&self, g: &Grid) -> Option<f64> {
+        Some((g.count() as f64).exp2())
+    }
+}
