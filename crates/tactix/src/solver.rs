@@ -48,63 +48,69 @@ impl std::error::Error for SolveError {}
 
 type Result<T> = std::result::Result<T, SolveError>;
 
-/// One memo entry: a canonical bitboard (0 = empty slot) and its grundy value | work << 16.
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(16))]
-struct Entry {
-    key: u64,
-    val: u32,
-}
-
-/// A bucket of 4 entries: one 64-byte cache line, so a lookup costs one memory access.
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(64))]
-struct Bucket([Entry; 4]);
-
-/// The memo table: a fixed number of buckets, chosen by a multiplicative hash of the key.
+/// The memo table: buckets of 4 entries, each entry two words (a canonical bitboard, 0 for
+/// an empty slot; its grundy value | work << 16). A bucket is 64 bytes, aligned to a cache
+/// line, so a lookup costs one memory access. The words are allocated zeroed, so the
+/// operating system hands out pages as they are first touched: a small board does not pay
+/// for a large table.
 struct Table {
-    buckets: Vec<Bucket>,
-    shift: u32,
+    words: Vec<u64>,
+    /// Index of the first word of bucket 0 (64-byte aligned).
+    base: usize,
+    buckets: usize,
 }
 
 impl Table {
     /// A table of at most `bytes` bytes (at least 16 buckets).
     fn new(bytes: usize) -> Table {
-        let want = (bytes / std::mem::size_of::<Bucket>()).max(16);
-        let n = if want.is_power_of_two() { want } else { want.next_power_of_two() / 2 };
-        Table { buckets: vec![Bucket::default(); n], shift: 64 - n.trailing_zeros() }
+        let buckets = (bytes / 64).max(16);
+        let words = vec![0u64; buckets * 8 + 8];
+        let misalign = (words.as_ptr() as usize % 64) / 8;
+        let base = if misalign == 0 { 0 } else { 8 - misalign };
+        Table { words, base, buckets }
     }
 
+    /// Any number of buckets: the hash is scaled to the table's size (multiply and keep
+    /// the high half), so the whole budget is used.
     #[inline]
     fn bucket(&self, key: u64) -> usize {
-        ((key.wrapping_mul(0x9E37_79B9_7F4A_7C15)) >> self.shift) as usize
+        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.base + ((h as u128 * self.buckets as u128) >> 64) as usize * 8
     }
 
     #[inline]
     fn get(&self, key: u64) -> Option<u32> {
-        self.buckets[self.bucket(key)].0.iter().find(|e| e.key == key).map(|e| e.val & 0xFFFF)
+        let b = self.bucket(key);
+        let w: &[u64; 8] = self.words[b..b + 8].try_into().expect("a bucket is 8 words");
+        for j in 0..4 {
+            if w[2 * j] == key {
+                return Some((w[2 * j + 1] & 0xFFFF) as u32);
+            }
+        }
+        None
     }
 
     fn insert(&mut self, key: u64, grundy: u32, work: u64) {
-        let i = self.bucket(key);
-        let bucket = &mut self.buckets[i].0;
-        let work = work.min(0xFFFF) as u32;
-        let slot = match bucket.iter().position(|e| e.key == key || e.key == 0) {
+        let b = self.bucket(key);
+        let work = work.min(0xFFFF);
+        let w = &mut self.words[b..b + 8];
+        let slot = match (0..4).find(|&j| w[2 * j] == key || w[2 * j] == 0) {
             Some(j) => j,
             None => {
                 // Full: replace the entry that took the least work, unless this one took less.
-                let j = (0..4).min_by_key(|&j| bucket[j].val >> 16).expect("4 slots");
-                if bucket[j].val >> 16 > work {
+                let j = (0..4).min_by_key(|&j| w[2 * j + 1] >> 16).expect("4 slots");
+                if w[2 * j + 1] >> 16 > work {
                     return;
                 }
                 j
             }
         };
-        bucket[slot] = Entry { key, val: grundy | work << 16 };
+        w[2 * slot] = key;
+        w[2 * slot + 1] = grundy as u64 | work << 16;
     }
 
     fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.words.len() * 8
     }
 }
 
