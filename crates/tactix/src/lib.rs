@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 pub use solver::{SolveError, Solver};
 
 /// Bytes kept aside from the memory budget for the program itself, its stack and buffers.
-pub const RESERVE: usize = 3 << 20;
+pub const RESERVE: usize = 4 << 20;
 
 /// Read a PBM board from `input` and compute its nimsum within `budget` bytes and `limit`.
 /// `Err` is the message for a board that is refused or could not be finished.

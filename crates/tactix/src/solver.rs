@@ -172,6 +172,9 @@ pub struct Solver {
     cache: Vec<(u64, u32)>,
     table: Table,
     large: HashMap<Shape, u32>,
+    /// Entries the map was allocated for.
+    large_capacity: usize,
+    /// Bytes the shapes in the map own (besides the map's own slots).
     large_bytes: usize,
     large_budget: usize,
     deadline: Option<Instant>,
@@ -182,12 +185,17 @@ impl Solver {
     /// A solver whose tables use about `budget` bytes; `deadline` stops a search.
     pub fn new(budget: usize, deadline: Option<Instant>) -> Solver {
         let small = budget / 4 * 3;
+        let large_budget = budget - small;
+        // A slot is the (Shape, u32) pair plus a control byte, at 7/8 load: about 64 bytes.
+        // Half the share goes to slots, half to the shapes' own words.
+        let large_capacity = (large_budget / 2 / 64).max(16);
         Solver {
             cache: vec![(0, 0); CACHE],
             table: Table::new(small.saturating_sub(CACHE * 16)),
-            large: HashMap::new(),
+            large: HashMap::with_capacity(large_capacity),
+            large_capacity,
             large_bytes: 0,
-            large_budget: budget - small,
+            large_budget,
             deadline,
             stats: Stats::default(),
         }
@@ -330,8 +338,11 @@ impl Solver {
             seen.add(g);
         }
         let g = seen.mex();
-        let bytes = key.bytes() + 32;
-        if self.large_bytes + bytes > self.large_budget {
+        // The map was given its whole capacity up front, so it never grows (no doubling past
+        // the budget); when full it is cleared. (Keeping what it has and refusing new entries
+        // was tried: far slower, since shapes solved later are never remembered.)
+        let bytes = key.bytes();
+        if self.large.len() >= self.large_capacity || self.large_bytes + bytes > self.large_budget / 2 {
             self.large.clear();
             self.large_bytes = 0;
         }
