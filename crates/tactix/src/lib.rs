@@ -81,10 +81,13 @@ pub fn parse_args(args: &[String], default_mib: usize) -> Result<(usize, Option<
     Ok((budget, limit, file))
 }
 
-/// The components of a board, as cell lists (the board is emptied).
-pub fn components(board: &mut pbm::Board) -> Vec<Vec<(usize, usize)>> {
+/// Take the components out of a board one at a time (the board is emptied as it goes), so
+/// that only one component's cells are held at once.
+pub fn for_each_component<E>(
+    board: &mut pbm::Board,
+    mut each: impl FnMut(Vec<(usize, usize)>) -> Result<(), E>,
+) -> Result<(), E> {
     let (height, width) = (board.height, board.width);
-    let mut out = Vec::new();
     let mut stack = Vec::new();
     for r in 0..height {
         for c in 0..width {
@@ -104,9 +107,19 @@ pub fn components(board: &mut pbm::Board) -> Vec<Vec<(usize, usize)>> {
                     }
                 }
             }
-            out.push(cells);
+            each(cells)?;
         }
     }
+    Ok(())
+}
+
+/// The components of a board, as cell lists (the board is emptied).
+pub fn components(board: &mut pbm::Board) -> Vec<Vec<(usize, usize)>> {
+    let mut out = Vec::new();
+    let _ = for_each_component(board, |cells| {
+        out.push(cells);
+        Ok::<(), ()>(())
+    });
     out
 }
 

@@ -355,56 +355,24 @@ impl Solver {
     pub fn board(&mut self, board: &mut Board) -> Result<u64> {
         let mut total: u64 = 0;
         let mut seen_small: HashMap<u64, u32> = HashMap::new(); // equal components cancel
-        let mut stack = Vec::new();
-        let (height, width) = (board.height, board.width);
-        for r in 0..height {
-            for c in 0..width {
-                if !board.get(r, c) {
-                    continue;
-                }
-                // Take out the component of (r, c).
-                let mut cells = Vec::new();
-                board.set(r, c, false);
-                stack.push((r, c));
-                while let Some((r, c)) = stack.pop() {
-                    cells.push((r, c));
-                    let mut visit = |r: usize, c: usize| {
-                        if board.get(r, c) {
-                            board.set(r, c, false);
-                            stack.push((r, c));
-                        }
-                    };
-                    if r > 0 {
-                        visit(r - 1, c);
-                    }
-                    if r + 1 < height {
-                        visit(r + 1, c);
-                    }
-                    if c > 0 {
-                        visit(r, c - 1);
-                    }
-                    if c + 1 < width {
-                        visit(r, c + 1);
-                    }
-                }
-                let shape = Shape::from_cells(&cells);
-                let g = match shape.to_small() {
-                    Some(b) => {
-                        let key = bits::canonical(bits::normalize(b));
-                        match seen_small.get(&key) {
-                            Some(&g) => g,
-                            None => {
-                                let g = self.small(b)?;
-                                seen_small.insert(key, g);
-                                g
-                            }
+        crate::for_each_component(board, |cells| {
+            let g = match Shape::from_cells(&cells).to_small() {
+                Some(b) => {
+                    let key = bits::canonical(bits::normalize(b));
+                    match seen_small.get(&key) {
+                        Some(&g) => g,
+                        None => {
+                            let g = self.small(b)?;
+                            seen_small.insert(key, g);
+                            g
                         }
                     }
-                    None => self.component(&cells)?,
-                };
-                total ^= g as u64;
-            }
-        }
+                }
+                None => self.component(&cells)?,
+            };
+            total ^= g as u64;
+            Ok(())
+        })?;
         Ok(total)
     }
 }
