@@ -4,6 +4,7 @@
 //! fast is done here: runs in rows and columns, 4-connected components, and the canonical
 //! form under translation and the 8 symmetries of the square.
 
+use tactix::large::{symmetry, symmetry_dims};
 use tactix::pbm;
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -220,21 +221,11 @@ impl Grid {
     /// One of the 8 symmetries of the square: bit 2 transposes, bit 0 flips the rows
     /// (top to bottom), bit 1 flips the columns (left to right).
     pub fn transform(&self, t: u8) -> Grid {
-        let (rows, cols) = if t & 4 != 0 { (self.cols, self.rows) } else { (self.rows, self.cols) };
+        let (rows, cols) = symmetry_dims(t, self.rows, self.cols);
         let mut g = Grid::new(rows, cols);
-        for r in 0..self.rows {
-            for c in 0..self.cols {
-                if self.get(r, c) {
-                    let (mut nr, mut nc) = if t & 4 != 0 { (c, r) } else { (r, c) };
-                    if t & 1 != 0 {
-                        nr = rows - 1 - nr;
-                    }
-                    if t & 2 != 0 {
-                        nc = cols - 1 - nc;
-                    }
-                    g.set(nr, nc, true);
-                }
-            }
+        for (r, c) in self.cells() {
+            let (nr, nc) = symmetry(t, self.rows, self.cols, r, c);
+            g.set(nr, nc, true);
         }
         g
     }

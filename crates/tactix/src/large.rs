@@ -1,5 +1,24 @@
 //! Components too big for an 8×8 bitboard: a cropped grid of bits, slower but general.
 
+/// The size of a `rows` × `cols` grid after symmetry `t` (see [`symmetry`]).
+pub fn symmetry_dims(t: u8, rows: usize, cols: usize) -> (usize, usize) {
+    if t & 4 != 0 { (cols, rows) } else { (rows, cols) }
+}
+
+/// Where cell (r, c) of a `rows` × `cols` grid goes under one of the 8 symmetries of the
+/// square: bit 2 of `t` transposes, then bit 0 flips the rows and bit 1 the columns.
+pub fn symmetry(t: u8, rows: usize, cols: usize, r: usize, c: usize) -> (usize, usize) {
+    let (rows, cols) = symmetry_dims(t, rows, cols);
+    let (mut nr, mut nc) = if t & 4 != 0 { (c, r) } else { (r, c) };
+    if t & 1 != 0 {
+        nr = rows - 1 - nr;
+    }
+    if t & 2 != 0 {
+        nc = cols - 1 - nc;
+    }
+    (nr, nc)
+}
+
 /// A shape: `rows` × `cols` cells, each row `stride` 64-bit words.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Shape {
@@ -64,20 +83,14 @@ impl Shape {
         Some(b)
     }
 
-    /// One of the 8 symmetries (bit 2: transpose, bit 0: flip rows, bit 1: flip columns).
+    /// One of the 8 symmetries (see [`symmetry`]).
     fn transform(&self, t: u8) -> Shape {
-        let (rows, cols) = if t & 4 != 0 { (self.cols, self.rows) } else { (self.rows, self.cols) };
+        let (rows, cols) = symmetry_dims(t, self.rows, self.cols);
         let mut s = Shape::new(rows, cols);
         for r in 0..self.rows {
             for c in 0..self.cols {
                 if self.get(r, c) {
-                    let (mut nr, mut nc) = if t & 4 != 0 { (c, r) } else { (r, c) };
-                    if t & 1 != 0 {
-                        nr = rows - 1 - nr;
-                    }
-                    if t & 2 != 0 {
-                        nc = cols - 1 - nc;
-                    }
+                    let (nr, nc) = symmetry(t, self.rows, self.cols, r, c);
                     s.set(nr, nc, true);
                 }
             }
