@@ -10,5 +10,6 @@ pub mod cli;
 pub mod game;
 pub mod grid;
 pub mod native;
+pub mod progress;
 pub mod script;
 pub mod solve;

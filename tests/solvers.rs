@@ -66,7 +66,7 @@ fn a_tiny_memory_budget_evicts_but_gives_the_same_answers() {
     let pos = g.parse("666666").unwrap();
     let big = Analyzer::new(&g, Options::default()).solve(&pos).unwrap();
     // 924 positions; a 256 KiB budget holds about 800 entries.
-    let mut small = Analyzer::new(&g, Options { max_memory: 256 << 10, remoteness: true });
+    let mut small = Analyzer::new(&g, Options { max_memory: 256 << 10, ..Options::default() });
     let r = small.solve(&pos).unwrap();
     assert!(r.evicted > 0, "a 64 KiB budget must evict");
     assert_eq!((r.value, r.remoteness, r.grundy), (big.value, big.remoteness, big.grundy));

@@ -1,12 +1,15 @@
 //! The `gamesman` commands. Commands only: parsing arguments, finding games, printing.
 
+mod analyze;
 mod assignments;
 mod bench;
 mod check;
 mod output;
+mod play;
 
 use crate::game::{Game, GameInfo, Kind, Misere};
 use crate::native::{NativeKind, chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod, tactix::TacTix};
+use crate::progress::Progress;
 use crate::script::ScriptGame;
 use crate::solve::{Analyzer, Options};
 use anyhow::{Context, Result, anyhow, bail};
@@ -34,6 +37,10 @@ enum Command {
     Solve(SolveArgs),
     /// List every move from a position with the value of the position it leads to
     Moves(SolveArgs),
+    /// Play a game in the terminal: people, a perfect player or a random one, with hints
+    Play(play::PlayArgs),
+    /// Solve everything reachable from a position and count it: by value, remoteness, Grundy value
+    Analyze(analyze::AnalyzeArgs),
     /// List the games found in the games directory
     Games {
         /// Directory to look in (default: see GAME in `gamesman solve --help`)
@@ -85,8 +92,9 @@ pub enum EngineChoice {
     Native,
 }
 
+/// What every command that works on one game takes.
 #[derive(Args)]
-struct SolveArgs {
+pub struct GameArgs {
     /// A game script (games/chomp.rhai), or the name of one in the games directory (chomp).
     /// Games are looked for in $GAMESMAN_GAMES, then ./games, then the games directory of
     /// the source tree gamesman was built from
@@ -96,28 +104,88 @@ struct SolveArgs {
     /// Default: the game's start position
     #[arg(value_name = "POSITION", allow_hyphen_values = true)]
     position: Option<String>,
-    /// Print one JSON object (an array for `moves`) instead of text
-    #[arg(long)]
-    json: bool,
     /// Misère play: whoever makes the last move loses
     #[arg(long)]
     misere: bool,
     /// Memory budget for the solver's tables, in MiB; when full, old entries are dropped
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     max_memory: usize,
-    /// Do not search for remoteness: an impartial game's value then comes from its Grundy
-    /// value alone, which is much faster where the position splits into parts
-    #[arg(long)]
-    no_remoteness: bool,
     /// Which engine answers: a native module that implements the script's rules (chosen
     /// by the script's NATIVE constant) or the script itself
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
 }
 
+impl GameArgs {
+    fn max_memory_bytes(&self) -> usize {
+        self.max_memory.saturating_mul(1 << 20)
+    }
+
+    /// The position to start from: the argument, or the game's start position.
+    fn position<G: Game>(&self, game: &G, command: &str) -> Result<G::Pos> {
+        match position_text(self.position.as_deref())? {
+            Some(text) => Ok(game.parse(&text)?),
+            None => game.start()?.ok_or_else(|| {
+                anyhow!(
+                    "{} has no start position: give one, e.g. `gamesman {command} {} POSITION`",
+                    game.info().name,
+                    self.game
+                )
+            }),
+        }
+    }
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    g: GameArgs,
+    /// Print one JSON object (an array for `moves`) instead of text
+    #[arg(long)]
+    json: bool,
+    /// Do not search for remoteness: an impartial game's value then comes from its Grundy
+    /// value alone, which is much faster where the position splits into parts
+    #[arg(long)]
+    no_remoteness: bool,
+}
+
 impl SolveArgs {
     fn options(&self) -> Options {
-        Options { max_memory: self.max_memory.saturating_mul(1 << 20), remoteness: !self.no_remoteness }
+        Options { max_memory: self.g.max_memory_bytes(), remoteness: !self.no_remoteness, progress: Progress::stderr() }
+    }
+}
+
+/// A command on one game, run with whichever engine answers (script, native, misère).
+pub trait GameCommand {
+    fn args(&self) -> &GameArgs;
+    /// Run on `game`; `engine` is "script" or "native". Returns the exit code.
+    fn run<G: Game>(&self, game: &G, engine: &str) -> Result<i32>;
+}
+
+struct Solve<'a>(&'a SolveArgs, bool);
+
+impl GameCommand for Solve<'_> {
+    fn args(&self) -> &GameArgs {
+        &self.0.g
+    }
+
+    fn run<G: Game>(&self, game: &G, engine: &str) -> Result<i32> {
+        let (args, moves) = (self.0, self.1);
+        let pos = args.g.position(game, if moves { "moves" } else { "solve" })?;
+        let started = Instant::now();
+        let opts = args.options();
+        let progress = opts.progress.clone();
+        let mut analyzer = Analyzer::new(game, opts);
+        if moves {
+            let list = analyzer.moves(&pos);
+            progress.finish();
+            output::moves(game, &list?, args.json, analyzer.visited(), started.elapsed());
+        } else {
+            let report = analyzer.solve(&pos);
+            progress.finish();
+            output::report(game, &report?, args.json, engine, started.elapsed());
+        }
+        Ok(0)
     }
 }
 
@@ -125,8 +193,10 @@ impl SolveArgs {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Solve(a) => with_game(&a, false).map(|()| 0),
-        Command::Moves(a) => with_game(&a, true).map(|()| 0),
+        Command::Solve(a) => with_game(&Solve(&a, false)),
+        Command::Moves(a) => with_game(&Solve(&a, true)),
+        Command::Play(a) => with_game(&a),
+        Command::Analyze(a) => with_game(&a),
         Command::Games { dir } => list_games(dir).map(|()| 0),
         Command::Bench(a) => bench::run(&a).map(|()| 0),
         Command::Check(a) => check::run(&a),
@@ -254,55 +324,28 @@ fn position_text(arg: Option<&str>) -> Result<Option<String>> {
     }
 }
 
-fn with_game(args: &SolveArgs, moves: bool) -> Result<()> {
+/// Load the game `cmd` names and run `cmd` on the engine that answers for it.
+pub fn with_game<C: GameCommand>(cmd: &C) -> Result<i32> {
+    let args = cmd.args();
     let script = load(&args.game)?;
     match native_for(&script, args.engine)? {
-        None => with_rules(script, args, moves, "script"),
+        None => with_rules(script, cmd, "script"),
         Some(kind) => {
             let info: GameInfo = script.info().clone();
-            with_native!(kind, info, |g| with_rules(g, args, moves, "native"))
+            with_native!(kind, info, |g| with_rules(g, cmd, "native"))
         }
     }
 }
 
-fn with_rules<G: Game>(game: G, args: &SolveArgs, moves: bool, engine: &str) -> Result<()> {
-    if args.misere {
+fn with_rules<G: Game, C: GameCommand>(game: G, cmd: &C, engine: &str) -> Result<i32> {
+    if cmd.args().misere {
         if game.kind() == Kind::Puzzle {
             bail!("--misere applies to two-player games, and {} is a puzzle", game.info().name);
         }
-        run(&Misere::new(game), args, moves, engine)
+        cmd.run(&Misere::new(game), engine)
     } else {
-        run(&game, args, moves, engine)
+        cmd.run(&game, engine)
     }
-}
-
-fn starting_position<G: Game>(game: &G, args: &SolveArgs) -> Result<G::Pos> {
-    match position_text(args.position.as_deref())? {
-        Some(text) => Ok(game.parse(&text)?),
-        None => game.start()?.ok_or_else(|| {
-            anyhow!(
-                "{} has no start position: give one, e.g. `gamesman solve {} POSITION`",
-                game.info().name,
-                args.game
-            )
-        }),
-    }
-}
-
-fn run<G: Game>(game: &G, args: &SolveArgs, moves: bool, engine: &str) -> Result<()> {
-    let pos = starting_position(game, args)?;
-    let started = Instant::now();
-    let mut analyzer = Analyzer::new(game, args.options());
-    if moves {
-        let list = analyzer.moves(&pos)?;
-        let elapsed = started.elapsed();
-        output::moves(game, &list, args.json, analyzer.visited(), elapsed);
-    } else {
-        let report = analyzer.solve(&pos)?;
-        let elapsed = started.elapsed();
-        output::report(game, &report, args.json, engine, elapsed);
-    }
-    Ok(())
 }
 
 fn list_games(dir: Option<PathBuf>) -> Result<()> {

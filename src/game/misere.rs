@@ -70,4 +70,10 @@ impl<G: Game> Game for Misere<G> {
     fn search_size(&self, pos: &G::Pos) -> Option<f64> {
         self.inner.search_size(pos)
     }
+    fn show(&self, pos: &G::Pos) -> GameResult<String> {
+        self.inner.show(pos)
+    }
+    fn parse_move(&self, pos: &G::Pos, text: &str) -> GameResult<G::Move> {
+        self.inner.parse_move(pos, text)
+    }
 }

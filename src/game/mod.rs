@@ -156,6 +156,10 @@ pub struct GameInfo {
     pub kind: Kind,
     /// The native module that implements the same rules, if any (`"chomp"`).
     pub native: Option<String>,
+    /// How `play` announces a move of a puzzle (`"Flipping"` for Lights Out; default `"Move"`).
+    pub move_verb: Option<String>,
+    /// What `play` says when a puzzle is solved (default `"Solved!"`).
+    pub solved_message: Option<String>,
 }
 
 /// A game, as the solvers see it.
@@ -239,9 +243,43 @@ pub trait Game {
         None
     }
 
+    // --- The gameplay API (what `gamesman play` needs beyond the solver's API) ---
+
+    /// How to draw `pos` for a person (several lines allowed). Default: the position text.
+    fn show(&self, pos: &Self::Pos) -> GameResult<String> {
+        self.format(pos)
+    }
+
+    /// The move a person typed. Default: the legal move whose [`Game::move_name`] it is
+    /// (ignoring case and surrounding spaces). A game may accept moves the solver never
+    /// generates (Lights Out lets a person press any light, while its solver only presses
+    /// lights in reading order).
+    fn parse_move(&self, pos: &Self::Pos, text: &str) -> GameResult<Self::Move> {
+        default_parse_move(self, pos, text)
+    }
+
     /// Every position one move away. Override when it is cheaper than `moves` + `play`.
     fn children(&self, pos: &Self::Pos) -> GameResult<Vec<Self::Pos>> {
         let moves = self.moves(pos)?;
         moves.iter().map(|m| self.play(pos, m)).collect()
     }
+}
+
+/// [`Game::parse_move`]'s default: the legal move whose name `text` is.
+pub fn default_parse_move<G: Game + ?Sized>(game: &G, pos: &G::Pos, text: &str) -> GameResult<G::Move> {
+    let want = text.trim();
+    let moves = game.moves(pos)?;
+    let mut names = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let name = game.move_name(pos, &mv)?;
+        if name.eq_ignore_ascii_case(want) {
+            return Ok(mv);
+        }
+        names.push(name);
+    }
+    Err(GameError::BadMove(if names.is_empty() {
+        format!("{want:?}: there are no moves here")
+    } else {
+        format!("{want:?} is not a legal move here (legal: {})", names.join(", "))
+    }))
 }

@@ -230,6 +230,9 @@ pub fn solve(board: &Grid, next: usize) -> Option<Solution> {
     Some(Solution { presses: best, minimal: true, nullity })
 }
 
+/// Marks a press a person typed (any light, out of reading order) in a move.
+const FREE: usize = 1 << (usize::BITS - 1);
+
 pub struct LightsOut {
     info: GameInfo,
 }
@@ -293,15 +296,40 @@ impl Game for LightsOut {
         Ok(out)
     }
 
-    fn play(&self, p: &LoPos, &j: &usize) -> GameResult<LoPos> {
+    /// A press from [`Game::moves`] (the solver's, in reading order) keeps `next`; a press
+    /// a person typed (marked [`FREE`] by `parse_move`: any light) starts afresh, `next` = 0.
+    fn play(&self, p: &LoPos, &mv: &usize) -> GameResult<LoPos> {
+        let (j, free) = (mv & !FREE, mv & FREE != 0);
         let w = p.board.cols();
+        if j >= p.board.rows() * w {
+            return Err(GameError::BadMove(format!("light {j} is outside the board")));
+        }
         let mut board = p.board.clone();
         board.toggle_plus(j / w, j % w);
-        Ok(LoPos { board, next: j + 1 })
+        Ok(LoPos { board, next: if free { 0 } else { j + 1 } })
     }
 
-    fn move_name(&self, p: &LoPos, &j: &usize) -> GameResult<String> {
+    fn move_name(&self, p: &LoPos, &mv: &usize) -> GameResult<String> {
+        let j = mv & !FREE;
         Ok(format!("{}:{}", j / p.board.cols(), j % p.board.cols()))
+    }
+
+    fn show(&self, p: &LoPos) -> GameResult<String> {
+        Ok(p.board.to_rows('#', '0', "\n"))
+    }
+
+    /// loplayer's `row:col` (from 0): a person may press any light.
+    fn parse_move(&self, p: &LoPos, text: &str) -> GameResult<usize> {
+        let (rows, cols) = (p.board.rows(), p.board.cols());
+        let bad = || {
+            GameError::BadMove(format!("{:?}: a press is row:col, from 0:0 to {}:{}", text.trim(), rows - 1, cols - 1))
+        };
+        let (r, c) = text.trim().split_once(':').ok_or_else(bad)?;
+        let (r, c): (usize, usize) = (r.trim().parse().map_err(|_| bad())?, c.trim().parse().map_err(|_| bad())?);
+        if r >= rows || c >= cols {
+            return Err(bad());
+        }
+        Ok(FREE | (r * cols + c))
     }
 
     fn primitive(&self, p: &LoPos) -> GameResult<Option<Value>> {

@@ -192,6 +192,39 @@ impl Game for Nimrod {
         Ok(None)
     }
 
+    /// What a person types: `A B` (or `A,B`), the rods taken from pile A and from pile B, as
+    /// the assignment's human player enters them; or a move's full name.
+    fn parse_move(&self, p: &Piles, text: &str) -> GameResult<NimrodMove> {
+        let text = text.trim();
+        let nums: Vec<&str> = text.split([' ', ',']).filter(|t| !t.is_empty()).collect();
+        let (Ok(a), Ok(b)) = (
+            nums.first().copied().unwrap_or("").parse::<BigUint>(),
+            nums.get(1).copied().unwrap_or("").parse::<BigUint>(),
+        ) else {
+            return crate::game::default_parse_move(self, p, text).map_err(|_| {
+                GameError::BadMove(format!(
+                    "{text:?}: a move is two numbers, the rods taken from pile A and from pile B (\"0 3\")"
+                ))
+            });
+        };
+        if nums.len() != 2 {
+            return Err(GameError::BadMove(format!("{text:?}: a move is two numbers (\"0 3\")")));
+        }
+        let why = if a.is_zero() && b.is_zero() {
+            Some("a move takes at least one rod".to_string())
+        } else if !a.is_zero() && !b.is_zero() && a != b {
+            Some("from both piles, a move takes the same number".to_string())
+        } else if a > p.0 || b > p.1 {
+            Some(format!("the piles hold only {} and {}", p.0, p.1))
+        } else {
+            None
+        };
+        match why {
+            Some(why) => Err(GameError::BadMove(format!("{text:?}: {why}"))),
+            None => Ok((a, b)),
+        }
+    }
+
     fn canonical(&self, p: &Piles) -> GameResult<Piles> {
         Ok(if p.0 <= p.1 { p.clone() } else { Piles(p.1.clone(), p.0.clone()) })
     }

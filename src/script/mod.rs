@@ -8,7 +8,7 @@
 pub mod helpers;
 pub mod key;
 
-use crate::game::{Game, GameError, GameInfo, GameResult, Kind, Value};
+use crate::game::{Game, GameError, GameInfo, GameResult, Kind, Value, default_parse_move};
 use key::Key;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, Position, Scope};
 use std::path::Path;
@@ -27,6 +27,7 @@ const OPTIONAL: &[(&str, usize)] = &[
     ("move_name", 2),
     ("start", 0),
     ("show", 1),
+    ("parse_move", 2),
 ];
 
 #[derive(Default, Clone, Copy)]
@@ -39,6 +40,7 @@ struct Hooks {
     move_name: bool,
     start: bool,
     show: bool,
+    parse_move: bool,
 }
 
 pub struct ScriptGame {
@@ -159,6 +161,8 @@ impl ScriptGame {
         })?;
         let native = text_const("NATIVE")?;
         let start_text = text_const("START")?;
+        let move_verb = text_const("MOVE_VERB")?;
+        let solved_message = text_const("SOLVED_MESSAGE")?;
 
         let defined: Vec<(String, usize)> =
             ast.iter_functions().map(|f| (f.name.to_string(), f.params.len())).collect();
@@ -192,6 +196,7 @@ impl ScriptGame {
             move_name: next()?,
             start: next()?,
             show: next()?,
+            parse_move: next()?,
         };
         if kind != Kind::Impartial && !hooks.primitive {
             return Err(def(
@@ -199,8 +204,8 @@ impl ScriptGame {
                 &format!("a {kind} game must define `fn primitive(pos)` (only impartial games default to normal play)"),
             ));
         }
-        let info = GameInfo { name, description, kind, native };
-        let metadata = ["NAME", "DESCRIPTION", "KIND", "NATIVE", "START"];
+        let info = GameInfo { name, description, kind, native, move_verb, solved_message };
+        let metadata = ["NAME", "DESCRIPTION", "KIND", "NATIVE", "START", "MOVE_VERB", "SOLVED_MESSAGE"];
         let eval_globals = scope.iter().any(|(n, _, _)| !metadata.contains(&n));
         let calls = if eval_globals { ast.clone() } else { ast.clone_functions_only() };
         Ok(ScriptGame { file: file.to_string(), engine, calls, eval_globals, info, start_text, hooks })
@@ -208,10 +213,6 @@ impl ScriptGame {
 
     pub fn file(&self) -> &str {
         &self.file
-    }
-
-    pub fn has_show(&self) -> bool {
-        self.hooks.show
     }
 
     fn options(&self) -> CallFnOptions<'static> {
@@ -236,11 +237,6 @@ impl ScriptGame {
             .try_cast::<rhai::Array>()
             .ok_or_else(|| GameError::Definition(format!("{}: {f} must return an array, not `{t}`", self.file)))?;
         arr.iter().map(|d| self.key(f, d)).collect()
-    }
-
-    /// The script's `show(pos)`, for display.
-    pub fn show(&self, pos: &Key) -> GameResult<String> {
-        Ok(self.call("show", (pos.to_dynamic(),))?.to_string())
     }
 }
 
@@ -350,6 +346,33 @@ impl Game for ScriptGame {
         }
         let d = self.call("canonical", (pos.to_dynamic(),))?;
         self.key("canonical", &d)
+    }
+
+    fn show(&self, pos: &Key) -> GameResult<String> {
+        if self.hooks.show {
+            return Ok(self.call("show", (pos.to_dynamic(),))?.to_string());
+        }
+        self.format(pos)
+    }
+
+    fn parse_move(&self, pos: &Key, text: &str) -> GameResult<Dynamic> {
+        if !self.hooks.parse_move {
+            return default_parse_move(self, pos, text);
+        }
+        let mut scope = Scope::new();
+        let args = (pos.to_dynamic(), text.trim().to_string());
+        self.engine
+            .call_fn_with_options::<Dynamic>(self.options(), &mut scope, &self.calls, "parse_move", args)
+            .map_err(|e| {
+                let (inner, pos) = innermost(&e);
+                match inner {
+                    // `throw` in parse_move: the move is bad, not the script.
+                    EvalAltResult::ErrorRuntime(v, _) => GameError::BadMove(v.to_string()),
+                    _ => {
+                        GameError::Definition(located(&self.file, pos, &format!("{} (in parse_move)", message(inner))))
+                    }
+                }
+            })
     }
 
     fn children(&self, pos: &Key) -> GameResult<Vec<Key>> {

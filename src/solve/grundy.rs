@@ -7,6 +7,7 @@
 
 use super::memo::Memo;
 use crate::game::{Game, GameError, GameResult, Value};
+use crate::progress::Progress;
 use hashbrown::HashSet;
 
 enum Frame<P> {
@@ -36,12 +37,19 @@ pub fn mex(seen: &[u64]) -> u64 {
 pub struct GrundySolver<'g, G: Game> {
     game: &'g G,
     memo: Memo<G::Pos, u64>,
+    progress: Progress,
     visited: u64,
 }
 
 impl<'g, G: Game> GrundySolver<'g, G> {
     pub fn new(game: &'g G, budget: usize) -> Self {
-        GrundySolver { game, memo: Memo::new(budget), visited: 0 }
+        GrundySolver { game, memo: Memo::new(budget), visited: 0, progress: Progress::default() }
+    }
+
+    /// Report progress to `progress` as positions are visited.
+    pub fn with_progress(mut self, progress: Progress) -> Self {
+        self.progress = progress;
+        self
     }
 
     pub fn visited(&self) -> u64 {
@@ -119,6 +127,7 @@ impl<'g, G: Game> GrundySolver<'g, G> {
             ));
         }
         self.visited += 1;
+        self.progress.tick(self.visited, self.memo.bytes());
         match self.game.primitive(&c)? {
             Some(Value::Lose) => {
                 self.memo.insert(c, 0, 1);

@@ -77,6 +77,11 @@ impl<K: Hash + Eq + Footprint, V: Copy> Memo<K, V> {
         self.evicted += (before - self.map.len()) as u64;
     }
 
+    /// Bytes the table holds (an estimate, the one the budget is kept against).
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
     pub fn len(&self) -> usize {
         self.map.len()
     }

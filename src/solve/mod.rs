@@ -4,12 +4,15 @@
 //! - [`grundy`]: Grundy values with decomposition (`split`) and symmetry (`canonical`).
 //! - [`puzzle`]: fewest moves to a solved position.
 
+pub mod census;
+pub mod graph;
 pub mod grundy;
 pub mod memo;
 pub mod puzzle;
 pub mod value;
 
 use crate::game::{Game, GameError, GameResult, Kind, Value};
+use crate::progress::Progress;
 use grundy::GrundySolver;
 use value::{Solution, ValueSolver};
 
@@ -27,11 +30,13 @@ pub struct Options {
     /// Search for remoteness. When false, an impartial game's value comes from its Grundy
     /// value alone (fast: decomposition applies), and remoteness is not reported.
     pub remoteness: bool,
+    /// Where long solves show their progress (nowhere by default).
+    pub progress: Progress,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_memory: DEFAULT_MAX_MEMORY, remoteness: true }
+        Options { max_memory: DEFAULT_MAX_MEMORY, remoteness: true, progress: Progress::default() }
     }
 }
 
@@ -81,9 +86,10 @@ impl<'g, G: Game> Analyzer<'g, G> {
         // would, so it computes both in one pass; with `split`, the Grundy solver works on
         // the parts (much smaller) and the value search on whole positions.
         let separate = impartial && (game.has_split() || !opts.remoteness);
-        let grundy = separate.then(|| GrundySolver::new(game, half));
+        let grundy = separate.then(|| GrundySolver::new(game, half).with_progress(opts.progress.clone()));
         let with_grundy = normal_play && !separate;
-        let values = ValueSolver::new(game, if separate { half } else { opts.max_memory }, with_grundy);
+        let values = ValueSolver::new(game, if separate { half } else { opts.max_memory }, with_grundy)
+            .with_progress(opts.progress.clone());
         Analyzer { game, opts, values, grundy, grundy_note: None, puzzle_visited: 0 }
     }
 
@@ -142,7 +148,7 @@ impl<'g, G: Game> Analyzer<'g, G> {
     /// Value, remoteness and Grundy value by search.
     fn search(&mut self, pos: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
         if self.game.kind() == Kind::Puzzle {
-            let sol = puzzle::solve_puzzle(self.game, pos, self.opts.max_memory)?;
+            let sol = puzzle::solve_puzzle(self.game, pos, self.opts.max_memory, &self.opts.progress)?;
             self.puzzle_visited += sol.visited;
             let s = match sol.path {
                 Some(p) => Solution { value: Value::Win, remoteness: Some(p.len() as u32) },
@@ -225,7 +231,7 @@ impl<'g, G: Game> Analyzer<'g, G> {
             };
             (s, g, moves)
         } else if puzzle {
-            let sol = puzzle::solve_puzzle(self.game, pos, self.opts.max_memory)?;
+            let sol = puzzle::solve_puzzle(self.game, pos, self.opts.max_memory, &self.opts.progress)?;
             self.puzzle_visited += sol.visited;
             match sol.path {
                 Some(path) => {

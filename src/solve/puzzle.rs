@@ -5,6 +5,7 @@
 //! are de-duplicated under their canonical form, but the solution is made of the real moves.
 
 use crate::game::{Footprint, Game, GameError, GameResult, Value};
+use crate::progress::Progress;
 use hashbrown::HashSet;
 use std::collections::VecDeque;
 
@@ -14,7 +15,12 @@ pub struct PuzzleSolution<P, M> {
     pub visited: u64,
 }
 
-pub fn solve_puzzle<G: Game>(game: &G, start: &G::Pos, budget: usize) -> GameResult<PuzzleSolution<G::Pos, G::Move>> {
+pub fn solve_puzzle<G: Game>(
+    game: &G,
+    start: &G::Pos,
+    budget: usize,
+    progress: &Progress,
+) -> GameResult<PuzzleSolution<G::Pos, G::Move>> {
     match game.primitive(start)? {
         Some(Value::Win) => return Ok(PuzzleSolution { path: Some(Vec::new()), visited: 1 }),
         Some(_) => return Ok(PuzzleSolution { path: None, visited: 1 }),
@@ -45,6 +51,7 @@ pub fn solve_puzzle<G: Game>(game: &G, start: &G::Pos, budget: usize) -> GameRes
                 )));
             }
             seen.insert(key);
+            progress.tick(arena.len() as u64, bytes);
             let solved = game.primitive(&child)?;
             arena.push((child, i, Some(mv)));
             let id = (arena.len() - 1) as u32;

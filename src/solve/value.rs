@@ -13,10 +13,11 @@
 //! on its own stack the game is loopy: the solver then enumerates the reachable graph and runs
 //! retrograde analysis, which also finds the draws (positions neither side can force).
 
+use super::graph::{Graph, Node};
 use super::memo::Memo;
-use crate::game::{Footprint, Game, GameError, GameResult, Value};
+use crate::game::{Game, GameError, GameResult, Value};
+use crate::progress::Progress;
 use hashbrown::{HashMap, HashSet};
-use std::collections::VecDeque;
 
 /// The value of a position and its remoteness (`None` for a draw).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +122,7 @@ pub struct ValueSolver<'g, G: Game> {
     budget: usize,
     visited: u64,
     with_grundy: bool,
+    progress: Progress,
 }
 
 impl<'g, G: Game> ValueSolver<'g, G> {
@@ -128,7 +130,21 @@ impl<'g, G: Game> ValueSolver<'g, G> {
     /// computes Grundy values (only meaningful for impartial games under normal play that
     /// are searched whole).
     pub fn new(game: &'g G, budget: usize, with_grundy: bool) -> Self {
-        ValueSolver { game, memo: Memo::new(budget), complete: HashMap::new(), budget, visited: 0, with_grundy }
+        ValueSolver {
+            game,
+            memo: Memo::new(budget),
+            complete: HashMap::new(),
+            budget,
+            visited: 0,
+            with_grundy,
+            progress: Progress::default(),
+        }
+    }
+
+    /// Report progress to `progress` as positions are visited.
+    pub fn with_progress(mut self, progress: Progress) -> Self {
+        self.progress = progress;
+        self
     }
 
     /// Positions expanded so far (primitive checks and move generation).
@@ -172,6 +188,7 @@ impl<'g, G: Game> ValueSolver<'g, G> {
 
     fn expand(&mut self, pos: &G::Pos) -> GameResult<Expanded<G::Pos>> {
         self.visited += 1;
+        self.progress.tick(self.visited, self.memo.bytes());
         if let Some(v) = self.game.primitive(pos)? {
             return Ok(Expanded::Leaf(self.leaf(v)));
         }
@@ -233,114 +250,16 @@ impl<'g, G: Game> ValueSolver<'g, G> {
 
     /// Retrograde analysis of everything reachable from `root` (for loopy games).
     fn retrograde(&mut self, root: &G::Pos) -> GameResult<()> {
-        let mut index: HashMap<G::Pos, u32> = HashMap::new();
-        let mut nodes: Vec<G::Pos> = Vec::new();
-        let mut leaf: Vec<Option<Solution>> = Vec::new();
-        let mut edges: Vec<(u32, u32)> = Vec::new(); // (parent, child)
-        let mut bytes = 0usize;
-        index.insert(root.clone(), 0);
-        nodes.push(root.clone());
-        let mut next = 0usize;
-        while next < nodes.len() {
-            let pos = nodes[next].clone();
-            match self.expand(&pos)? {
-                Expanded::Leaf(e) => leaf.push(Some(e.sol)),
-                Expanded::Inner(children) => {
-                    leaf.push(None);
-                    for c in children {
-                        let id = match index.get(&c) {
-                            Some(&id) => id,
-                            None => {
-                                let id = nodes.len() as u32;
-                                bytes += 3 * std::mem::size_of::<G::Pos>() + 2 * c.heap_bytes() + 48;
-                                index.insert(c.clone(), id);
-                                nodes.push(c);
-                                id
-                            }
-                        };
-                        edges.push((next as u32, id));
-                    }
-                }
-            }
-            if bytes + edges.len() * 16 > self.budget {
-                return Err(GameError::OutOfMemory(format!(
-                    "this game is loopy, so its whole reachable graph must be held at once, and it \
-                     needs more than the memory budget after {} positions (raise --max-memory)",
-                    nodes.len()
-                )));
-            }
-            next += 1;
-        }
-        drop(index);
-        let n = nodes.len();
-        // Parents in compressed form.
-        let mut start = vec![0u32; n + 1];
-        let mut remaining = vec![0u32; n];
-        for &(p, c) in &edges {
-            start[c as usize + 1] += 1;
-            remaining[p as usize] += 1;
-        }
-        for i in 0..n {
-            start[i + 1] += start[i];
-        }
-        let mut fill = start.clone();
-        let mut parents = vec![0u32; edges.len()];
-        for &(p, c) in &edges {
-            parents[fill[c as usize] as usize] = p;
-            fill[c as usize] += 1;
-        }
-        drop(edges);
-
-        let mut result: Vec<Option<Solution>> = vec![None; n];
-        // Phase 1: wins and losses, in order of remoteness.
-        let mut queue: VecDeque<u32> = VecDeque::new();
-        for (i, l) in leaf.iter().enumerate() {
-            if let Some(s) = l {
-                result[i] = Some(*s);
-                if s.value != Value::Tie {
-                    queue.push_back(i as u32);
-                }
-            }
-        }
-        while let Some(c) = queue.pop_front() {
-            let cs = result[c as usize].expect("queued positions are solved");
-            let r = cs.remoteness.unwrap_or(0) + 1;
-            for &p in &parents[start[c as usize] as usize..start[c as usize + 1] as usize] {
-                let p = p as usize;
-                if result[p].is_some() {
-                    continue;
-                }
-                if cs.value == Value::Lose {
-                    result[p] = Some(Solution { value: Value::Win, remoteness: Some(r) });
-                    queue.push_back(p as u32);
-                } else {
-                    remaining[p] -= 1;
-                    if remaining[p] == 0 {
-                        result[p] = Some(Solution { value: Value::Lose, remoteness: Some(r) });
-                        queue.push_back(p as u32);
-                    }
-                }
-            }
-        }
-        // Phase 2: what is left can force neither a win nor a loss; a tying child makes a tie.
-        for (i, l) in leaf.iter().enumerate() {
-            if matches!(l, Some(s) if s.value == Value::Tie) {
-                queue.push_back(i as u32);
-            }
-        }
-        while let Some(c) = queue.pop_front() {
-            let r = result[c as usize].and_then(|s| s.remoteness).unwrap_or(0) + 1;
-            for &p in &parents[start[c as usize] as usize..start[c as usize + 1] as usize] {
-                let p = p as usize;
-                if result[p].is_none() {
-                    result[p] = Some(Solution { value: Value::Tie, remoteness: Some(r) });
-                    queue.push_back(p as u32);
-                }
-            }
-        }
-        // Phase 3: the rest are draws.
-        for (pos, s) in nodes.into_iter().zip(result) {
-            self.complete.insert(pos, s.unwrap_or(Solution { value: Value::Draw, remoteness: None }));
+        let progress = self.progress.clone();
+        let graph = Graph::explore(root.clone(), self.budget, &progress, |pos| {
+            Ok(match self.expand(pos)? {
+                Expanded::Leaf(e) => Node::End(e.sol.value),
+                Expanded::Inner(children) => Node::Inner(children),
+            })
+        })?;
+        let solutions = graph.retrograde();
+        for (pos, s) in graph.nodes.into_iter().zip(solutions) {
+            self.complete.insert(pos, s);
         }
         Ok(())
     }

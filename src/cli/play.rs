@@ -1,0 +1,415 @@
+//! `gamesman play`: play a game in the terminal against people, a perfect player or a random
+//! one, with hints, undo and a history that shows who made the mistake.
+//!
+//! Input is read a line at a time from stdin, so a game can be scripted (`printf '1:1\n' |
+//! gamesman play ...`) and a puzzle solver's output can be piped in to check it. Prompts are
+//! only shown when stdin is a terminal.
+
+use super::{GameArgs, GameCommand};
+use crate::game::{Game, GameError, Kind, Value};
+use crate::solve::{Analyzer, MoveInfo, Options};
+use anyhow::{Result, bail};
+use clap::{Args, ValueEnum};
+use std::io::{BufRead, IsTerminal, Write};
+
+/// Exit status when the game was stopped before its end (quit, end of input, --max-moves).
+pub const STOPPED: i32 = 2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Player {
+    /// Moves typed on stdin
+    Human,
+    /// Wins as fast as it can; when losing, loses as slowly as it can
+    Perfect,
+    /// Any legal move, at random
+    Random,
+}
+
+#[derive(Args)]
+#[command(after_help = "During play, type a move, or:\n  \
+    hint     every move with its value for you (win/lose/tie/draw in how many moves; Grundy value)\n  \
+    undo     take back your last move (and the computer's reply)\n  \
+    history  the moves so far, with the value after each: who made the mistake, and when\n  \
+    moves    the legal moves\n  \
+    quit     stop\n\
+    Exit status: 0 when the game ends (a puzzle: solved), 1 on an error or an unsolved dead end, \
+    2 when play stops first (quit, end of input, --max-moves).\n\n\
+    Examples:\n  gamesman play nimrod 5,9\n  gamesman play tictactoe --x perfect --o perfect\n  \
+    gamesman lightsout board.txt | gamesman play lightsout board.txt")]
+pub struct PlayArgs {
+    #[command(flatten)]
+    g: GameArgs,
+    /// Who plays first from the position given (the only player of a puzzle)
+    #[arg(long = "x", value_enum, default_value_t = Player::Human, value_name = "PLAYER")]
+    x: Player,
+    /// Who plays second
+    #[arg(long = "o", value_enum, default_value_t = Player::Perfect, value_name = "PLAYER")]
+    o: Player,
+    /// Seed for the random player and for breaking ties between equally good moves
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Stop after this many moves (a loopy game can go on for ever)
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    max_moves: usize,
+}
+
+/// A value as seen by the player who can reach it, best first.
+fn rank(v: Value) -> u8 {
+    match v {
+        Value::Win => 3,
+        Value::Tie => 2,
+        Value::Draw => 1,
+        Value::Lose => 0,
+    }
+}
+
+/// "win in 3", "lose in 4", "tie in 2", "draw": a position's value for the player to move.
+fn outcome(v: Value, r: Option<u32>) -> String {
+    match (v, r) {
+        (Value::Draw, _) | (_, None) => v.to_string(),
+        (_, Some(1)) => format!("{v} in 1 move"),
+        (_, Some(r)) => format!("{v} in {r} moves"),
+    }
+}
+
+/// The value of a move for the player who makes it, from its child's value.
+fn for_mover(m: &MoveInfo) -> (Value, Option<u32>) {
+    (m.value.flip(), m.remoteness.map(|r| r + 1))
+}
+
+struct Session<'g, G: Game> {
+    game: &'g G,
+    analyzer: Analyzer<'g, G>,
+    players: [Player; 2],
+    /// Positions from the start; `moves[i]` leads from `positions[i]` to `positions[i + 1]`.
+    positions: Vec<G::Pos>,
+    moves: Vec<String>,
+    rng: fastrand::Rng,
+    interactive: bool,
+    puzzle: bool,
+}
+
+impl<'g, G: Game> Session<'g, G> {
+    fn name(&self, side: usize) -> &'static str {
+        if self.puzzle { "you" } else { ["X", "O"][side] }
+    }
+
+    /// Whose turn it is: 0 (X, or the one player of a puzzle) or 1 (O).
+    fn side(&self) -> usize {
+        if self.puzzle { 0 } else { (self.positions.len() - 1) % 2 }
+    }
+
+    fn pos(&self) -> &G::Pos {
+        self.positions.last().expect("the start position is always there")
+    }
+
+    /// The value of the game here if it is over: primitive, or no moves.
+    fn over(&self) -> Result<Option<Value>> {
+        let pos = self.pos();
+        if let Some(v) = self.game.primitive(pos)? {
+            return Ok(Some(v));
+        }
+        Ok(self.game.moves(pos)?.is_empty().then(|| self.game.stalemate()))
+    }
+
+    fn show(&self) -> Result<()> {
+        println!("{}", self.game.show(self.pos())?.trim_end());
+        Ok(())
+    }
+
+    fn announce_turn(&self) -> Result<()> {
+        if !self.puzzle {
+            let side = self.side();
+            let who = format!("{:?}", self.players[side]).to_lowercase();
+            println!("{} to move ({who})", self.name(side));
+        }
+        Ok(())
+    }
+
+    fn legal_names(&self) -> Result<Vec<String>> {
+        let pos = self.pos();
+        self.game.moves(pos)?.iter().map(|m| Ok(self.game.move_name(pos, m)?)).collect()
+    }
+
+    /// The perfect player's move: the best value for the mover, then the fastest win (or
+    /// slowest loss); equally good moves are chosen between at random.
+    fn perfect_move(&mut self) -> Result<G::Move> {
+        let pos = self.pos().clone();
+        if self.puzzle {
+            let report = self.analyzer.solve(&pos)?;
+            let Some(first) = report.winning_moves.first() else {
+                bail!("the puzzle cannot be solved from here");
+            };
+            return Ok(self.game.parse_move(&pos, &first.name)?);
+        }
+        let infos = self.analyzer.moves(&pos)?;
+        let key = |m: &MoveInfo| {
+            let (v, r) = for_mover(m);
+            let r = r.unwrap_or(u32::MAX) as i64;
+            // Win and tie: sooner is better. Lose: later is better. Draw: no remoteness.
+            (rank(v), if v == Value::Lose { r } else { -r })
+        };
+        let best = infos.iter().map(key).max().expect("the game is not over, so there are moves");
+        let candidates: Vec<usize> = (0..infos.len()).filter(|&i| key(&infos[i]) == best).collect();
+        let pick = candidates[self.rng.usize(..candidates.len())];
+        let moves = self.game.moves(&pos)?;
+        Ok(moves[pick].clone())
+    }
+
+    fn random_move(&mut self) -> Result<G::Move> {
+        let moves = self.game.moves(self.pos())?;
+        Ok(moves[self.rng.usize(..moves.len())].clone())
+    }
+
+    fn hint(&mut self) -> Result<()> {
+        let pos = self.pos().clone();
+        if self.puzzle {
+            // The solver's moves may be fewer than a person's (Lights Out presses in reading
+            // order), so a puzzle's hint is a shortest solution from here.
+            let report = self.analyzer.solve(&pos)?;
+            if report.value != Value::Win {
+                println!("unsolvable from here");
+            } else {
+                let presses: Vec<&str> = report.winning_moves.iter().map(|m| m.name.as_str()).collect();
+                let n = report.remoteness.map_or(String::new(), |r| format!(" in {r}"));
+                println!("solvable{n}: {}", presses.join(" "));
+            }
+            return Ok(());
+        }
+        let infos = self.analyzer.moves(&pos)?;
+        let impartial = self.game.kind() == Kind::Impartial;
+        println!("moves for {}:", self.name(self.side()));
+        let width = infos.iter().map(|m| m.name.chars().count()).max().unwrap_or(0).max(8);
+        for m in &infos {
+            let (v, r) = if self.puzzle {
+                // A puzzle's child value is its own: solvable in r more moves.
+                (if m.value == Value::Win { "solvable" } else { "unsolvable" }.to_string(), m.remoteness.map(|r| r + 1))
+            } else {
+                let (v, r) = for_mover(m);
+                (v.to_string(), r)
+            };
+            let r = match r {
+                Some(r) if v != "draw" && v != "unsolvable" => format!(" in {r}"),
+                _ => String::new(),
+            };
+            let g = match (impartial, m.grundy) {
+                (true, Some(g)) => format!(", leaves grundy {g}"),
+                _ => String::new(),
+            };
+            println!("  {:<width$}  {v}{r}{g}", m.name);
+        }
+        Ok(())
+    }
+
+    fn history(&mut self) -> Result<()> {
+        if self.moves.is_empty() {
+            println!("no moves yet");
+            return Ok(());
+        }
+        let start = self.positions[0].clone();
+        let (v0, _) = self.analyzer.value(&start)?;
+        if self.puzzle {
+            let v = if v0.value == Value::Win { "solvable" } else { "unsolvable" };
+            println!("start: {v}{}", v0.remoteness.map_or(String::new(), |r| format!(" in {r}")));
+        } else {
+            println!("start: {} to move, {}", self.name(0), outcome(v0.value, v0.remoteness));
+        }
+        for i in 0..self.moves.len() {
+            let before = self.analyzer.value(&self.positions[i].clone())?.0;
+            let after = self.analyzer.value(&self.positions[i + 1].clone())?.0;
+            let mover = i % 2;
+            let line = if self.puzzle {
+                let r = after.remoteness.map_or(String::new(), |r| format!(" in {r}"));
+                let v = if after.value == Value::Win { "solvable" } else { "unsolvable" };
+                let worse = before.remoteness.zip(after.remoteness).is_some_and(|(b, a)| a >= b)
+                    || (before.value == Value::Win && after.value != Value::Win);
+                format!(
+                    "{}. {}: {v}{r}{}",
+                    i + 1,
+                    self.moves[i],
+                    if worse { "  <- not on a shortest solution" } else { "" }
+                )
+            } else {
+                let got = after.value.flip();
+                let mistake = rank(got) < rank(before.value);
+                format!(
+                    "{}. {} plays {}: {} to move, {}{}",
+                    i + 1,
+                    self.name(mover),
+                    self.moves[i],
+                    self.name(1 - mover),
+                    outcome(after.value, after.remoteness),
+                    if mistake {
+                        format!("  <- a mistake by {}: it could {} instead", self.name(mover), could(before.value))
+                    } else {
+                        String::new()
+                    }
+                )
+            };
+            println!("{line}");
+        }
+        Ok(())
+    }
+
+    /// Take back the last move and, against a computer, its reply: back to the human's turn.
+    fn undo(&mut self) {
+        if self.moves.is_empty() {
+            println!("nothing to undo");
+            return;
+        }
+        loop {
+            self.moves.pop();
+            self.positions.pop();
+            if self.moves.is_empty() || self.players[self.side()] == Player::Human {
+                break;
+            }
+        }
+    }
+
+    fn play(&mut self, mv: &G::Move) -> Result<()> {
+        let pos = self.pos().clone();
+        let name = self.game.move_name(&pos, mv)?;
+        let next = self.game.play(&pos, mv)?;
+        if self.puzzle {
+            let verb = self.game.info().move_verb.as_deref().unwrap_or("Move");
+            println!("{verb} {name}");
+        } else {
+            println!("{} plays {name}", self.name(self.side()));
+        }
+        self.positions.push(next);
+        self.moves.push(name);
+        Ok(())
+    }
+}
+
+fn could(v: Value) -> &'static str {
+    match v {
+        Value::Win => "have won",
+        Value::Tie => "have tied",
+        Value::Draw => "have drawn",
+        Value::Lose => "not lose",
+    }
+}
+
+enum Input {
+    Line(String),
+    End,
+}
+
+fn read_line(stdin: &mut impl BufRead, prompt: Option<&str>) -> Result<Input> {
+    if let Some(p) = prompt {
+        print!("{p}");
+        std::io::stdout().flush()?;
+    }
+    let mut line = String::new();
+    if stdin.read_line(&mut line)? == 0 {
+        return Ok(Input::End);
+    }
+    Ok(Input::Line(line.trim().to_string()))
+}
+
+impl GameCommand for PlayArgs {
+    fn args(&self) -> &GameArgs {
+        &self.g
+    }
+
+    fn run<G: Game>(&self, game: &G, _engine: &str) -> Result<i32> {
+        let start = self.g.position(game, "play")?;
+        let puzzle = game.kind() == Kind::Puzzle;
+        let opts = Options { max_memory: self.g.max_memory_bytes(), ..Options::default() };
+        let rng = self.seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed);
+        let interactive = std::io::stdin().is_terminal();
+        let mut s = Session {
+            game,
+            analyzer: Analyzer::new(game, opts),
+            players: [self.x, self.o],
+            positions: vec![start],
+            moves: Vec::new(),
+            rng,
+            interactive,
+            puzzle,
+        };
+        let stdin = std::io::stdin();
+        let mut stdin = stdin.lock();
+        s.show()?;
+        loop {
+            if let Some(v) = s.over()? {
+                return finish(&s, v);
+            }
+            if s.moves.len() >= self.max_moves {
+                println!("stopped after {} moves (--max-moves)", s.moves.len());
+                return Ok(STOPPED);
+            }
+            s.announce_turn()?;
+            let side = s.side();
+            let mv = match s.players[side] {
+                Player::Perfect => s.perfect_move()?,
+                Player::Random => s.random_move()?,
+                Player::Human => {
+                    let prompt = format!("{}> ", if puzzle { "move" } else { s.name(side) });
+                    let line = match read_line(&mut stdin, s.interactive.then_some(prompt.as_str()))? {
+                        Input::End => {
+                            if s.interactive {
+                                println!();
+                            }
+                            return Ok(STOPPED);
+                        }
+                        Input::Line(l) => l,
+                    };
+                    match line.to_ascii_lowercase().as_str() {
+                        "" => continue,
+                        "quit" | "exit" | "q" => return Ok(STOPPED),
+                        "hint" | "?" => {
+                            s.hint()?;
+                            continue;
+                        }
+                        "history" => {
+                            s.history()?;
+                            continue;
+                        }
+                        "moves" => {
+                            println!("legal moves: {}", s.legal_names()?.join(", "));
+                            continue;
+                        }
+                        "undo" => {
+                            s.undo();
+                            s.show()?;
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    match game.parse_move(s.pos(), &line) {
+                        Ok(mv) => mv,
+                        Err(GameError::BadMove(why)) => {
+                            eprintln!("{why}");
+                            eprintln!("(type a move, or hint, undo, history, moves, quit)");
+                            continue;
+                        }
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+            };
+            s.play(&mv)?;
+            s.show()?;
+        }
+    }
+}
+
+/// Announce the end. Returns the exit status.
+fn finish<G: Game>(s: &Session<'_, G>, v: Value) -> Result<i32> {
+    if s.puzzle {
+        if v == Value::Win {
+            println!("{}", s.game.info().solved_message.as_deref().unwrap_or("Solved!"));
+            return Ok(0);
+        }
+        println!("No moves left, and the puzzle is not solved.");
+        return Ok(1);
+    }
+    let side = s.side();
+    match v {
+        Value::Win => println!("{} wins!", s.name(side)),
+        Value::Lose => println!("{} wins!", s.name(1 - side)),
+        _ => println!("It is a tie."),
+    }
+    Ok(0)
+}

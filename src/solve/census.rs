@@ -1,0 +1,143 @@
+//! Everything reachable from a position, solved and counted (`gamesman analyze`).
+//!
+//! The positions are the game's real positions (no symmetry reduction: `canonical` is not
+//! used), so the counts are counts of positions a player can meet. The whole graph is held
+//! at once and solved by retrograde analysis (which handles loopy games), or, for a puzzle,
+//! by breadth-first search backwards from the solved positions.
+
+use super::graph::{Graph, Node};
+use super::value::Solution;
+use crate::game::{Game, GameResult, Kind, Value};
+use crate::progress::Progress;
+use std::collections::BTreeMap;
+
+/// Counts by value, in the order win, lose, tie, draw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ByValue(pub [u64; 4]);
+
+impl ByValue {
+    fn add(&mut self, v: Value) {
+        self.0[index(v)] += 1;
+    }
+
+    pub fn get(&self, v: Value) -> u64 {
+        self.0[index(v)]
+    }
+}
+
+fn index(v: Value) -> usize {
+    match v {
+        Value::Win => 0,
+        Value::Lose => 1,
+        Value::Tie => 2,
+        Value::Draw => 3,
+    }
+}
+
+/// The solved graph and its figures.
+pub struct Census<P> {
+    pub graph: Graph<P>,
+    pub solutions: Vec<Solution>,
+    /// Grundy values, where they are defined (impartial, normal play, no cycles).
+    pub grundy: Option<Vec<u64>>,
+    pub by_value: ByValue,
+    /// End positions (primitive, or no moves), by their value.
+    pub ends: ByValue,
+    pub by_remoteness: BTreeMap<u32, ByValue>,
+    pub by_grundy: BTreeMap<u64, u64>,
+    /// The win and the loss with the greatest remoteness (node indices).
+    pub longest_win: Option<usize>,
+    pub longest_loss: Option<usize>,
+    /// Positions expanded (each once).
+    pub visited: u64,
+}
+
+/// Explore and solve everything reachable from `root`.
+pub fn census<G: Game>(game: &G, root: &G::Pos, budget: usize, progress: &Progress) -> GameResult<Census<G::Pos>> {
+    let mut visited = 0u64;
+    let graph = Graph::explore(root.clone(), budget, progress, |pos| {
+        visited += 1;
+        if let Some(v) = game.primitive(pos)? {
+            return Ok(Node::End(v));
+        }
+        let children = game.children(pos)?;
+        Ok(if children.is_empty() { Node::End(game.stalemate()) } else { Node::Inner(children) })
+    })?;
+    let puzzle = game.kind() == Kind::Puzzle;
+    let solutions = if puzzle { puzzle_distances(&graph) } else { graph.retrograde() };
+    let grundy = (game.kind() == Kind::Impartial).then(|| graph.grundy()).flatten();
+
+    let mut by_value = ByValue::default();
+    let mut ends = ByValue::default();
+    let mut by_remoteness: BTreeMap<u32, ByValue> = BTreeMap::new();
+    let mut by_grundy: BTreeMap<u64, u64> = BTreeMap::new();
+    let (mut longest_win, mut longest_loss): (Option<usize>, Option<usize>) = (None, None);
+    let remoteness = |i: usize| solutions[i].remoteness.unwrap_or(0);
+    for (i, s) in solutions.iter().enumerate() {
+        by_value.add(s.value);
+        if let Some(v) = graph.end[i] {
+            ends.add(v);
+        }
+        if let Some(r) = s.remoteness {
+            by_remoteness.entry(r).or_default().add(s.value);
+        }
+        if let Some(g) = &grundy {
+            *by_grundy.entry(g[i]).or_default() += 1;
+        }
+        let longest = match s.value {
+            Value::Win => &mut longest_win,
+            Value::Lose if !puzzle => &mut longest_loss,
+            _ => continue,
+        };
+        if longest.is_none_or(|j| remoteness(i) > remoteness(j)) {
+            *longest = Some(i);
+        }
+    }
+    Ok(Census {
+        graph,
+        solutions,
+        grundy,
+        by_value,
+        ends,
+        by_remoteness,
+        by_grundy,
+        longest_win,
+        longest_loss,
+        visited,
+    })
+}
+
+/// A puzzle: a position is solvable (`Win`) when a solved position is reachable, with the
+/// fewest moves to one as remoteness; otherwise it is `Lose` (no remoteness).
+fn puzzle_distances<P>(graph: &Graph<P>) -> Vec<Solution> {
+    let n = graph.len();
+    let mut parents: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for p in 0..n {
+        for &c in graph.children_of(p) {
+            parents[c as usize].push(p as u32);
+        }
+    }
+    let mut dist: Vec<Option<u32>> = vec![None; n];
+    let mut queue = std::collections::VecDeque::new();
+    for (i, e) in graph.end.iter().enumerate() {
+        if *e == Some(Value::Win) {
+            dist[i] = Some(0);
+            queue.push_back(i);
+        }
+    }
+    while let Some(c) = queue.pop_front() {
+        let d = dist[c].expect("queued") + 1;
+        for &p in &parents[c] {
+            if dist[p as usize].is_none() && graph.end[p as usize].is_none() {
+                dist[p as usize] = Some(d);
+                queue.push_back(p as usize);
+            }
+        }
+    }
+    dist.into_iter()
+        .map(|d| match d {
+            Some(r) => Solution { value: Value::Win, remoteness: Some(r) },
+            None => Solution { value: Value::Lose, remoteness: None },
+        })
+        .collect()
+}

@@ -1,0 +1,208 @@
+//! The whole graph of positions reachable from a root, and the analyses that need all of it
+//! at once: retrograde analysis (loopy games, draws) and Grundy values by reverse
+//! topological order.
+//!
+//! Used by the value solver when a game turns out to be loopy (on canonical positions) and
+//! by `analyze` (on real positions, to count them).
+
+use super::value::Solution;
+use crate::game::{Footprint, GameError, GameResult, Value};
+use crate::progress::Progress;
+use hashbrown::HashMap;
+use std::collections::VecDeque;
+use std::hash::Hash;
+
+/// What a position is, as the explorer sees it.
+pub enum Node<P> {
+    /// The game is over here (a primitive position, or no moves): its value for the
+    /// player to move.
+    End(Value),
+    /// The positions one move away, one per move (repeats allowed).
+    Inner(Vec<P>),
+}
+
+/// Every position reachable from a root (the root is node 0), with its edges.
+pub struct Graph<P> {
+    pub nodes: Vec<P>,
+    /// The value of each end position, `None` for the others.
+    pub end: Vec<Option<Value>>,
+    /// Children of node i: `children[first[i]..first[i + 1]]`.
+    first: Vec<u32>,
+    children: Vec<u32>,
+    /// Bytes the exploration held at its peak (an estimate).
+    pub bytes: usize,
+}
+
+impl<P: Clone + Eq + Hash + Footprint> Graph<P> {
+    /// Breadth-first exploration from `root`; fails when the graph outgrows `budget` bytes.
+    pub fn explore(
+        root: P,
+        budget: usize,
+        progress: &Progress,
+        mut expand: impl FnMut(&P) -> GameResult<Node<P>>,
+    ) -> GameResult<Graph<P>> {
+        let mut index: HashMap<P, u32> = HashMap::new();
+        let mut g = Graph { nodes: Vec::new(), end: Vec::new(), first: vec![0], children: Vec::new(), bytes: 0 };
+        index.insert(root.clone(), 0);
+        g.nodes.push(root);
+        let mut next = 0usize;
+        while next < g.nodes.len() {
+            match expand(&g.nodes[next])? {
+                Node::End(v) => g.end.push(Some(v)),
+                Node::Inner(kids) => {
+                    g.end.push(None);
+                    for c in kids {
+                        let id = match index.get(&c) {
+                            Some(&id) => id,
+                            None => {
+                                let id = u32::try_from(g.nodes.len())
+                                    .map_err(|_| GameError::OutOfMemory("more than 2^32 reachable positions".into()))?;
+                                g.bytes += 3 * std::mem::size_of::<P>() + 2 * c.heap_bytes() + 48;
+                                index.insert(c.clone(), id);
+                                g.nodes.push(c);
+                                id
+                            }
+                        };
+                        g.children.push(id);
+                    }
+                }
+            }
+            g.first.push(g.children.len() as u32);
+            let bytes = g.bytes + g.children.len() * 12;
+            if bytes > budget {
+                return Err(GameError::OutOfMemory(format!(
+                    "the reachable positions need more than the memory budget after {} of them (raise --max-memory)",
+                    g.nodes.len()
+                )));
+            }
+            progress.tick(next as u64, bytes);
+            next += 1;
+        }
+        g.bytes += g.children.len() * 12;
+        Ok(g)
+    }
+}
+
+impl<P> Graph<P> {
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    pub fn edges(&self) -> usize {
+        self.children.len()
+    }
+
+    pub fn children_of(&self, i: usize) -> &[u32] {
+        &self.children[self.first[i] as usize..self.first[i + 1] as usize]
+    }
+
+    /// Parents in compressed form: `(first, parents)`, one entry per edge.
+    fn parents(&self) -> (Vec<u32>, Vec<u32>) {
+        let n = self.len();
+        let mut first = vec![0u32; n + 1];
+        for &c in &self.children {
+            first[c as usize + 1] += 1;
+        }
+        for i in 0..n {
+            first[i + 1] += first[i];
+        }
+        let mut fill = first.clone();
+        let mut parents = vec![0u32; self.children.len()];
+        for p in 0..n {
+            for &c in self.children_of(p) {
+                parents[fill[c as usize] as usize] = p as u32;
+                fill[c as usize] += 1;
+            }
+        }
+        (first, parents)
+    }
+
+    /// Value and remoteness of every node by retrograde analysis, GAMESMAN's way (see
+    /// [`super::value`]): wins and losses first, in order of remoteness; then ties; the rest
+    /// are draws.
+    pub fn retrograde(&self) -> Vec<Solution> {
+        let n = self.len();
+        let (first, parents) = self.parents();
+        let parents_of = |c: usize| &parents[first[c] as usize..first[c + 1] as usize];
+        let mut remaining: Vec<u32> = (0..n).map(|i| self.children_of(i).len() as u32).collect();
+        let mut result: Vec<Option<Solution>> = vec![None; n];
+        let mut queue: VecDeque<u32> = VecDeque::new();
+        for (i, e) in self.end.iter().enumerate() {
+            if let Some(v) = *e {
+                result[i] = Some(Solution::primitive(v));
+                if v != Value::Tie {
+                    queue.push_back(i as u32);
+                }
+            }
+        }
+        while let Some(c) = queue.pop_front() {
+            let cs = result[c as usize].expect("queued positions are solved");
+            let r = cs.remoteness.unwrap_or(0) + 1;
+            for &p in parents_of(c as usize) {
+                let p = p as usize;
+                if result[p].is_some() {
+                    continue;
+                }
+                if cs.value == Value::Lose {
+                    result[p] = Some(Solution { value: Value::Win, remoteness: Some(r) });
+                    queue.push_back(p as u32);
+                } else {
+                    remaining[p] -= 1;
+                    if remaining[p] == 0 {
+                        result[p] = Some(Solution { value: Value::Lose, remoteness: Some(r) });
+                        queue.push_back(p as u32);
+                    }
+                }
+            }
+        }
+        // What is left can force neither a win nor a loss; a tying child makes a tie.
+        for (i, e) in self.end.iter().enumerate() {
+            if *e == Some(Value::Tie) {
+                queue.push_back(i as u32);
+            }
+        }
+        while let Some(c) = queue.pop_front() {
+            let r = result[c as usize].and_then(|s| s.remoteness).unwrap_or(0) + 1;
+            for &p in parents_of(c as usize) {
+                let p = p as usize;
+                if result[p].is_none() {
+                    result[p] = Some(Solution { value: Value::Tie, remoteness: Some(r) });
+                    queue.push_back(p as u32);
+                }
+            }
+        }
+        result.into_iter().map(|s| s.unwrap_or(Solution { value: Value::Draw, remoteness: None })).collect()
+    }
+
+    /// The Grundy value of every node: the mex of its children's, 0 at an end. `None` when
+    /// it is undefined: an end that is not a loss for the player to move (misère play, a
+    /// primitive win), or a cycle.
+    pub fn grundy(&self) -> Option<Vec<u64>> {
+        if self.end.iter().any(|e| e.is_some_and(|v| v != Value::Lose)) {
+            return None;
+        }
+        let n = self.len();
+        let (first, parents) = self.parents();
+        let mut remaining: Vec<u32> = (0..n).map(|i| self.children_of(i).len() as u32).collect();
+        let mut grundy: Vec<Option<u64>> = vec![None; n];
+        let mut ready: Vec<u32> = (0..n as u32).filter(|&i| remaining[i as usize] == 0).collect();
+        let mut seen = Vec::new();
+        while let Some(i) = ready.pop() {
+            let i = i as usize;
+            seen.clear();
+            seen.extend(self.children_of(i).iter().map(|&c| grundy[c as usize].expect("children come first")));
+            grundy[i] = Some(super::grundy::mex(&seen));
+            for &p in &parents[first[i] as usize..first[i + 1] as usize] {
+                remaining[p as usize] -= 1;
+                if remaining[p as usize] == 0 {
+                    ready.push(p);
+                }
+            }
+        }
+        grundy.into_iter().collect()
+    }
+}
