@@ -1,36 +1,41 @@
-//! The reference vectors of tests/data, solved through the Rhai scripts in games/.
+//! The reference vectors of tests/data, solved through the Rhai scripts in games/ and the
+//! RON descriptors of the same games (each test runs both definitions).
 
 mod common;
 use common::*;
-use gamesman::game::Value;
+use gamesman::game::{Game, Misere, Value};
 
 /// Nim: the assignment's output gives the value and the winning moves, pile by pile.
-#[test]
-fn nim_vectors_normal_and_misere() {
+fn nim_vectors<G: Game>(g: &G) {
     let mut checked = 0;
     for case in cases("nim") {
         let args: Vec<String> = serde_json::from_value(case["args"].clone()).unwrap();
         let expected = case["stdout"].as_str().unwrap();
         let misere = args.first().is_some_and(|a| a == "-m");
         let heaps: Vec<u64> = args.iter().skip(misere as usize).map(|a| a.parse().unwrap()).collect();
-        // The script searches the game tree; keep to trees of a manageable size.
+        // The definitions search the game tree; keep to trees of a manageable size.
         if heaps.iter().map(|h| h + 1).product::<u64>() > 200_000 {
             continue;
         }
         let text = heaps.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
-        let r = if misere { solve_misere(game("nim"), &text) } else { solve(&game("nim"), &text, true) };
+        let r = if misere { solve(&Misere::new(g), &text, true) } else { solve(g, &text, true) };
         let mut out = String::from(if r.value == Value::Win { "win!\n" } else { "loss!\n" });
         for m in &r.winning_moves {
-            // "take K from heap I" (I from 1)
-            let words: Vec<&str> = m.name.split(' ').collect();
-            let k: u64 = words[1].parse().unwrap();
-            let i: usize = words[4].parse().unwrap();
-            out += &format!("winning move: remove {k} from the {} pile\n", heaps[i - 1]);
+            // The heap whose size changed, and by how much.
+            let after: Vec<u64> = m.position.split(',').map(|h| h.parse().unwrap()).collect();
+            let i = (0..heaps.len()).find(|&i| after[i] != heaps[i]).expect("a move changes a heap");
+            out += &format!("winning move: remove {} from the {} pile\n", heaps[i] - after[i], heaps[i]);
         }
-        assert_eq!(out, expected, "nim {args:?}");
+        assert_eq!(out, expected, "nim {args:?} ({})", g.info().name);
         checked += 1;
     }
     assert!(checked >= 8, "only {checked} nim vectors were small enough");
+}
+
+#[test]
+fn nim_vectors_normal_and_misere() {
+    nim_vectors(&game("nim"));
+    nim_vectors(&descriptor("nim"));
 }
 
 #[test]
@@ -45,12 +50,17 @@ fn nim_grundy_is_the_xor_of_the_heaps() {
 /// piece, which is the first winning move in the script's move order.
 #[test]
 fn chomp_vectors() {
+    chomp_vectors_of(&game("chomp"));
+    chomp_vectors_of(&descriptor("chomp"));
+}
+
+fn chomp_vectors_of<G: Game>(g: &G) {
     let cases = cases("chomp");
     assert_eq!(cases.len(), 20);
     for case in cases {
         let state = case["state"].as_str().unwrap();
         let answer = case["answer"].as_str().unwrap();
-        let r = solve(&game("chomp"), state, false);
+        let r = solve(g, state, false);
         let got = match r.value {
             Value::Lose => "LOSS".to_string(),
             _ => format!("WIN: {}", r.winning_moves[0].position),
@@ -72,13 +82,18 @@ fn chomp_empty_board_is_a_win_and_a_lone_poison_a_loss() {
 /// Wythoff: P-positions and Grundy values for piles below 30.
 #[test]
 fn wythoff_vectors_below_30() {
+    wythoff_vectors_of(&game("nimrod"));
+    wythoff_vectors_of(&descriptor("nimrod"));
+}
+
+fn wythoff_vectors_of<G: Game>(g: &G) {
     let mut checked = 0;
     for case in cases("wythoff") {
         let (a, b) = (case["a"].as_u64().unwrap(), case["b"].as_u64().unwrap());
         if a >= 30 || b >= 30 {
             continue;
         }
-        let r = solve(&game("nimrod"), &format!("{a},{b}"), true);
+        let r = solve(g, &format!("{a},{b}"), true);
         assert_eq!(r.value == Value::Lose, case["p"].as_bool().unwrap(), "wythoff {a},{b}");
         assert_eq!(r.grundy, case["grundy"].as_u64(), "wythoff {a},{b}");
         checked += 1;
@@ -99,11 +114,16 @@ fn wythoff_losing_positions_from_the_assignment() {
 /// TacTix: Grundy values (nimsums) of the reference boards.
 #[test]
 fn tactix_vectors() {
+    tactix_vectors_of(&game("tactix"));
+    tactix_vectors_of(&descriptor("tactix"));
+}
+
+fn tactix_vectors_of<G: Game>(g: &G) {
     let cases = cases("tactix");
     assert_eq!(cases.len(), 30);
     for case in cases {
         let pbm = case["pbm"].as_str().unwrap();
-        let r = solve(&game("tactix"), pbm, false);
+        let r = solve(g, pbm, false);
         assert_eq!(r.grundy, case["grundy"].as_u64(), "tactix board\n{pbm}");
         assert_eq!(r.value == Value::Win, case["grundy"].as_u64() != Some(0));
     }
@@ -125,11 +145,20 @@ fn tactix_even_by_even_rectangles_are_losses() {
 /// Lights Out: solvable or not, and the fewest presses; the solution must really work.
 #[test]
 fn lightsout_vectors() {
+    lightsout_vectors_of(&game("lightsout"), usize::MAX);
+    // The descriptor searches every set of presses: boards up to 4×4.
+    lightsout_vectors_of(&descriptor("lightsout"), 16);
+}
+
+fn lightsout_vectors_of<G: Game>(g: &G, max_cells: usize) {
     let cases = cases("lightsout");
     assert_eq!(cases.len(), 10);
     for case in cases {
         let board = case["board"].as_str().unwrap();
-        let r = solve(&game("lightsout"), board, true);
+        if board.lines().map(str::len).sum::<usize>() > max_cells {
+            continue;
+        }
+        let r = solve(g, board, true);
         assert_eq!(r.value == Value::Win, case["solvable"].as_bool().unwrap(), "lights out\n{board}");
         assert_eq!(r.remoteness.map(u64::from), case["min_presses"].as_u64(), "lights out\n{board}");
         // Press the solution's lights on the board by hand: every light must go out.
@@ -162,25 +191,12 @@ fn tictactoe_start_is_a_tie_in_nine() {
     assert_eq!(r.winning_moves[0].position, "xxxoo....");
 }
 
-/// Kayles (octal game 0.77): the nim-sequence published in Winning Ways (Berlekamp, Conway
-/// and Guy, ch. 4) and OEIS A002186, rows of 12; from n = 72 on it is periodic with the last
-/// row's period 12.
-const KAYLES: [[u64; 12]; 7] = [
-    [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6],
-    [4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7],
-    [4, 1, 2, 8, 5, 4, 7, 2, 1, 8, 6, 7],
-    [4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7],
-    [4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7],
-    [4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7],
-    [4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7],
-];
-
 #[test]
 fn kayles_nim_sequence_to_100() {
-    let g = game("kayles");
+    let (g, d) = (game("kayles"), descriptor("kayles"));
     for n in 0..=100usize {
-        let expected = KAYLES[(n / 12).min(6)][n % 12];
-        assert_eq!(solve(&g, &n.to_string(), false).grundy, Some(expected), "Kayles {n}");
+        assert_eq!(solve(&g, &n.to_string(), false).grundy, Some(kayles(n)), "Kayles {n} (script)");
+        assert_eq!(solve(&d, &n.to_string(), false).grundy, Some(kayles(n)), "Kayles {n} (descriptor)");
     }
 }
 

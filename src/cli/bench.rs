@@ -1,7 +1,7 @@
 //! `gamesman bench`: positions solved per second for each shipped script, the native
 //! modules against the scripts on the same positions, and the native modules' own targets.
 
-use super::{load, with_native};
+use super::{Loaded, load, with_loaded, with_native};
 use crate::game::{Game, GameInfo};
 use crate::grid::Grid;
 use crate::native::{NativeKind, chomp, lightsout};
@@ -78,7 +78,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             continue;
         }
         let game = load(name)?;
-        let (t, visited) = best(args.repeat, || solve(&game, position))?;
+        let (t, visited) = with_loaded!(&game, |g| best(args.repeat, || solve(g, position))?);
         let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
         println!("| {name} | `{shown}` | {what} | {visited} | {t:.3} | {:.0} |", visited as f64 / t);
     }
@@ -92,7 +92,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         if !wanted(args, name) {
             continue;
         }
-        let (ts, _) = best(args.repeat, || solve(&script, position))?;
+        let (ts, _) = with_loaded!(&script, |g| best(args.repeat, || solve(g, position))?);
         let info: GameInfo = script.info().clone();
         let (tn, _) = with_native!(kind, info, |g| best(args.repeat, || solve(&g, position))?);
         let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };

@@ -11,6 +11,7 @@ use crate::game::{Game, GameInfo, Kind, Misere};
 use crate::native::{NativeKind, chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod, tactix::TacTix};
 use crate::progress::Progress;
 use crate::script::ScriptGame;
+use crate::script::descriptor::DescriptorGame;
 use crate::solve::{Analyzer, Options};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -86,7 +87,7 @@ enum Command {
 pub enum EngineChoice {
     /// The native module when the script declares one that exists, else the script
     Auto,
-    /// Always the script interpreter
+    /// Always the game's own definition (the script or descriptor interpreter)
     Script,
     /// The native module; an error if there is none
     Native,
@@ -215,19 +216,60 @@ pub fn main() -> i32 {
     }
 }
 
-/// The native module a script names, as `--engine` asks for it.
-pub fn native_for(script: &ScriptGame, choice: EngineChoice) -> Result<Option<NativeKind>> {
-    let declared = script.info().native.as_deref();
+/// A game definition loaded from `games/`: a Rhai script or a RON descriptor.
+pub enum Loaded {
+    Script(ScriptGame),
+    Descriptor(DescriptorGame),
+}
+
+impl Loaded {
+    pub fn info(&self) -> &GameInfo {
+        match self {
+            Loaded::Script(g) => g.info(),
+            Loaded::Descriptor(g) => g.info(),
+        }
+    }
+
+    pub fn file(&self) -> &str {
+        match self {
+            Loaded::Script(g) => g.file(),
+            Loaded::Descriptor(g) => g.file(),
+        }
+    }
+
+    /// "script" or "descriptor": which engine runs the definition itself.
+    pub fn engine_name(&self) -> &'static str {
+        match self {
+            Loaded::Script(_) => "script",
+            Loaded::Descriptor(_) => "descriptor",
+        }
+    }
+}
+
+/// Call `$body` with `$g` bound to the game inside a [`Loaded`] (each a different type).
+macro_rules! with_loaded {
+    ($loaded:expr, |$g:ident| $body:expr) => {
+        match $loaded {
+            Loaded::Script($g) => $body,
+            Loaded::Descriptor($g) => $body,
+        }
+    };
+}
+pub(crate) use with_loaded;
+
+/// The native module a game definition names, as `--engine` asks for it.
+pub fn native_for(game: &Loaded, choice: EngineChoice) -> Result<Option<NativeKind>> {
+    let declared = game.info().native.as_deref();
     match (choice, declared) {
         (EngineChoice::Script, _) | (EngineChoice::Auto, None) => Ok(None),
         (EngineChoice::Native, None) => {
-            bail!("{}: the script names no native module (`const NATIVE = \"...\";`)", script.file())
+            bail!("{}: the game names no native module (`const NATIVE = \"...\";`, or `native: \"...\"`)", game.file())
         }
         (choice, Some(name)) => match NativeKind::from_name(name) {
             Some(k) => Ok(Some(k)),
             None if choice == EngineChoice::Native => bail!(
                 "{}: there is no native module {name:?} (there are: {})",
-                script.file(),
+                game.file(),
                 NativeKind::ALL.map(NativeKind::name).join(", ")
             ),
             None => Ok(None),
@@ -284,13 +326,16 @@ pub fn find_game(spec: &str) -> Result<PathBuf> {
     let is_name = !spec.is_empty() && !spec.contains(['/', '\\']) && p.extension().is_none();
     if is_name {
         for dir in game_dirs() {
-            let candidate = dir.join(format!("{spec}.rhai"));
-            if candidate.is_file() {
-                return Ok(candidate);
+            for ext in ["rhai", "ron"] {
+                let candidate = dir.join(format!("{spec}.{ext}"));
+                if candidate.is_file() {
+                    return Ok(candidate);
+                }
             }
         }
         bail!(
-            "no game named {spec:?}: it is not a file and no {spec}.rhai is in the games directory (`gamesman games` lists them)"
+            "no game named {spec:?}: it is not a file, and there is no {spec}.rhai or {spec}.ron in the games directory \
+             (`gamesman games` lists them)"
         );
     }
     if p.exists() {
@@ -299,13 +344,17 @@ pub fn find_game(spec: &str) -> Result<PathBuf> {
     bail!("{spec}: no such file");
 }
 
-pub fn load(spec: &str) -> Result<ScriptGame> {
-    let path = find_game(spec)?;
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if ext != "rhai" {
-        bail!("{}: a game is a .rhai script", path.display());
+/// Load a game: a `.rhai` script or a `.ron` descriptor.
+pub fn load(spec: &str) -> Result<Loaded> {
+    load_path(&find_game(spec)?)
+}
+
+pub fn load_path(path: &Path) -> Result<Loaded> {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "rhai" => Ok(Loaded::Script(ScriptGame::load(path)?)),
+        "ron" => Ok(Loaded::Descriptor(DescriptorGame::load(path)?)),
+        _ => bail!("{}: a game is a .rhai script or a .ron descriptor", path.display()),
     }
-    Ok(ScriptGame::load(&path)?)
 }
 
 /// Position text from the argument: text, a file's contents, or stdin for `-`.
@@ -327,11 +376,14 @@ fn position_text(arg: Option<&str>) -> Result<Option<String>> {
 /// Load the game `cmd` names and run `cmd` on the engine that answers for it.
 pub fn with_game<C: GameCommand>(cmd: &C) -> Result<i32> {
     let args = cmd.args();
-    let script = load(&args.game)?;
-    match native_for(&script, args.engine)? {
-        None => with_rules(script, cmd, "script"),
+    let loaded = load(&args.game)?;
+    match native_for(&loaded, args.engine)? {
+        None => {
+            let engine = loaded.engine_name();
+            with_loaded!(loaded, |g| with_rules(g, cmd, engine))
+        }
         Some(kind) => {
-            let info: GameInfo = script.info().clone();
+            let info: GameInfo = loaded.info().clone();
             with_native!(kind, info, |g| with_rules(g, cmd, "native"))
         }
     }
@@ -362,18 +414,18 @@ fn list_games(dir: Option<PathBuf>) -> Result<()> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot list {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "rhai"))
+        .filter(|p| p.extension().is_some_and(|e| e == "rhai" || e == "ron"))
         .collect();
     files.sort();
     println!("games in {}:", dir.display());
     for f in files {
-        let stem = f.file_stem().unwrap_or_default().to_string_lossy().into_owned();
-        match ScriptGame::load(&f) {
+        let name = f.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        match load_path(&f) {
             Ok(g) => {
                 let i = g.info();
-                println!("  {stem:<14} {:<10} {}", i.kind.as_str(), i.description);
+                println!("  {name:<22} {:<10} {}", i.kind.as_str(), i.description);
             }
-            Err(e) => println!("  {stem:<14} (broken)  {e}"),
+            Err(e) => println!("  {name:<22} (broken)  {e:#}"),
         }
     }
     Ok(())

@@ -283,3 +283,67 @@ pub fn default_parse_move<G: Game + ?Sized>(game: &G, pos: &G::Pos, text: &str) 
         format!("{want:?} is not a legal move here (legal: {})", names.join(", "))
     }))
 }
+
+/// A borrowed game is a game (so that wrappers such as [`Misere`] can borrow one).
+impl<G: Game + ?Sized> Game for &G {
+    type Pos = G::Pos;
+    type Move = G::Move;
+
+    fn info(&self) -> &GameInfo {
+        (**self).info()
+    }
+    fn kind(&self) -> Kind {
+        (**self).kind()
+    }
+    fn start(&self) -> GameResult<Option<G::Pos>> {
+        (**self).start()
+    }
+    fn parse(&self, text: &str) -> GameResult<G::Pos> {
+        (**self).parse(text)
+    }
+    fn format(&self, pos: &G::Pos) -> GameResult<String> {
+        (**self).format(pos)
+    }
+    fn moves(&self, pos: &G::Pos) -> GameResult<Vec<G::Move>> {
+        (**self).moves(pos)
+    }
+    fn play(&self, pos: &G::Pos, mv: &G::Move) -> GameResult<G::Pos> {
+        (**self).play(pos, mv)
+    }
+    fn move_name(&self, pos: &G::Pos, mv: &G::Move) -> GameResult<String> {
+        (**self).move_name(pos, mv)
+    }
+    fn primitive(&self, pos: &G::Pos) -> GameResult<Option<Value>> {
+        (**self).primitive(pos)
+    }
+    fn stalemate(&self) -> Value {
+        (**self).stalemate()
+    }
+    fn split(&self, pos: &G::Pos) -> GameResult<Option<Vec<G::Pos>>> {
+        (**self).split(pos)
+    }
+    fn canonical(&self, pos: &G::Pos) -> GameResult<G::Pos> {
+        (**self).canonical(pos)
+    }
+    fn has_split(&self) -> bool {
+        (**self).has_split()
+    }
+    fn shortcut(&self, pos: &G::Pos) -> GameResult<Option<Shortcut<G::Move>>> {
+        (**self).shortcut(pos)
+    }
+    fn shortcut_misere(&self, pos: &G::Pos) -> GameResult<Option<Shortcut<G::Move>>> {
+        (**self).shortcut_misere(pos)
+    }
+    fn search_size(&self, pos: &G::Pos) -> Option<f64> {
+        (**self).search_size(pos)
+    }
+    fn show(&self, pos: &G::Pos) -> GameResult<String> {
+        (**self).show(pos)
+    }
+    fn parse_move(&self, pos: &G::Pos, text: &str) -> GameResult<G::Move> {
+        (**self).parse_move(pos, text)
+    }
+    fn children(&self, pos: &G::Pos) -> GameResult<Vec<G::Pos>> {
+        (**self).children(pos)
+    }
+}

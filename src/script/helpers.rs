@@ -131,6 +131,10 @@ pub fn register(engine: &mut Engine) {
             parse_heaps(&text).map(to_array).map_err(Into::into)
         })
         .register_fn("format_heaps", |arr: Array| -> Res<String> {
+            // No heaps at all is written "0", so that parse_heaps reads it back.
+            if arr.is_empty() {
+                return Ok("0".into());
+            }
             Ok(ints(&arr)?.iter().map(i64::to_string).collect::<Vec<_>>().join(","))
         })
         .register_fn("sort_heaps", |arr: Array| -> Res<Array> {

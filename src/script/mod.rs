@@ -5,6 +5,7 @@
 //! call has an operation limit, and call depth, expression depth, string, array and map sizes
 //! are bounded; `eval` and module imports are off; `print` goes to stderr.
 
+pub mod descriptor;
 pub mod helpers;
 pub mod key;
 
@@ -237,6 +238,54 @@ impl ScriptGame {
             .try_cast::<rhai::Array>()
             .ok_or_else(|| GameError::Definition(format!("{}: {f} must return an array, not `{t}`", self.file)))?;
         arr.iter().map(|d| self.key(f, d)).collect()
+    }
+}
+
+/// One function of a Rhai script: a descriptor's escape hatch for a piece its vocabulary
+/// cannot express. Sandboxed like a game script.
+pub struct ScriptHook {
+    file: String,
+    engine: Engine,
+    ast: AST,
+    function: String,
+    eval_globals: bool,
+}
+
+impl ScriptHook {
+    /// Load `path` and check that it defines `function` with `arity` parameters.
+    pub fn load(path: &Path, function: &str, arity: usize) -> GameResult<ScriptHook> {
+        let file = path.display().to_string();
+        let source = std::fs::read_to_string(path)
+            .map_err(|e| GameError::Definition(format!("{file}: cannot read the script: {e}")))?;
+        let engine = engine();
+        let def = |pos: Position, msg: &str| GameError::Definition(located(&file, pos, msg));
+        let mut ast = engine.compile(&source).map_err(|e| def(e.1, &e.0.to_string()))?;
+        ast.set_source(file.as_str());
+        if !ast.iter_functions().any(|f| f.name == function && f.params.len() == arity) {
+            return Err(def(Position::NONE, &format!("no function `{function}` with {arity} parameter(s)")));
+        }
+        // Top-level constants (tables) must be defined in every call; run them once to see.
+        let mut scope = Scope::new();
+        engine.run_ast_with_scope(&mut scope, &ast).map_err(|e| {
+            let (inner, pos) = innermost(&e);
+            def(pos, &message(inner))
+        })?;
+        let eval_globals = !scope.is_empty();
+        let ast = if eval_globals { ast } else { ast.clone_functions_only() };
+        Ok(ScriptHook { file, engine, ast, function: function.to_string(), eval_globals })
+    }
+
+    pub fn call(&self, args: impl FuncArgs) -> GameResult<Dynamic> {
+        let mut scope = Scope::new();
+        let opts = CallFnOptions::new().eval_ast(self.eval_globals).rewind_scope(true);
+        self.engine.call_fn_with_options::<Dynamic>(opts, &mut scope, &self.ast, &self.function, args).map_err(|e| {
+            let (inner, pos) = innermost(&e);
+            GameError::Definition(located(&self.file, pos, &format!("{} (in {})", message(inner), self.function)))
+        })
+    }
+
+    pub fn file(&self) -> &str {
+        &self.file
     }
 }
 

@@ -3,6 +3,7 @@
 
 use gamesman::game::{Game, Misere};
 use gamesman::script::ScriptGame;
+use gamesman::script::descriptor::DescriptorGame;
 use gamesman::solve::{Analyzer, Options, Report};
 use std::path::PathBuf;
 
@@ -20,6 +21,28 @@ pub fn cases(name: &str) -> Vec<serde_json::Value> {
 /// A shipped game script.
 pub fn game(name: &str) -> ScriptGame {
     ScriptGame::load(&root().join("games").join(format!("{name}.rhai"))).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A shipped RON descriptor.
+pub fn descriptor(name: &str) -> DescriptorGame {
+    DescriptorGame::load(&root().join("games").join(format!("{name}.ron"))).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Kayles (octal game 0.77): the nim-sequence published in Winning Ways (Berlekamp, Conway
+/// and Guy, ch. 4) and OEIS A002186, rows of 12; from n = 72 on it is periodic with the last
+/// row's period 12.
+pub const KAYLES: [[u64; 12]; 7] = [
+    [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6],
+    [4, 1, 2, 7, 1, 4, 3, 2, 1, 4, 6, 7],
+    [4, 1, 2, 8, 5, 4, 7, 2, 1, 8, 6, 7],
+    [4, 1, 2, 3, 1, 4, 7, 2, 1, 8, 2, 7],
+    [4, 1, 2, 8, 1, 4, 7, 2, 1, 4, 2, 7],
+    [4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 6, 7],
+    [4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7],
+];
+
+pub fn kayles(n: usize) -> u64 {
+    KAYLES[(n / 12).min(6)][n % 12]
 }
 
 /// A test-only game script from `tests/games`.

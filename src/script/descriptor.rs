@@ -1,0 +1,755 @@
+//! Games described in RON (`games/*.ron`): rules chosen from a vocabulary instead of
+//! programmed. See `docs/descriptors.md`.
+//!
+//! A descriptor is read with serde (unknown fields and misspelt variants are errors with line
+//! and column), then checked as a whole (impossible combinations are errors too), and becomes
+//! a [`DescriptorGame`], which implements [`Game`] like a script does.
+
+use super::ScriptHook;
+use super::helpers::parse_heaps;
+use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, Value};
+use crate::grid::Grid;
+use rhai::Dynamic;
+use serde::Deserialize;
+use std::path::Path;
+
+// --- The vocabulary (what a .ron file says) ---------------------------------------------
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Descriptor {
+    name: String,
+    #[serde(default)]
+    description: String,
+    /// Optional: follows from the rules; when given it must agree with them.
+    #[serde(default)]
+    kind: Option<KindSpec>,
+    #[serde(default)]
+    start: Option<String>,
+    #[serde(default)]
+    native: Option<String>,
+    #[serde(default)]
+    end: End,
+    rules: Rules,
+}
+
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+enum KindSpec {
+    Impartial,
+    Partisan,
+    Puzzle,
+}
+
+/// The terminal rule.
+#[derive(Debug, Deserialize, Default)]
+enum End {
+    /// Whoever cannot move loses (a puzzle: solved when every light is off).
+    #[default]
+    Normal,
+    /// Whoever cannot move wins.
+    Misere,
+    /// The escape hatch: a Rhai function `primitive(pos)` returning "win", "lose", "tie" or
+    /// () (not over); a position with no moves that it says is not over is a normal-play loss.
+    Script { file: String, function: Option<String> },
+}
+
+#[derive(Debug, Deserialize)]
+enum Rules {
+    Heaps {
+        moves: Vec<HeapMove>,
+        /// Exactly this many heaps (Wythoff's game: 2). Default: any number.
+        #[serde(default)]
+        heaps: Option<usize>,
+    },
+    Grid {
+        moves: GridMove,
+        /// The symmetries that map a position to an equivalent one.
+        #[serde(default)]
+        symmetry: Symmetry,
+        /// A position is the sum of its 4-connected components.
+        #[serde(default)]
+        components: bool,
+        /// How positions are written.
+        #[serde(default)]
+        text: GridText,
+    },
+}
+
+#[derive(Debug, Deserialize, Clone)]
+enum HeapMove {
+    /// Take any number from one heap (Nim).
+    TakeAny,
+    /// Take a number in this set from one heap.
+    Subtract(Vec<u64>),
+    /// An octal code such as "0.77" (Kayles): digit k says whether k tokens may be taken
+    /// leaving no heap (1), one heap (2), or two heaps (4).
+    Octal(String),
+    /// Take the same positive number from two heaps (Wythoff's game).
+    TakeEqual,
+}
+
+#[derive(Debug, Deserialize, Clone, Copy)]
+enum GridMove {
+    /// Remove a contiguous run of tokens from one row or one column (TacTix), at most `max`.
+    RemoveRun { max: Option<usize> },
+    /// Take a square and every square above and right of it; the bottom-left square is
+    /// poisoned and never taken, so a player left with only it loses (Chomp).
+    Chomp,
+    /// A puzzle: a press toggles the cell and a neighbourhood; solved when all are off.
+    Toggle { pattern: Pattern },
+}
+
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+enum Pattern {
+    /// The cell alone.
+    Cell,
+    /// The cell and its up/down/left/right neighbours (Lights Out).
+    Plus,
+    /// The cell and its 8 neighbours.
+    Square,
+}
+
+#[derive(Debug, Deserialize, Default, Clone, Copy, PartialEq, Eq)]
+enum Symmetry {
+    #[default]
+    None,
+    /// Mirror images left-right and top-bottom (and the half turn).
+    Reflections,
+    /// The 8 symmetries of the square (rotations and reflections).
+    Square,
+}
+
+#[derive(Debug, Deserialize, Default, Clone, Copy, PartialEq, Eq)]
+enum GridText {
+    /// Rows of `#` (token, light on) and `0`, separated by newlines or `/`.
+    #[default]
+    Rows,
+    /// A plain PBM (P1) image; rows are read too.
+    Pbm,
+    /// Column heights from left to right, as digits (`4432`) or comma-separated (Chomp).
+    Heights,
+}
+
+// --- The game ----------------------------------------------------------------------------
+
+/// A position of a descriptor game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DPos {
+    Heaps(Vec<u64>),
+    /// Chomp: column heights.
+    Heights(Vec<u64>),
+    Grid(Grid),
+    /// A toggle puzzle: the board, and the first cell that may still be pressed (presses
+    /// commute and two cancel, so a solution presses cells in order, each at most once).
+    Lights(Grid, usize),
+}
+
+impl Footprint for DPos {
+    fn heap_bytes(&self) -> usize {
+        match self {
+            DPos::Heaps(v) | DPos::Heights(v) => v.capacity() * 8,
+            DPos::Grid(g) | DPos::Lights(g, _) => g.heap_bytes(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DMove {
+    /// Replace heap `index` by these heaps (none, one or two).
+    Heap { index: usize, take: u64, into: Vec<u64> },
+    /// Take `take` from heaps `a` and `b`.
+    Equal { a: usize, b: usize, take: u64 },
+    /// Chomp: the square at column `col`, row `row` (from the bottom).
+    Bite { col: usize, row: u64 },
+    /// Remove the run of cells from (r0, c0) to (r1, c1).
+    Run([usize; 4]),
+    /// Press a cell (index in reading order); `free` when a person typed it out of order.
+    Press { cell: usize, free: bool },
+}
+
+/// Octal code digits: `digits[k]` for taking k tokens (digit 0 is unused).
+#[derive(Clone, Debug)]
+struct Octal(Vec<u8>);
+
+impl Octal {
+    fn parse(code: &str) -> Result<Octal, String> {
+        let Some(rest) = code.strip_prefix("0.") else {
+            return Err(format!("octal code {code:?} must start with \"0.\" (e.g. \"0.77\" for Kayles)"));
+        };
+        if rest.is_empty() {
+            return Err(format!("octal code {code:?} has no digits after \"0.\""));
+        }
+        let mut digits = vec![0];
+        for ch in rest.chars() {
+            match ch.to_digit(8) {
+                Some(d) => digits.push(d as u8),
+                None => return Err(format!("octal code {code:?}: {ch:?} is not an octal digit (0-7)")),
+            }
+        }
+        Ok(Octal(digits))
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Family {
+    TakeAny,
+    Subtract(Vec<u64>),
+    Octal(Octal),
+    TakeEqual,
+}
+
+enum Shape {
+    Heaps { families: Vec<Family>, count: Option<usize>, split: bool },
+    Grid { moves: GridMove, symmetry: Symmetry, components: bool, text: GridText },
+}
+
+pub struct DescriptorGame {
+    file: String,
+    info: GameInfo,
+    start: Option<String>,
+    shape: Shape,
+    misere: bool,
+    primitive_hook: Option<ScriptHook>,
+}
+
+impl DescriptorGame {
+    /// Load and check a descriptor. Every error names the file, and the line and column
+    /// where there is one.
+    pub fn load(path: &Path) -> GameResult<DescriptorGame> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| GameError::Definition(format!("{file}: cannot read the descriptor: {e}")))?;
+        Self::from_source(&file, &text, path.parent())
+    }
+
+    pub fn from_source(file: &str, text: &str, dir: Option<&Path>) -> GameResult<DescriptorGame> {
+        let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+        let d: Descriptor = options.from_str(text).map_err(|e| {
+            GameError::Definition(format!("{file}:{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+        })?;
+        // The line of a top-level field, for errors found after parsing.
+        let at = |field: &str| -> String {
+            text.lines().enumerate().find(|(_, l)| l.trim_start().starts_with(&format!("{field}:"))).map_or_else(
+                || file.to_string(),
+                |(i, l)| format!("{file}:{}:{}", i + 1, l.len() - l.trim_start().len() + 1),
+            )
+        };
+        let bad_at = |field: &str, msg: String| GameError::Definition(format!("{}: {msg}", at(field)));
+
+        let (shape, kind) = match d.rules {
+            Rules::Heaps { moves, heaps } => {
+                if moves.is_empty() {
+                    return Err(bad_at("rules", "a heap game needs at least one kind of move".into()));
+                }
+                let mut families = Vec::new();
+                for m in moves {
+                    families.push(match m {
+                        HeapMove::TakeAny => Family::TakeAny,
+                        HeapMove::TakeEqual => Family::TakeEqual,
+                        HeapMove::Subtract(mut set) => {
+                            if set.is_empty() || set.contains(&0) {
+                                return Err(bad_at(
+                                    "rules",
+                                    "a subtraction set needs positive numbers, e.g. Subtract([1, 3, 4])".into(),
+                                ));
+                            }
+                            set.sort_unstable();
+                            set.dedup();
+                            Family::Subtract(set)
+                        }
+                        HeapMove::Octal(code) => Family::Octal(Octal::parse(&code).map_err(|e| bad_at("rules", e))?),
+                    });
+                }
+                if heaps == Some(0) {
+                    return Err(bad_at("rules", "`heaps: Some(0)` leaves nothing to play with".into()));
+                }
+                let equal = families.iter().any(|f| matches!(f, Family::TakeEqual));
+                if equal && heaps == Some(1) {
+                    return Err(bad_at("rules", "TakeEqual takes from two heaps, but `heaps` is 1".into()));
+                }
+                // Heaps are independent games unless a move touches two of them.
+                (Shape::Heaps { families, count: heaps, split: !equal }, Kind::Impartial)
+            }
+            Rules::Grid { moves, symmetry, components, text } => {
+                let kind = match moves {
+                    GridMove::Toggle { .. } => Kind::Puzzle,
+                    _ => Kind::Impartial,
+                };
+                match moves {
+                    GridMove::RemoveRun { max: Some(0) } => {
+                        return Err(bad_at("rules", "RemoveRun's `max` must be at least 1".into()));
+                    }
+                    GridMove::Chomp => {
+                        if components {
+                            return Err(bad_at(
+                                "rules",
+                                "Chomp boards are one piece (a staircase): `components: true` does not apply".into(),
+                            ));
+                        }
+                        if symmetry != Symmetry::None {
+                            return Err(bad_at(
+                                "rules",
+                                "Chomp's poisoned corner breaks the board's symmetry: use `symmetry: None`".into(),
+                            ));
+                        }
+                        if text != GridText::Heights {
+                            return Err(bad_at(
+                                "rules",
+                                "Chomp positions are column heights: use `text: Heights`".into(),
+                            ));
+                        }
+                    }
+                    GridMove::Toggle { .. } if components => {
+                        return Err(bad_at(
+                            "rules",
+                            "a press reaches across components, so a toggle puzzle does not split: \
+                             `components: true` does not apply"
+                                .into(),
+                        ));
+                    }
+                    _ => {}
+                }
+                if text == GridText::Heights && !matches!(moves, GridMove::Chomp) {
+                    return Err(bad_at("rules", "`text: Heights` is for Chomp boards only".into()));
+                }
+                (Shape::Grid { moves, symmetry, components, text }, kind)
+            }
+        };
+        if let Some(k) = d.kind {
+            let declared = match k {
+                KindSpec::Impartial => Kind::Impartial,
+                KindSpec::Partisan => Kind::Partisan,
+                KindSpec::Puzzle => Kind::Puzzle,
+            };
+            if declared != kind {
+                return Err(bad_at("kind", format!("the rules make this game {kind}, but `kind` says {declared}")));
+            }
+        }
+        let (misere, primitive_hook) = match d.end {
+            End::Normal => (false, None),
+            End::Misere if kind == Kind::Puzzle => {
+                return Err(bad_at("end", "a puzzle has one player: misère play does not apply".into()));
+            }
+            End::Misere => (true, None),
+            End::Script { file: script, function } => {
+                let path = dir.map_or_else(|| Path::new(&script).to_path_buf(), |d| d.join(&script));
+                let f = function.as_deref().unwrap_or("primitive");
+                let hook = ScriptHook::load(&path, f, 1).map_err(|e| bad_at("end", e.to_string()))?;
+                (false, Some(hook))
+            }
+        };
+        if d.name.trim().is_empty() {
+            return Err(bad_at("name", "the name is empty".into()));
+        }
+        let info = GameInfo {
+            name: d.name,
+            description: d.description,
+            kind,
+            native: d.native,
+            move_verb: matches!(shape, Shape::Grid { moves: GridMove::Toggle { .. }, .. }).then(|| "Flipping".into()),
+            solved_message: None,
+        };
+        let game = DescriptorGame { file: file.to_string(), info, start: d.start, shape, misere, primitive_hook };
+        if let Some(s) = &game.start {
+            game.parse(s).map_err(|e| bad_at("start", format!("the start position: {e}")))?;
+        }
+        Ok(game)
+    }
+
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// A position as the escape-hatch script sees it: heaps and heights as arrays of
+    /// integers, boards as `Grid`s.
+    fn to_dynamic(pos: &DPos) -> Dynamic {
+        match pos {
+            DPos::Heaps(v) | DPos::Heights(v) => {
+                Dynamic::from_array(v.iter().map(|&n| Dynamic::from_int(n as i64)).collect())
+            }
+            DPos::Grid(g) | DPos::Lights(g, _) => Dynamic::from(g.clone()),
+        }
+    }
+
+    fn heap_moves(&self, families: &[Family], h: &[u64]) -> Vec<DMove> {
+        let mut out = Vec::new();
+        for (i, &n) in h.iter().enumerate() {
+            for f in families {
+                match f {
+                    Family::TakeAny => {
+                        out.extend((1..=n).map(|k| DMove::Heap { index: i, take: k, into: single(n - k) }));
+                    }
+                    Family::Subtract(set) => {
+                        out.extend(set.iter().filter(|&&k| k <= n).map(|&k| DMove::Heap {
+                            index: i,
+                            take: k,
+                            into: single(n - k),
+                        }));
+                    }
+                    Family::Octal(Octal(d)) => {
+                        for (k, &digit) in d.iter().enumerate().skip(1) {
+                            let k = k as u64;
+                            if digit & 1 != 0 && n == k {
+                                out.push(DMove::Heap { index: i, take: k, into: vec![] });
+                            }
+                            if digit & 2 != 0 && n > k {
+                                out.push(DMove::Heap { index: i, take: k, into: vec![n - k] });
+                            }
+                            if digit & 4 != 0 && n >= k + 2 {
+                                let rest = n - k;
+                                for a in 1..=rest / 2 {
+                                    out.push(DMove::Heap { index: i, take: k, into: vec![a, rest - a] });
+                                }
+                            }
+                        }
+                    }
+                    Family::TakeEqual => {}
+                }
+            }
+        }
+        if families.iter().any(|f| matches!(f, Family::TakeEqual)) {
+            for a in 0..h.len() {
+                for b in a + 1..h.len() {
+                    out.extend((1..=h[a].min(h[b])).map(|take| DMove::Equal { a, b, take }));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One heap of `n` tokens, or none when it is empty.
+fn single(n: u64) -> Vec<u64> {
+    if n == 0 { vec![] } else { vec![n] }
+}
+
+fn parse_heights(text: &str) -> GameResult<Vec<u64>> {
+    let t = text.trim();
+    let h: Vec<u64> = if t.contains([',', ' ']) {
+        parse_heaps(t).map_err(GameError::BadPosition)?.into_iter().map(|n| n as u64).collect()
+    } else {
+        if t.is_empty() {
+            return Err(GameError::BadPosition("a Chomp state is column heights such as 4432".into()));
+        }
+        t.chars()
+            .map(|c| {
+                c.to_digit(10).map(u64::from).ok_or_else(|| {
+                    GameError::BadPosition(format!("{c} is not a column height: a Chomp state is digits such as 4432"))
+                })
+            })
+            .collect::<GameResult<_>>()?
+    };
+    if h.windows(2).any(|w| w[1] > w[0]) {
+        return Err(GameError::BadPosition(format!("column heights must not increase from left to right ({t})")));
+    }
+    Ok(h)
+}
+
+fn format_heights(h: &[u64]) -> String {
+    if h.iter().any(|&x| x > 9) {
+        h.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+    } else {
+        h.iter().map(u64::to_string).collect()
+    }
+}
+
+/// The cells a press at (r, c) toggles.
+fn press(g: &mut Grid, pattern: Pattern, r: usize, c: usize) {
+    let (rows, cols) = (g.rows() as i64, g.cols() as i64);
+    let offsets: &[(i64, i64)] = match pattern {
+        Pattern::Cell => &[(0, 0)],
+        Pattern::Plus => &[(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)],
+        Pattern::Square => &[(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 0), (0, 1), (1, -1), (1, 0), (1, 1)],
+    };
+    for &(dr, dc) in offsets {
+        let (nr, nc) = (r as i64 + dr, c as i64 + dc);
+        if nr >= 0 && nr < rows && nc >= 0 && nc < cols {
+            g.toggle(nr as usize, nc as usize);
+        }
+    }
+}
+
+impl Game for DescriptorGame {
+    type Pos = DPos;
+    type Move = DMove;
+
+    fn info(&self) -> &GameInfo {
+        &self.info
+    }
+
+    fn start(&self) -> GameResult<Option<DPos>> {
+        self.start.as_deref().map(|t| self.parse(t)).transpose()
+    }
+
+    fn parse(&self, text: &str) -> GameResult<DPos> {
+        match &self.shape {
+            Shape::Heaps { count, .. } => {
+                let h: Vec<u64> =
+                    parse_heaps(text).map_err(GameError::BadPosition)?.into_iter().map(|n| n as u64).collect();
+                if let Some(n) = count
+                    && h.len() != *n
+                {
+                    return Err(GameError::BadPosition(format!(
+                        "{} has {n} heaps, e.g. \"{}\" (got {})",
+                        self.info.name,
+                        vec!["3"; *n].join(","),
+                        h.len()
+                    )));
+                }
+                Ok(DPos::Heaps(h))
+            }
+            Shape::Grid { moves, text: fmt, .. } => match (moves, fmt) {
+                (GridMove::Chomp, _) => Ok(DPos::Heights(parse_heights(text)?)),
+                (GridMove::Toggle { .. }, _) => {
+                    let (rows, next) = match text.split_once('@') {
+                        Some((rows, k)) => {
+                            let k: usize = k
+                                .trim()
+                                .parse()
+                                .map_err(|_| GameError::BadPosition(format!("{:?} is not a light index", k.trim())))?;
+                            (rows, k)
+                        }
+                        None => (text, 0),
+                    };
+                    let g = Grid::parse(rows).map_err(GameError::BadPosition)?;
+                    if next > g.rows() * g.cols() {
+                        return Err(GameError::BadPosition(format!("@{next} is outside the board")));
+                    }
+                    Ok(DPos::Lights(g, next))
+                }
+                _ => Ok(DPos::Grid(Grid::parse(text).map_err(GameError::BadPosition)?)),
+            },
+        }
+    }
+
+    fn format(&self, pos: &DPos) -> GameResult<String> {
+        Ok(match pos {
+            DPos::Heaps(h) if h.is_empty() => "0".into(),
+            DPos::Heaps(h) => h.iter().map(u64::to_string).collect::<Vec<_>>().join(","),
+            DPos::Heights(h) => format_heights(h),
+            DPos::Grid(g) => match &self.shape {
+                Shape::Grid { text: GridText::Pbm, .. } => g.to_pbm(),
+                _ => g.to_rows('#', '0', "\n"),
+            },
+            DPos::Lights(g, next) => {
+                let rows = g.to_rows('#', '0', "\n");
+                if *next == 0 { rows } else { format!("{rows} @{next}") }
+            }
+        })
+    }
+
+    fn show(&self, pos: &DPos) -> GameResult<String> {
+        match pos {
+            DPos::Lights(g, _) => Ok(g.to_rows('#', '0', "\n")),
+            DPos::Grid(g) => Ok(g.to_rows('#', '.', "\n")),
+            _ => self.format(pos),
+        }
+    }
+
+    fn moves(&self, pos: &DPos) -> GameResult<Vec<DMove>> {
+        Ok(match (pos, &self.shape) {
+            (DPos::Heaps(h), Shape::Heaps { families, .. }) => self.heap_moves(families, h),
+            (DPos::Heights(h), _) => {
+                let mut out = Vec::new();
+                for (col, &height) in h.iter().enumerate() {
+                    for row in 0..height {
+                        if col > 0 || row > 0 {
+                            out.push(DMove::Bite { col, row });
+                        }
+                    }
+                }
+                out
+            }
+            (DPos::Grid(g), Shape::Grid { moves: GridMove::RemoveRun { max }, .. }) => g
+                .segments()
+                .into_iter()
+                .filter(|s| max.is_none_or(|m| (s[2] - s[0]) + (s[3] - s[1]) < m))
+                .map(DMove::Run)
+                .collect(),
+            (DPos::Lights(g, next), _) => {
+                (*next..g.rows() * g.cols()).map(|cell| DMove::Press { cell, free: false }).collect()
+            }
+            _ => return Err(GameError::Definition(format!("{}: a position of the wrong shape", self.file))),
+        })
+    }
+
+    fn play(&self, pos: &DPos, mv: &DMove) -> GameResult<DPos> {
+        let illegal = || GameError::BadMove(format!("{mv:?} does not fit {}", self.format(pos).unwrap_or_default()));
+        Ok(match (pos, mv) {
+            (DPos::Heaps(h), DMove::Heap { index, take, into }) => {
+                let n = *h.get(*index).ok_or_else(illegal)?;
+                if *take > n {
+                    return Err(illegal());
+                }
+                let mut out = h.clone();
+                let Shape::Heaps { families, .. } = &self.shape else { return Err(illegal()) };
+                if families.iter().any(|f| matches!(f, Family::Octal(_))) {
+                    // Take-and-break (Kayles): the row is taken out and what is left of it
+                    // (none, one or two rows) goes at the end, as kayles.rhai does.
+                    out.remove(*index);
+                    out.extend_from_slice(into);
+                } else {
+                    // Taking from a heap (Nim): heaps keep their places, an emptied one as 0.
+                    out[*index] = into.first().copied().unwrap_or(0);
+                }
+                DPos::Heaps(out)
+            }
+            (DPos::Heaps(h), DMove::Equal { a, b, take }) => {
+                let mut out = h.clone();
+                if out.get(*a).is_none_or(|&n| n < *take) || out.get(*b).is_none_or(|&n| n < *take) {
+                    return Err(illegal());
+                }
+                out[*a] -= take;
+                out[*b] -= take;
+                DPos::Heaps(out)
+            }
+            (DPos::Heights(h), DMove::Bite { col, row }) => {
+                let mut out = h.clone();
+                for x in out.iter_mut().skip(*col) {
+                    *x = (*x).min(*row);
+                }
+                DPos::Heights(out)
+            }
+            (DPos::Grid(g), DMove::Run(seg)) => DPos::Grid(g.without(*seg)),
+            (DPos::Lights(g, next), DMove::Press { cell, free }) => {
+                let Shape::Grid { moves: GridMove::Toggle { pattern }, .. } = &self.shape else {
+                    return Err(illegal());
+                };
+                if *cell >= g.rows() * g.cols() {
+                    return Err(illegal());
+                }
+                let mut board = g.clone();
+                press(&mut board, *pattern, cell / g.cols(), cell % g.cols());
+                let next = if *free || *cell < *next { 0 } else { cell + 1 };
+                DPos::Lights(board, next)
+            }
+            _ => return Err(illegal()),
+        })
+    }
+
+    fn move_name(&self, pos: &DPos, mv: &DMove) -> GameResult<String> {
+        Ok(match mv {
+            DMove::Heap { index, take, .. } => format!("heap {index}: take {take}"),
+            DMove::Equal { a, b, take } => format!("heaps {a} and {b}: take {take}"),
+            DMove::Bite { col, row } => format!("{col}:{row}"),
+            DMove::Run([r0, c0, r1, c1]) => {
+                if (r0, c0) == (r1, c1) {
+                    format!("{r0}:{c0}")
+                } else {
+                    format!("{r0}:{c0}-{r1}:{c1}")
+                }
+            }
+            DMove::Press { cell, .. } => {
+                let cols = match pos {
+                    DPos::Lights(g, _) => g.cols().max(1),
+                    _ => 1,
+                };
+                format!("{}:{}", cell / cols, cell % cols)
+            }
+        })
+    }
+
+    /// A person may press any light of a toggle puzzle (`row:col`).
+    fn parse_move(&self, pos: &DPos, text: &str) -> GameResult<DMove> {
+        if let DPos::Lights(g, _) = pos {
+            let bad = || {
+                GameError::BadMove(format!(
+                    "{:?}: a press is row:col, from 0:0 to {}:{}",
+                    text.trim(),
+                    g.rows().saturating_sub(1),
+                    g.cols().saturating_sub(1)
+                ))
+            };
+            let (r, c) = text.trim().split_once(':').ok_or_else(bad)?;
+            let (r, c): (usize, usize) = (r.trim().parse().map_err(|_| bad())?, c.trim().parse().map_err(|_| bad())?);
+            if r >= g.rows() || c >= g.cols() {
+                return Err(bad());
+            }
+            return Ok(DMove::Press { cell: r * g.cols() + c, free: true });
+        }
+        crate::game::default_parse_move(self, pos, text)
+    }
+
+    fn primitive(&self, pos: &DPos) -> GameResult<Option<Value>> {
+        if let Some(hook) = &self.primitive_hook {
+            let d = hook.call((Self::to_dynamic(pos),))?;
+            if d.is_unit() {
+                return Ok(None);
+            }
+            return match d.to_string().as_str() {
+                "win" => Ok(Some(Value::Win)),
+                "lose" => Ok(Some(Value::Lose)),
+                "tie" => Ok(Some(Value::Tie)),
+                other => Err(GameError::Definition(format!(
+                    "{}: primitive must return \"win\", \"lose\", \"tie\" or () (game not over), not {other:?}",
+                    hook.file()
+                ))),
+            };
+        }
+        let v = match pos {
+            // Chomp: an empty board means the opponent just ate the poison.
+            DPos::Heights(h) if h.first().is_none_or(|&x| x == 0) => Some(Value::Win),
+            DPos::Lights(g, _) if g.is_empty() => Some(Value::Win),
+            _ => None,
+        };
+        // Misère play swaps who wins at the end, as `Misere` does.
+        Ok(if self.misere { v.map(Value::flip) } else { v })
+    }
+
+    fn stalemate(&self) -> Value {
+        if self.misere { Value::Win } else { Value::Lose }
+    }
+
+    fn split(&self, pos: &DPos) -> GameResult<Option<Vec<DPos>>> {
+        if self.misere || self.primitive_hook.is_some() {
+            return Ok(None);
+        }
+        Ok(match (pos, &self.shape) {
+            (DPos::Heaps(h), Shape::Heaps { split: true, .. }) => {
+                Some(h.iter().filter(|&&n| n > 0).map(|&n| DPos::Heaps(vec![n])).collect())
+            }
+            (DPos::Grid(g), Shape::Grid { components: true, .. }) => {
+                Some(g.components().into_iter().map(DPos::Grid).collect())
+            }
+            _ => None,
+        })
+    }
+
+    fn has_split(&self) -> bool {
+        !self.misere
+            && self.primitive_hook.is_none()
+            && match &self.shape {
+                Shape::Heaps { split, .. } => *split,
+                Shape::Grid { components, .. } => *components,
+            }
+    }
+
+    fn canonical(&self, pos: &DPos) -> GameResult<DPos> {
+        if self.primitive_hook.is_some() {
+            // The script may look at the order of heaps or the place of tokens.
+            return Ok(pos.clone());
+        }
+        Ok(match (pos, &self.shape) {
+            (DPos::Heaps(h), Shape::Heaps { count, .. }) => {
+                let mut h = h.clone();
+                if count.is_none() {
+                    h.retain(|&n| n > 0);
+                }
+                h.sort_unstable();
+                DPos::Heaps(h)
+            }
+            (DPos::Grid(g), Shape::Grid { symmetry, .. }) => match symmetry {
+                Symmetry::None => DPos::Grid(g.crop()),
+                Symmetry::Square => DPos::Grid(g.canonical()),
+                Symmetry::Reflections => {
+                    let c = g.crop();
+                    // `tactix::large::symmetry` without the transpose (bit 2): the top-bottom
+                    // mirror (1), the left-right mirror (2) and the half turn (3).
+                    let best = [1u8, 2, 3].iter().map(|&t| c.transform(t)).fold(c.clone(), |b, x| b.min(x));
+                    DPos::Grid(best)
+                }
+            },
+            _ => pos.clone(),
+        })
+    }
+}
