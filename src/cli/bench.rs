@@ -31,6 +31,16 @@ const CASES: &[(&str, &str, &str)] = &[
     ("lightsout", "#0#0##0/0#0#0#0/##00#0#/#000000/#0#0#00/#0##0##", "7×6, 21 presses"),
 ];
 
+/// Descriptor against script: the positions of `CASES` that both can solve.
+const DESCRIPTOR_CASES: &[(&str, &str)] = &[
+    ("nim", "4,5,6,7"),
+    ("nimrod", "20,30"),
+    ("chomp", "88888888"),
+    ("tactix", "P1 4 4 1111 1111 1111 1111"),
+    ("kayles", "30"),
+    ("lightsout", "#0#0##0/0#0#0#0/##00#0#/#000000/#0#0#00/#0##0##"),
+];
+
 /// Best time of `repeat` runs of `f`, and what the last run returned.
 fn best<T>(repeat: u32, mut f: impl FnMut() -> Result<T>) -> Result<(f64, T)> {
     let mut best = f64::INFINITY;
@@ -97,6 +107,23 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         let (tn, _) = with_native!(kind, info, |g| best(args.repeat, || solve(&g, position))?);
         let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
         println!("| {name} | `{shown}` | {ts:.4} | {tn:.4} | {:.0}× |", ts / tn);
+    }
+
+    println!("\nDescriptors (`games/*.ron`) against the scripts of the same games (neither native):\n");
+    println!("| game | position | script (s) | descriptor (s) | script / descriptor |");
+    println!("|---|---|---:|---:|---:|");
+    for &(name, position) in DESCRIPTOR_CASES {
+        let path = super::game_dirs().into_iter().map(|d| d.join(format!("{name}.ron"))).find(|p| p.is_file());
+        let Some(path) = path else { continue };
+        if !wanted(args, name) {
+            continue;
+        }
+        let script = load(name)?;
+        let descriptor = super::load_path(&path)?;
+        let (ts, _) = with_loaded!(&script, |g| best(args.repeat, || solve(g, position))?);
+        let (td, _) = with_loaded!(&descriptor, |g| best(args.repeat, || solve(g, position))?);
+        let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
+        println!("| {name} | `{shown}` | {ts:.4} | {td:.4} | {:.1}× |", ts / td);
     }
 
     println!("\nNative targets (the assignments' commands' work):\n");

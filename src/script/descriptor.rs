@@ -453,20 +453,61 @@ fn format_heights(h: &[u64]) -> String {
     }
 }
 
-/// The cells a press at (r, c) toggles.
-fn press(g: &mut Grid, pattern: Pattern, r: usize, c: usize) {
-    let (rows, cols) = (g.rows() as i64, g.cols() as i64);
-    let offsets: &[(i64, i64)] = match pattern {
+fn offsets(pattern: Pattern) -> &'static [(i64, i64)] {
+    match pattern {
         Pattern::Cell => &[(0, 0)],
         Pattern::Plus => &[(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1)],
         Pattern::Square => &[(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 0), (0, 1), (1, -1), (1, 0), (1, 1)],
-    };
-    for &(dr, dc) in offsets {
+    }
+}
+
+/// The lights a press at (r, c) toggles.
+fn toggled(rows: usize, cols: usize, pattern: Pattern, r: usize, c: usize) -> impl Iterator<Item = (usize, usize)> {
+    offsets(pattern).iter().filter_map(move |&(dr, dc)| {
         let (nr, nc) = (r as i64 + dr, c as i64 + dc);
-        if nr >= 0 && nr < rows && nc >= 0 && nc < cols {
-            g.toggle(nr as usize, nc as usize);
+        (nr >= 0 && nr < rows as i64 && nc >= 0 && nc < cols as i64).then_some((nr as usize, nc as usize))
+    })
+}
+
+fn press(g: &mut Grid, pattern: Pattern, r: usize, c: usize) {
+    for (nr, nc) in toggled(g.rows(), g.cols(), pattern, r, c).collect::<Vec<_>>() {
+        g.toggle(nr, nc);
+    }
+}
+
+/// The presses worth trying from `next` on, deciding the cells in reading order ("light
+/// chasing", for any pattern). Once the last cell whose press toggles a light has been
+/// decided, nothing can change that light: it must be off by then. So a cell that is the last
+/// toggler of some lights must be pressed if they are on (and all of them must agree), and
+/// skipped if they are off; a cell that is no light's last toggler is free. The moves are
+/// every free cell up to the first cell that must be pressed, and that one; a solution never
+/// needs anything else, because presses commute and two presses of a cell cancel.
+fn chase_moves(g: &Grid, next: usize, pattern: Pattern) -> Vec<DMove> {
+    let (rows, cols) = (g.rows(), g.cols());
+    let index = |r: usize, c: usize| r * cols + c;
+    // The last toggler of the light at (r, c): the latest cell in reading order whose press
+    // reaches it (the pattern is symmetric, so those are the cells the light's pattern reaches).
+    let last_toggler = |r: usize, c: usize| toggled(rows, cols, pattern, r, c).map(|(a, b)| index(a, b)).max();
+    let mut out = Vec::new();
+    for cell in next..rows * cols {
+        let (r, c) = (cell / cols, cell % cols);
+        let (mut on, mut off) = (false, false);
+        for (lr, lc) in toggled(rows, cols, pattern, r, c) {
+            if last_toggler(lr, lc) == Some(cell) {
+                if g.get(lr, lc) { on = true } else { off = true }
+            }
+        }
+        match (on, off) {
+            (false, false) => out.push(DMove::Press { cell, free: false }), // free: press or skip
+            (true, false) => {
+                out.push(DMove::Press { cell, free: false }); // must press, and go no further
+                break;
+            }
+            (false, true) => {}    // must skip
+            (true, true) => break, // stuck: some frozen light stays wrong either way
         }
     }
+    out
 }
 
 impl Game for DescriptorGame {
@@ -566,8 +607,8 @@ impl Game for DescriptorGame {
                 .filter(|s| max.is_none_or(|m| (s[2] - s[0]) + (s[3] - s[1]) < m))
                 .map(DMove::Run)
                 .collect(),
-            (DPos::Lights(g, next), _) => {
-                (*next..g.rows() * g.cols()).map(|cell| DMove::Press { cell, free: false }).collect()
+            (DPos::Lights(g, next), Shape::Grid { moves: GridMove::Toggle { pattern }, .. }) => {
+                chase_moves(g, *next, *pattern)
             }
             _ => return Err(GameError::Definition(format!("{}: a position of the wrong shape", self.file))),
         })

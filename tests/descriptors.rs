@@ -1,0 +1,267 @@
+//! RON descriptors: published nim-sequences, the escape hatch, `check` against the scripts,
+//! the command line, and errors with line and column. (The reference vectors run through the
+//! descriptors in script_cases.rs, beside the scripts.)
+
+mod common;
+
+use common::*;
+use gamesman::game::{Game, Value};
+use gamesman::script::descriptor::DescriptorGame;
+
+/// Dawson's Kayles (octal game 0.07), n = 0..=100: OEIS A002187. Its values on n + 1 pins
+/// are those of Dawson's chess (0.137) on n files, whose sequence has period 34 with the
+/// last exceptional value at n = 51 (Winning Ways, ch. 4): so here it repeats from 53 on.
+const DAWSON: [u64; 101] = [
+    0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 0, 5, 2, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 2, 7, 4, 0, 1, 1,
+    2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 2, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3, 7, 4, 8, 1, 1, 2, 0, 3, 1,
+    1, 0, 3, 3, 2, 2, 4, 4, 5, 5, 9, 3, 3, 0, 1, 1, 3, 0, 2, 1, 1, 0, 4, 5, 3,
+];
+
+fn grundy<G: Game>(g: &G, text: &str) -> u64 {
+    solve(g, text, false).grundy.unwrap_or_else(|| panic!("{text}: no Grundy value"))
+}
+
+#[test]
+fn dawsons_kayles_nim_sequence_to_100() {
+    for n in 53..=66 {
+        assert_eq!(DAWSON[n], DAWSON[n + 34], "the table itself is periodic from 53");
+    }
+    let d = descriptor("dawsons-kayles");
+    for (n, &g) in DAWSON.iter().enumerate() {
+        assert_eq!(grundy(&d, &n.to_string()), g, "Dawson's Kayles {n}");
+    }
+}
+
+#[test]
+fn octal_0_137_is_dawsons_kayles_shifted_by_one() {
+    // Dawson's chess (0.137) on n files is Dawson's Kayles on n + 1 pins.
+    let src = r#"(name: "dawsons-chess", rules: Heaps(moves: [Octal("0.137")]))"#;
+    let g = DescriptorGame::from_source("dawsons-chess.ron", src, None).unwrap();
+    for n in 0..=60usize {
+        assert_eq!(grundy(&g, &n.to_string()), DAWSON[n + 1], "0.137 at {n}");
+    }
+}
+
+#[test]
+fn subtraction_134_has_period_7() {
+    // S(1,3,4): 0 1 0 1 2 3 2, repeated (by hand: mex over n-1, n-3, n-4).
+    let g = descriptor("subtraction-134");
+    for n in 0..=100usize {
+        assert_eq!(grundy(&g, &n.to_string()), [0, 1, 0, 1, 2, 3, 2][n % 7], "S(1,3,4) at {n}");
+    }
+    // Heaps are independent: 10 and 12 have values 1 and 3.
+    assert_eq!(grundy(&g, "10,12"), 1 ^ 3);
+}
+
+#[test]
+fn wythoff_does_not_split_and_keeps_two_piles() {
+    let g = descriptor("nimrod");
+    assert!(!g.has_split());
+    let e = g.parse("1,2,3").unwrap_err().to_string();
+    assert!(e.contains("has 2 heaps"), "{e}");
+    assert_eq!(solve(&g, "3,5", true).value, Value::Lose);
+}
+
+#[test]
+fn the_escape_hatch_decides_the_end() {
+    let g = DescriptorGame::load(&root().join("tests/games/hatch.ron")).unwrap();
+    // Worked by hand: from 4, taking 3 or 4 reaches a tie at once; 1 or 2 tokens are ties.
+    let r = solve(&g, "4", true);
+    assert_eq!((r.value, r.remoteness), (Value::Tie, Some(1)));
+    assert_eq!(solve(&g, "1", true).remoteness, Some(0));
+    // Two heaps of 1: the hook sees both (total 2: not over); any move ends in a tie.
+    let r = solve(&g, "1,1", true);
+    assert_eq!((r.value, r.remoteness), (Value::Tie, Some(1)));
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = bin().args(args).output().expect("gamesman runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_descriptor_works_like_a_script_on_the_command_line() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let d = json(&["solve", "games/kayles.ron", "10,7", "--json"]);
+    let s = json(&["solve", "games/kayles.rhai", "10,7", "--json"]);
+    assert_eq!(d["engine"], "descriptor");
+    for field in ["value", "remoteness", "grundy"] {
+        assert_eq!(d[field], s[field], "{field}");
+    }
+    assert_eq!(d["grundy"], 0, "K(10) = K(7) = 2");
+    // A name finds the script first; a descriptor with no script of its name by name too.
+    let (code, out, _) = run(&["solve", "dawsons-kayles", "10"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("grundy:      3"), "{out}");
+    // A descriptor that names a native module is answered by it unless asked otherwise.
+    assert_eq!(json(&["solve", "games/chomp.ron", "4432", "--json"])["engine"], "native");
+    let d = json(&["solve", "games/chomp.ron", "4432", "--json", "--engine", "script"]);
+    assert_eq!((d["engine"].as_str(), d["winning_moves"][0]["position"].as_str()), (Some("descriptor"), Some("4111")));
+    // `games` lists descriptors.
+    let (_, out, _) = run(&["games"]);
+    assert!(out.contains("subtraction-134.ron"), "{out}");
+}
+
+#[test]
+fn check_compares_a_descriptor_with_its_script_and_its_native_module() {
+    for g in ["games/kayles.ron", "games/nim.ron", "games/tactix.ron", "games/chomp.ron", "games/lightsout.ron"] {
+        let (code, out, err) = run(&["check", g, "--count", "40", "--seed", "11"]);
+        assert_eq!(code, 0, "{g}: {out}{err}");
+        assert!(out.contains(", 0 disagreements between the descriptor"), "{out}");
+    }
+    let (code, out, _) = run(&["check", "games/kayles.ron", "--count", "40", "--seed", "3", "--misere"]);
+    assert_eq!(code, 0, "{out}");
+    // A descriptor that only pretends to be Nim is caught.
+    let (code, out, _) = run(&["check", "tests/games/nim_wrong.ron", "--count", "40", "--seed", "1"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("disagreement at"), "{out}");
+    // Nothing to compare with: a clear error.
+    let (code, _, err) = run(&["check", "games/subtraction-134.ron"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("nothing to compare it with"), "{err}");
+}
+
+fn load_error(src: &str) -> String {
+    match DescriptorGame::from_source("bad.ron", src, None) {
+        Ok(_) => panic!("accepted:\n{src}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn errors_point_at_the_line_and_column() {
+    let cases: &[(&str, &str)] = &[
+        // a misspelt field
+        (
+            "(\n    name: \"x\",\n    rules: Heaps(moves: [TakeAny]),\n    strat: \"3\",\n)",
+            "bad.ron:4:5: Unexpected field named `strat`",
+        ),
+        // a misspelt move
+        (
+            "(\n    name: \"x\",\n    rules: Heaps(moves: [TakeAll]),\n)",
+            "bad.ron:3:26: Unexpected variant named `TakeAll`",
+        ),
+        // a syntax error
+        ("(\n    name: \"x\"\n    rules: Heaps(moves: [TakeAny]),\n)", "bad.ron:3:5: Expected comma"),
+        // a missing field
+        ("(\n    name: \"x\",\n)", "bad.ron:3:1: Unexpected missing field named `rules`"),
+        // impossible combinations
+        (
+            "(\n    name: \"x\",\n    rules: Heaps(moves: [Octal(\"0.78\")]),\n)",
+            "bad.ron:3:5: octal code \"0.78\": '8' is not an octal digit",
+        ),
+        (
+            "(\n    name: \"x\",\n    rules: Heaps(moves: [Subtract([0, 2])]),\n)",
+            "bad.ron:3:5: a subtraction set needs positive numbers",
+        ),
+        (
+            "(\n    name: \"x\",\n    end: Misere,\n    rules: Grid(moves: Toggle(pattern: Plus)),\n)",
+            "bad.ron:3:5: a puzzle has one player",
+        ),
+        (
+            "(\n    name: \"x\",\n    kind: Partisan,\n    rules: Heaps(moves: [TakeAny]),\n)",
+            "bad.ron:3:5: the rules make this game impartial, but `kind` says partisan",
+        ),
+        (
+            "(\n    name: \"x\",\n    rules: Grid(moves: Chomp, text: Heights, components: true),\n)",
+            "bad.ron:3:5: Chomp boards are one piece",
+        ),
+        (
+            "(\n    name: \"x\",\n    rules: Grid(moves: RemoveRun(max: 0)),\n)",
+            "bad.ron:3:5: RemoveRun's `max` must be at least 1",
+        ),
+        (
+            "(\n    name: \"x\",\n    rules: Heaps(moves: [TakeEqual], heaps: 1),\n)",
+            "bad.ron:3:5: TakeEqual takes from two heaps",
+        ),
+        (
+            "(\n    name: \"x\",\n    start: \"1,x\",\n    rules: Heaps(moves: [TakeAny]),\n)",
+            "bad.ron:3:5: the start position: invalid position",
+        ),
+    ];
+    for (src, want) in cases {
+        let e = load_error(src);
+        assert!(e.starts_with(want), "got {e:?}, wanted it to start with {want:?}");
+    }
+    // From the command line: one line, exit 1.
+    let dir = std::env::temp_dir().join(format!("gamesman-ron-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("typo.ron");
+    std::fs::write(&path, "(\n  name: \"typo\",\n  rules: Heaps(moves: [Substract([1])]),\n)\n").unwrap();
+    let (code, out, err) = run(&["solve", path.to_str().unwrap(), "3"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(
+        err.starts_with(&format!("gamesman: error: {}:3:24: Unexpected variant named `Substract`", path.display())),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn max_run_length_and_reflections() {
+    // TacTix where a move removes at most 1 token: every token is a move of its own, so a
+    // board of n tokens is n moves long whatever the play: Grundy value n mod 2.
+    let src = r#"(name: "t1", rules: Grid(moves: RemoveRun(max: 1), symmetry: Reflections, components: true))"#;
+    let g = DescriptorGame::from_source("t1.ron", src, None).unwrap();
+    for (board, n) in [("###/###", 6), ("##/#0", 3), ("#", 1), ("#0#/###", 5)] {
+        assert_eq!(grundy(&g, board), n % 2, "{board}");
+    }
+    // At most 2: a bar of n is then the subtraction game S(1,2) on a heap... but a run may
+    // be taken from the middle, splitting the bar: it is Kayles (0.77).
+    let src = r#"(name: "t2", rules: Grid(moves: RemoveRun(max: 2), symmetry: Square, components: true))"#;
+    let g = DescriptorGame::from_source("t2.ron", src, None).unwrap();
+    for n in 1..=12 {
+        assert_eq!(grundy(&g, &"#".repeat(n)), kayles(n), "a bar of {n}");
+    }
+}
+
+/// The fewest presses that turn `board` off, by trying every set of presses (rows × cols ≤
+/// 12), with `reach` the cells a press at (r, c) toggles.
+fn brute_force(board: &[&str], reach: &[(i64, i64)]) -> Option<u32> {
+    let (h, w) = (board.len() as i64, board[0].len() as i64);
+    let lit: Vec<bool> = board.iter().flat_map(|row| row.chars().map(|c| c == '#')).collect();
+    let n = (h * w) as u32;
+    (0u32..1 << n)
+        .filter(|set| {
+            let mut cells = lit.clone();
+            for i in (0..n).filter(|i| set >> i & 1 == 1) {
+                let (r, c) = ((i as i64) / w, (i as i64) % w);
+                for &(dr, dc) in reach {
+                    let (y, x) = (r + dr, c + dc);
+                    if (0..h).contains(&y) && (0..w).contains(&x) {
+                        cells[(y * w + x) as usize] ^= true;
+                    }
+                }
+            }
+            cells.iter().all(|&on| !on)
+        })
+        .map(u32::count_ones)
+        .min()
+}
+
+#[test]
+fn toggle_puzzles_with_every_pattern() {
+    let square: Vec<(i64, i64)> = (-1..=1).flat_map(|dr| (-1..=1).map(move |dc| (dr, dc))).collect();
+    let patterns: [(&str, Vec<(i64, i64)>); 3] =
+        [("Cell", vec![(0, 0)]), ("Plus", vec![(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)]), ("Square", square)];
+    let boards = ["#0#/0##/#00", "###/###/###", "#00#/0##0/##00", "0#0/#0#", "##/#0/00/0#", "#0##/##0#/0#00"];
+    for (name, reach) in &patterns {
+        let src = format!("(name: \"t\", rules: Grid(moves: Toggle(pattern: {name})))");
+        let g = DescriptorGame::from_source("t.ron", &src, None).unwrap();
+        for b in boards {
+            let rows: Vec<&str> = b.split('/').collect();
+            let r = solve(&g, b, true);
+            let want = brute_force(&rows, reach);
+            assert_eq!(r.remoteness, want, "{name} {b}");
+            assert_eq!(r.value == Value::Win, want.is_some(), "{name} {b}");
+        }
+    }
+}
