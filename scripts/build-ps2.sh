@@ -83,7 +83,10 @@ fi
 
 # --- QEMU with the R5900 model -------------------------------------------------------
 qemu=$cache/qemu/bin/qemu-mipsel
-if [ -z "${GAMESMAN_PS2_NO_QEMU:-}" ] && { [ ! -x "$qemu" ] || ! "$qemu" -cpu help 2>/dev/null | grep -q R5900; }; then
+has_r5900() { # (not `| grep -q`: with pipefail, qemu's SIGPIPE would fail the test)
+    [ -x "$qemu" ] && case "$("$qemu" -cpu help 2>/dev/null)" in *R5900*) true ;; *) false ;; esac
+}
+if [ -z "${GAMESMAN_PS2_NO_QEMU:-}" ] && ! has_r5900; then
     fetch_source qemu
     log "building qemu-mipsel with the R5900 model (a few minutes)"
     src=$cache/src/qemu-build
