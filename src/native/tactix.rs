@@ -50,6 +50,10 @@ impl Game for TacTix {
         Ok(g.to_pbm())
     }
 
+    fn show(&self, g: &Grid) -> GameResult<String> {
+        Ok(g.to_rows('#', '.', "\n"))
+    }
+
     fn moves(&self, g: &Grid) -> GameResult<Vec<Segment>> {
         Ok(g.segments())
     }
