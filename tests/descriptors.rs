@@ -265,3 +265,13 @@ fn toggle_puzzles_with_every_pattern() {
         }
     }
 }
+
+#[test]
+fn huge_positions_are_refused_not_listed() {
+    // 10^12 tokens: 10^12 moves. A clear error, not an out-of-memory abort.
+    for (game, pos) in [("games/nim.ron", "1000000000000,3"), ("games/kayles.ron", "99999999999")] {
+        let (code, out, err) = run(&["solve", game, pos, "--engine", "script"]);
+        assert_eq!((code, out.as_str()), (1, ""), "{err}");
+        assert!(err.contains("more than the 1000000 a search can list"), "{err}");
+    }
+}

@@ -132,6 +132,9 @@ enum GridText {
 
 // --- The game ----------------------------------------------------------------------------
 
+/// The most moves a position may have: beyond it, a search could not finish anyway.
+const MAX_MOVES: u64 = 1_000_000;
+
 /// A position of a descriptor game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DPos {
@@ -371,7 +374,25 @@ impl DescriptorGame {
         }
     }
 
-    fn heap_moves(&self, families: &[Family], h: &[u64]) -> Vec<DMove> {
+    fn heap_moves(&self, families: &[Family], h: &[u64]) -> GameResult<Vec<DMove>> {
+        // Bound the list before making it: a heap of 10^12 under TakeAny has 10^12 moves.
+        let mut count: u64 = 0;
+        for f in families {
+            for &n in h {
+                count = count.saturating_add(match f {
+                    Family::TakeAny => n,
+                    Family::Subtract(set) => set.len() as u64,
+                    Family::Octal(Octal(d)) => (d.len() as u64).saturating_mul(n / 2 + 2),
+                    Family::TakeEqual => n.saturating_mul(h.len() as u64),
+                });
+            }
+        }
+        if count > MAX_MOVES {
+            return Err(GameError::Unsupported(format!(
+                "this position has about {count} moves, more than the {MAX_MOVES} a search can list \
+                 (a native module may still answer: see `native` in docs/descriptors.md)"
+            )));
+        }
         let mut out = Vec::new();
         for (i, &n) in h.iter().enumerate() {
             for f in families {
@@ -414,7 +435,7 @@ impl DescriptorGame {
                 }
             }
         }
-        out
+        Ok(out)
     }
 }
 
@@ -589,8 +610,14 @@ impl Game for DescriptorGame {
 
     fn moves(&self, pos: &DPos) -> GameResult<Vec<DMove>> {
         Ok(match (pos, &self.shape) {
-            (DPos::Heaps(h), Shape::Heaps { families, .. }) => self.heap_moves(families, h),
+            (DPos::Heaps(h), Shape::Heaps { families, .. }) => self.heap_moves(families, h)?,
             (DPos::Heights(h), _) => {
+                let squares = h.iter().fold(0u64, |a, &x| a.saturating_add(x));
+                if squares > MAX_MOVES {
+                    return Err(GameError::Unsupported(format!(
+                        "this board has {squares} squares to take, more than the {MAX_MOVES} a search can list"
+                    )));
+                }
                 let mut out = Vec::new();
                 for (col, &height) in h.iter().enumerate() {
                     for row in 0..height {
