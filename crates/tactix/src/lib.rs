@@ -123,10 +123,14 @@ pub fn components(board: &mut pbm::Board) -> Vec<Vec<(usize, usize)>> {
     out
 }
 
-/// The nimsum of a board using `threads` threads, each with its own tables (`budget` in all).
-/// Independent components are shared out among the threads, largest first. (Sharing out
-/// the moves of one big component was tried: with a table per thread each redoes most of
-/// the other's work, and it was no faster. See docs/performance.md.)
+/// The nimsum of a board using `threads` threads (`budget` bytes in all).
+///
+/// The threads share one memo table (half the budget; see [`solver::Table`]). Each big
+/// component that fits 8×8 is solved by all the threads at once, each visiting the children
+/// in a different order ("lazy SMP": what one thread finds, the others read from the table),
+/// and the first to finish stops the others. The other components are shared out among the
+/// threads, largest first. (Sharing out one component's moves between threads that each had
+/// their own table was tried earlier: each redid the other's work, no faster.)
 pub fn nimsum_parallel(
     board: &mut pbm::Board,
     budget: usize,
@@ -136,30 +140,89 @@ pub fn nimsum_parallel(
     let threads = threads.max(1);
     let mut comps = components(board);
     comps.sort_by_key(|c| std::cmp::Reverse(c.len()));
-    let each = budget / threads;
+    #[cfg(not(target_has_atomic = "64"))]
+    let threads = 1;
     if threads == 1 || comps.is_empty() {
         let mut s = Solver::new(budget, deadline);
         return comps.iter().try_fold(0u64, |acc, c| Ok(acc ^ s.component(c)? as u64));
     }
-    // Share the components out: each to the thread with the least work so far.
-    let mut shares: Vec<Vec<Vec<(usize, usize)>>> = vec![Vec::new(); threads];
-    let mut load = vec![0usize; threads];
-    for c in comps {
-        let t = (0..threads).min_by_key(|&t| load[t]).expect("threads");
-        load[t] += c.len() * c.len();
-        shares[t].push(c);
+    #[cfg(target_has_atomic = "64")]
+    {
+        shared::nimsum(comps, budget, deadline, threads)
     }
-    let results: Vec<Result<u64, SolveError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = shares
-            .iter()
-            .map(|share| {
-                scope.spawn(move || {
-                    let mut s = Solver::new(each, deadline);
-                    share.iter().try_fold(0u64, |acc, c| Ok(acc ^ s.component(c)? as u64))
+    #[cfg(not(target_has_atomic = "64"))]
+    unreachable!("one thread without 64-bit atomics")
+}
+
+#[cfg(target_has_atomic = "64")]
+mod shared {
+    use super::{Instant, SolveError, Solver, large::Shape, solver::Table};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// Components of at least this many cells are solved by all the threads together.
+    const TOGETHER: usize = 16;
+
+    pub fn nimsum(
+        comps: Vec<Vec<(usize, usize)>>,
+        budget: usize,
+        deadline: Option<Instant>,
+        threads: usize,
+    ) -> Result<u64, SolveError> {
+        let table = Arc::new(Table::new(budget / 2));
+        let each = budget / 2 / threads;
+        let solver = |t: usize, stop: &Arc<AtomicBool>| {
+            Solver::sharing(Arc::clone(&table), Arc::clone(stop), (t, threads), each, deadline)
+        };
+        let mut total = 0u64;
+        let (big, rest): (Vec<_>, Vec<_>) =
+            comps.into_iter().partition(|c| c.len() >= TOGETHER && Shape::from_cells(c).to_small().is_some());
+        for c in big {
+            let b = Shape::from_cells(&c).to_small().expect("fits 8×8");
+            let stop = Arc::new(AtomicBool::new(false));
+            let results: Vec<Result<u32, SolveError>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| {
+                        let mut s = solver(t, &stop);
+                        let stop = Arc::clone(&stop);
+                        scope.spawn(move || {
+                            let r = s.small(b);
+                            if r.is_ok() {
+                                stop.store(true, Ordering::Relaxed);
+                            }
+                            r
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap_or(Err(SolveError::Timeout))).collect()
+            });
+            // The first to finish is right (every thread computes the same value); a thread
+            // that was stopped says so, and any other error (the time limit) is the answer.
+            let g = match results.iter().find_map(|r| r.as_ref().ok()) {
+                Some(&g) => g,
+                None => return Err(results.into_iter().find_map(Result::err).unwrap_or(SolveError::Timeout)),
+            };
+            total ^= g as u64;
+        }
+        let mut shares: Vec<Vec<Vec<(usize, usize)>>> = vec![Vec::new(); threads];
+        let mut load = vec![0usize; threads];
+        for c in rest {
+            let t = (0..threads).min_by_key(|&t| load[t]).expect("threads");
+            load[t] += c.len() * c.len();
+            shares[t].push(c);
+        }
+        let never = Arc::new(AtomicBool::new(false));
+        let results: Vec<Result<u64, SolveError>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = shares
+                .iter()
+                .enumerate()
+                .map(|(t, share)| {
+                    let mut s = solver(t, &never);
+                    scope.spawn(move || share.iter().try_fold(0u64, |acc, c| Ok(acc ^ s.component(c)? as u64)))
                 })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap_or(Err(SolveError::Timeout))).collect()
-    });
-    results.into_iter().try_fold(0u64, |acc, r| Ok(acc ^ r?))
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(Err(SolveError::Timeout))).collect()
+        });
+        results.into_iter().try_fold(total, |acc, r| Ok(acc ^ r?))
+    }
 }

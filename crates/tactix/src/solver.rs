@@ -31,12 +31,15 @@ pub enum SolveError {
     Timeout,
     /// A component too large to search.
     TooLarge(usize),
+    /// Another thread solving the same component finished first.
+    Stopped,
 }
 
 impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SolveError::Timeout => f.write_str("the time limit ran out before the nimsum was found"),
+            SolveError::Stopped => f.write_str("stopped: another thread finished first"),
             SolveError::TooLarge(n) => {
                 write!(f, "a connected group of {n} tokens is more than the {MAX_COMPONENT} this solver can search")
             }
@@ -48,13 +51,51 @@ impl std::error::Error for SolveError {}
 
 type Result<T> = std::result::Result<T, SolveError>;
 
-/// The memo table: buckets of 4 entries, each entry two words (a canonical bitboard, 0 for
-/// an empty slot; its grundy value | work << 16). A bucket is 64 bytes, aligned to a cache
-/// line, so a lookup costs one memory access. The words are allocated zeroed, so the
-/// operating system hands out pages as they are first touched: a small board does not pay
-/// for a large table.
-struct Table {
-    words: Vec<u64>,
+/// One word of the memo table. Where the target has 64-bit atomics the table can be shared
+/// by threads: relaxed loads and stores are plain moves there, so a single thread pays
+/// nothing. Elsewhere (the PS2's MIPS II has no 64-bit atomics) it is a plain cell and the
+/// table stays in one thread.
+#[cfg(target_has_atomic = "64")]
+#[derive(Default)]
+struct Word(std::sync::atomic::AtomicU64);
+
+#[cfg(target_has_atomic = "64")]
+impl Word {
+    #[inline]
+    fn load(&self) -> u64 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    #[inline]
+    fn store(&self, v: u64) {
+        self.0.store(v, std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+#[cfg(not(target_has_atomic = "64"))]
+#[derive(Default)]
+struct Word(std::cell::Cell<u64>);
+
+#[cfg(not(target_has_atomic = "64"))]
+impl Word {
+    #[inline]
+    fn load(&self) -> u64 {
+        self.0.get()
+    }
+    #[inline]
+    fn store(&self, v: u64) {
+        self.0.set(v)
+    }
+}
+
+/// The memo table: buckets of 4 entries, each entry two words: the canonical bitboard XOR
+/// the data, and the data (grundy value | work << 16); an empty slot is two zeros. A bucket
+/// is 64 bytes, aligned to a cache line, so a lookup costs one memory access. Storing the
+/// key XOR the data makes an entry check itself: when threads share the table, a reader
+/// that sees half of another thread's write gets a key that matches nothing (the "lockless
+/// hashing" of chess programs). The words are allocated zeroed, so the operating system
+/// hands out pages as they are first touched: a small board does not pay for a large table.
+pub struct Table {
+    words: Vec<Word>,
     /// Index of the first word of bucket 0 (64-byte aligned).
     base: usize,
     buckets: usize,
@@ -62,9 +103,9 @@ struct Table {
 
 impl Table {
     /// A table of at most `bytes` bytes (at least 16 buckets).
-    fn new(bytes: usize) -> Table {
+    pub fn new(bytes: usize) -> Table {
         let buckets = (bytes / 64).max(16);
-        let words = vec![0u64; buckets * 8 + 8];
+        let words: Vec<Word> = std::iter::repeat_with(Word::default).take(buckets * 8 + 8).collect();
         let misalign = (words.as_ptr() as usize % 64) / 8;
         let base = if misalign == 0 { 0 } else { 8 - misalign };
         Table { words, base, buckets }
@@ -95,32 +136,38 @@ impl Table {
     #[inline]
     fn get(&self, key: u64) -> Option<u32> {
         let b = self.bucket(key);
-        let w: &[u64; 8] = self.words[b..b + 8].try_into().expect("a bucket is 8 words");
+        let w: &[Word; 8] = self.words[b..b + 8].try_into().expect("a bucket is 8 words");
         for j in 0..4 {
-            if w[2 * j] == key {
-                return Some((w[2 * j + 1] & 0xFFFF) as u32);
+            let data = w[2 * j + 1].load();
+            if w[2 * j].load() ^ data == key {
+                return Some((data & 0xFFFF) as u32);
             }
         }
         None
     }
 
-    fn insert(&mut self, key: u64, grundy: u32, work: u64) {
+    fn insert(&self, key: u64, grundy: u32, work: u64) {
         let b = self.bucket(key);
         let work = work.min(0xFFFF);
-        let w = &mut self.words[b..b + 8];
-        let slot = match (0..4).find(|&j| w[2 * j] == key || w[2 * j] == 0) {
+        let w = &self.words[b..b + 8];
+        let entry = |j: usize| (w[2 * j].load() ^ w[2 * j + 1].load(), w[2 * j + 1].load());
+        let slot = match (0..4).find(|&j| {
+            let (k, d) = entry(j);
+            k == key || (k == 0 && d == 0)
+        }) {
             Some(j) => j,
             None => {
                 // Full: replace the entry that took the least work, unless this one took less.
-                let j = (0..4).min_by_key(|&j| w[2 * j + 1] >> 16).expect("4 slots");
-                if w[2 * j + 1] >> 16 > work {
+                let j = (0..4).min_by_key(|&j| w[2 * j + 1].load() >> 16).expect("4 slots");
+                if w[2 * j + 1].load() >> 16 > work {
                     return;
                 }
                 j
             }
         };
-        w[2 * slot] = key;
-        w[2 * slot + 1] = grundy as u64 | work << 16;
+        let data = grundy as u64 | work << 16;
+        w[2 * slot].store(key ^ data);
+        w[2 * slot + 1].store(data);
     }
 
     fn bytes(&self) -> usize {
@@ -188,7 +235,7 @@ pub struct Solver {
     cache: Vec<(u64, u32)>,
     /// 64 − log2 of the cache's entries: the hash's top bits pick a slot.
     cache_shift: u32,
-    table: Table,
+    table: std::sync::Arc<Table>,
     large: HashMap<Shape, u32>,
     /// Entries the map was allocated for.
     large_capacity: usize,
@@ -200,6 +247,12 @@ pub struct Solver {
     /// the XOR of each child's known components, and the components still to look up.
     xors: Vec<u32>,
     pending: Vec<Pending>,
+    /// Set by another thread working on the same component when it has finished.
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Which of `of` threads this is: the children still to look up are visited starting
+    /// `turn / of` of the way through, so that threads sharing a table explore different
+    /// subtrees first.
+    turn: (usize, usize),
     pub stats: Stats,
 }
 
@@ -231,7 +284,7 @@ impl Solver {
         Solver {
             cache: vec![(0, 0); cache],
             cache_shift: 64 - cache.trailing_zeros(),
-            table: Table::new(small.saturating_sub(cache * 16)),
+            table: std::sync::Arc::new(Table::new(small.saturating_sub(cache * 16))),
             large: HashMap::with_capacity(large_capacity),
             large_capacity,
             large_bytes: 0,
@@ -239,8 +292,34 @@ impl Solver {
             deadline,
             xors: Vec::new(),
             pending: Vec::new(),
+            stop: None,
+            turn: (0, 1),
             stats: Stats::default(),
         }
+    }
+
+    /// A solver that shares `table` with other threads (its own budget then only covers its
+    /// front cache and its map of large shapes). It stops when `stop` is set; it is thread
+    /// `turn.0` of `turn.1`.
+    #[cfg(target_has_atomic = "64")]
+    pub fn sharing(
+        table: std::sync::Arc<Table>,
+        stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+        turn: (usize, usize),
+        budget: usize,
+        deadline: Option<Instant>,
+    ) -> Solver {
+        let mut s = Solver::new(0, deadline);
+        let cache = (budget / 16 / 16).clamp(8192, CACHE).next_power_of_two().min(CACHE);
+        s.cache = vec![(0, 0); cache];
+        s.cache_shift = 64 - cache.trailing_zeros();
+        s.large_budget = budget / 4;
+        s.large_capacity = (s.large_budget / 2 / 64).max(16);
+        s.large = HashMap::with_capacity(s.large_capacity);
+        s.table = table;
+        s.stop = Some(stop);
+        s.turn = turn;
+        s
     }
 
     pub fn table_bytes(&self) -> usize {
@@ -250,8 +329,13 @@ impl Solver {
     #[inline]
     fn tick(&mut self) -> Result<()> {
         self.stats.searched += 1;
-        if self.stats.searched.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() > d) {
-            return Err(SolveError::Timeout);
+        if self.stats.searched.is_multiple_of(1024) {
+            if self.deadline.is_some_and(|d| Instant::now() > d) {
+                return Err(SolveError::Timeout);
+            }
+            if self.stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+                return Err(SolveError::Stopped);
+            }
         }
         Ok(())
     }
@@ -337,9 +421,10 @@ impl Solver {
                 self.child(p & !mask);
             }
         }
-        let mut i = pending_start;
-        while i < self.pending.len() {
-            let q = self.pending[i];
+        let n = self.pending.len() - pending_start;
+        let first = n * self.turn.0 / self.turn.1;
+        for k in 0..n {
+            let q = self.pending[pending_start + (first + k) % n];
             let g = match self.lookup(q.p, q.key, q.slot as usize) {
                 Ok(g) => g,
                 Err(e) => {
@@ -349,7 +434,6 @@ impl Solver {
                 }
             };
             self.xors[q.child as usize] ^= g;
-            i += 1;
         }
         let mut seen = Mex::new();
         for &x in &self.xors[xors_start..] {

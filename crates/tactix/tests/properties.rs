@@ -87,3 +87,40 @@ fn a_tiny_table_gives_the_same_answers() {
         assert_eq!(big, small);
     }
 }
+
+#[test]
+fn threads_sharing_a_table_agree_with_one_thread() {
+    // Boards whose big components (16 cells or more) are solved by two threads at once, and
+    // a board that is a big component beside its own copy (G + G = 0).
+    let mut seed = 41;
+    let mut together = 0;
+    for _ in 0..12 {
+        let (w, h) = (5, 4);
+        let cells = random_board(&mut seed, w, h, 85);
+        let board = || {
+            let mut b = pbm::Board::new(w, h);
+            for r in 0..h {
+                for c in 0..w {
+                    b.set(r, c, cells[r * w + c]);
+                }
+            }
+            b
+        };
+        let one = Solver::new(1 << 24, None).board(&mut board()).unwrap();
+        let mut b = board();
+        if tactix::components(&mut board()).iter().any(|c| c.len() >= 16) {
+            together += 1;
+        }
+        assert_eq!(tactix::nimsum_parallel(&mut b, 1 << 24, None, 2).unwrap(), one, "{cells:?}");
+        // The same board twice, side by side (a gap between): 0.
+        let mut twice = pbm::Board::new(2 * w + 1, h);
+        for r in 0..h {
+            for c in 0..w {
+                twice.set(r, c, cells[r * w + c]);
+                twice.set(r, c + w + 1, cells[r * w + c]);
+            }
+        }
+        assert_eq!(tactix::nimsum_parallel(&mut twice, 1 << 24, None, 2).unwrap(), 0);
+    }
+    assert!(together >= 4, "only {together} boards had a component for the threads to share");
+}
