@@ -173,6 +173,41 @@ impl Grid {
         Ok(g)
     }
 
+    /// A board optionally followed by `@k` (the first k cells, in reading order, decided),
+    /// as Lights Out positions are written.
+    pub fn parse_at(text: &str) -> Result<(Grid, usize), String> {
+        let (rows, next) = match text.split_once('@') {
+            Some((rows, k)) => {
+                let k: usize = k.trim().parse().map_err(|_| format!("{:?} is not a light index", k.trim()))?;
+                (rows, k)
+            }
+            None => (text, 0),
+        };
+        let board = Grid::parse(rows)?;
+        if next > board.rows() * board.cols() {
+            return Err(format!("@{next} is outside the board"));
+        }
+        Ok((board, next))
+    }
+
+    /// A cell as a person types it, `row:col` from 0, as its index in reading order.
+    pub fn parse_cell(&self, text: &str) -> Result<usize, String> {
+        let bad = || {
+            format!(
+                "{:?}: a press is row:col, from 0:0 to {}:{}",
+                text.trim(),
+                self.rows.saturating_sub(1),
+                self.cols.saturating_sub(1)
+            )
+        };
+        let (r, c) = text.trim().split_once(':').ok_or_else(bad)?;
+        let (r, c): (usize, usize) = (r.trim().parse().map_err(|_| bad())?, c.trim().parse().map_err(|_| bad())?);
+        if r >= self.rows || c >= self.cols {
+            return Err(bad());
+        }
+        Ok(r * self.cols + c)
+    }
+
     pub fn to_pbm(&self) -> String {
         pbm::write(self.cols, self.rows, |r, c| self.get(r, c))
     }

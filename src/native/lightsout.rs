@@ -257,20 +257,7 @@ impl Game for LightsOut {
 
     /// Rows of `#`/`0` separated by newlines or `/`, optionally followed by `@k`.
     fn parse(&self, text: &str) -> GameResult<LoPos> {
-        let (rows, next) = match text.split_once('@') {
-            Some((rows, k)) => {
-                let k: usize = k
-                    .trim()
-                    .parse()
-                    .map_err(|_| GameError::BadPosition(format!("{:?} is not a light index", k.trim())))?;
-                (rows, k)
-            }
-            None => (text, 0),
-        };
-        let board = Grid::parse(rows).map_err(GameError::BadPosition)?;
-        if next > board.rows() * board.cols() {
-            return Err(GameError::BadPosition(format!("@{next} is outside the board")));
-        }
+        let (board, next) = Grid::parse_at(text).map_err(GameError::BadPosition)?;
         Ok(LoPos { board, next })
     }
 
@@ -320,16 +307,7 @@ impl Game for LightsOut {
 
     /// loplayer's `row:col` (from 0): a person may press any light.
     fn parse_move(&self, p: &LoPos, text: &str) -> GameResult<usize> {
-        let (rows, cols) = (p.board.rows(), p.board.cols());
-        let bad = || {
-            GameError::BadMove(format!("{:?}: a press is row:col, from 0:0 to {}:{}", text.trim(), rows - 1, cols - 1))
-        };
-        let (r, c) = text.trim().split_once(':').ok_or_else(bad)?;
-        let (r, c): (usize, usize) = (r.trim().parse().map_err(|_| bad())?, c.trim().parse().map_err(|_| bad())?);
-        if r >= rows || c >= cols {
-            return Err(bad());
-        }
-        Ok(FREE | (r * cols + c))
+        Ok(FREE | p.board.parse_cell(text).map_err(GameError::BadMove)?)
     }
 
     fn primitive(&self, p: &LoPos) -> GameResult<Option<Value>> {

@@ -563,20 +563,7 @@ impl Game for DescriptorGame {
             Shape::Grid { moves, text: fmt, .. } => match (moves, fmt) {
                 (GridMove::Chomp, _) => Ok(DPos::Heights(parse_heights(text)?)),
                 (GridMove::Toggle { .. }, _) => {
-                    let (rows, next) = match text.split_once('@') {
-                        Some((rows, k)) => {
-                            let k: usize = k
-                                .trim()
-                                .parse()
-                                .map_err(|_| GameError::BadPosition(format!("{:?} is not a light index", k.trim())))?;
-                            (rows, k)
-                        }
-                        None => (text, 0),
-                    };
-                    let g = Grid::parse(rows).map_err(GameError::BadPosition)?;
-                    if next > g.rows() * g.cols() {
-                        return Err(GameError::BadPosition(format!("@{next} is outside the board")));
-                    }
+                    let (g, next) = Grid::parse_at(text).map_err(GameError::BadPosition)?;
                     Ok(DPos::Lights(g, next))
                 }
                 _ => Ok(DPos::Grid(Grid::parse(text).map_err(GameError::BadPosition)?)),
@@ -720,20 +707,7 @@ impl Game for DescriptorGame {
     /// A person may press any light of a toggle puzzle (`row:col`).
     fn parse_move(&self, pos: &DPos, text: &str) -> GameResult<DMove> {
         if let DPos::Lights(g, _) = pos {
-            let bad = || {
-                GameError::BadMove(format!(
-                    "{:?}: a press is row:col, from 0:0 to {}:{}",
-                    text.trim(),
-                    g.rows().saturating_sub(1),
-                    g.cols().saturating_sub(1)
-                ))
-            };
-            let (r, c) = text.trim().split_once(':').ok_or_else(bad)?;
-            let (r, c): (usize, usize) = (r.trim().parse().map_err(|_| bad())?, c.trim().parse().map_err(|_| bad())?);
-            if r >= g.rows() || c >= g.cols() {
-                return Err(bad());
-            }
-            return Ok(DMove::Press { cell: r * g.cols() + c, free: true });
+            return Ok(DMove::Press { cell: g.parse_cell(text).map_err(GameError::BadMove)?, free: true });
         }
         crate::game::default_parse_move(self, pos, text)
     }
