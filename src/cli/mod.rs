@@ -23,7 +23,7 @@ use std::time::Instant;
 #[command(
     name = "gamesman",
     version,
-    about = "Strongly solve two-player games and puzzles described as Rhai scripts",
+    about = "Strongly solve, play and analyze two-player games and puzzles described as Rhai scripts or RON descriptors",
     after_help = "Examples:\n  gamesman solve chomp 4432\n  gamesman solve games/nim.rhai 3,4,5 --misere\n  \
                   gamesman moves tictactoe x...o....\n  gamesman games"
 )]
@@ -48,9 +48,9 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
-    /// Measure positions solved per second for each shipped script, and native vs script
+    /// Measure positions solved per second: scripts, native modules and descriptors
     Bench(bench::BenchArgs),
-    /// Solve random positions with the script and with its native module; report disagreements
+    /// Solve random positions with two definitions of a game (script, descriptor, native); report disagreements
     Check(check::CheckArgs),
     /// The Nim assignment: `nim [-m] n1 [n2 ...]` prints loss!, or win! and every winning move
     #[command(disable_help_flag = true)]
@@ -85,7 +85,7 @@ enum Command {
 /// Which engine answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum EngineChoice {
-    /// The native module when the script declares one that exists, else the script
+    /// The native module when the game names one that exists, else the game's definition
     Auto,
     /// Always the game's own definition (the script or descriptor interpreter)
     Script,
@@ -96,9 +96,10 @@ pub enum EngineChoice {
 /// What every command that works on one game takes.
 #[derive(Args)]
 pub struct GameArgs {
-    /// A game script (games/chomp.rhai), or the name of one in the games directory (chomp).
-    /// Games are looked for in $GAMESMAN_GAMES, then ./games, then the games directory of
-    /// the source tree gamesman was built from
+    /// A game script or descriptor (games/chomp.rhai, games/kayles.ron), or the name of one
+    /// in the games directory (chomp: chomp.rhai, else chomp.ron). Games are looked for in
+    /// $GAMESMAN_GAMES, then ./games, then the games directory of the source tree gamesman
+    /// was built from
     #[arg(value_name = "GAME")]
     game: String,
     /// Position text, the path of a file holding it, or - to read it from stdin.
@@ -111,8 +112,8 @@ pub struct GameArgs {
     /// Memory budget for the solver's tables, in MiB; when full, old entries are dropped
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     max_memory: usize,
-    /// Which engine answers: a native module that implements the script's rules (chosen
-    /// by the script's NATIVE constant) or the script itself
+    /// Which engine answers: a native module that implements the game's rules (named by a
+    /// script's NATIVE constant or a descriptor's `native`) or the game's own definition
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
 }
