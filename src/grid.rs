@@ -275,42 +275,18 @@ impl Grid {
     /// The 4-connected groups of tokens, each cropped to its bounding box, in the order of
     /// their first cell (row by row).
     pub fn components(&self) -> Vec<Grid> {
-        let mut seen = Grid::new(self.rows, self.cols);
-        let mut out = Vec::new();
-        let mut stack = Vec::new();
-        for r in 0..self.rows {
-            for c in 0..self.cols {
-                if !self.get(r, c) || seen.get(r, c) {
-                    continue;
+        tactix::large::components(self.rows, self.cols, |r, c| self.get(r, c))
+            .into_iter()
+            .map(|cells| {
+                let (r0, c0) = cells.iter().fold((usize::MAX, usize::MAX), |(a, b), &(r, c)| (a.min(r), b.min(c)));
+                let (r1, c1) = cells.iter().fold((0, 0), |(a, b), &(r, c)| (a.max(r), b.max(c)));
+                let mut part = Grid::new(r1 - r0 + 1, c1 - c0 + 1);
+                for (r, c) in cells {
+                    part.set(r - r0, c - c0, true);
                 }
-                let mut part = Grid::new(self.rows, self.cols);
-                seen.set(r, c, true);
-                stack.push((r, c));
-                while let Some((r, c)) = stack.pop() {
-                    part.set(r, c, true);
-                    let mut visit = |r: usize, c: usize| {
-                        if self.get(r, c) && !seen.get(r, c) {
-                            seen.set(r, c, true);
-                            stack.push((r, c));
-                        }
-                    };
-                    if r > 0 {
-                        visit(r - 1, c);
-                    }
-                    if r + 1 < self.rows {
-                        visit(r + 1, c);
-                    }
-                    if c > 0 {
-                        visit(r, c - 1);
-                    }
-                    if c + 1 < self.cols {
-                        visit(r, c + 1);
-                    }
-                }
-                out.push(part.crop());
-            }
-        }
-        out
+                part
+            })
+            .collect()
     }
 
     /// Every contiguous run of tokens within one row or one column, each single cell listed

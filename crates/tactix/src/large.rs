@@ -140,41 +140,47 @@ impl Shape {
 
     /// The 4-connected components, as cell lists.
     pub fn components(&self) -> Vec<Vec<(usize, usize)>> {
-        let mut left = self.clone();
-        let mut out = Vec::new();
-        let mut stack = Vec::new();
-        for r in 0..self.rows {
-            for c in 0..self.cols {
-                if !left.get(r, c) {
-                    continue;
-                }
-                let mut cells = Vec::new();
-                left.set(r, c, false);
-                stack.push((r, c));
-                while let Some((r, c)) = stack.pop() {
-                    cells.push((r, c));
-                    let mut visit = |r: usize, c: usize| {
-                        if left.get(r, c) {
-                            left.set(r, c, false);
-                            stack.push((r, c));
-                        }
-                    };
-                    if r > 0 {
-                        visit(r - 1, c);
-                    }
-                    if r + 1 < self.rows {
-                        visit(r + 1, c);
-                    }
-                    if c > 0 {
-                        visit(r, c - 1);
-                    }
-                    if c + 1 < self.cols {
-                        visit(r, c + 1);
-                    }
-                }
-                out.push(cells);
-            }
-        }
-        out
+        components(self.rows, self.cols, |r, c| self.get(r, c))
     }
+}
+
+/// The 4-connected groups of the cells of a `rows` × `cols` grid where `on` holds, as cell
+/// lists, in the order of their first cell (row by row). One flood fill for every grid type.
+pub fn components(rows: usize, cols: usize, on: impl Fn(usize, usize) -> bool) -> Vec<Vec<(usize, usize)>> {
+    let mut seen = vec![false; rows * cols];
+    let mut out = Vec::new();
+    let mut stack = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            if seen[r * cols + c] || !on(r, c) {
+                continue;
+            }
+            let mut cells = Vec::new();
+            seen[r * cols + c] = true;
+            stack.push((r, c));
+            while let Some((r, c)) = stack.pop() {
+                cells.push((r, c));
+                let mut visit = |r: usize, c: usize| {
+                    if !seen[r * cols + c] && on(r, c) {
+                        seen[r * cols + c] = true;
+                        stack.push((r, c));
+                    }
+                };
+                if r > 0 {
+                    visit(r - 1, c);
+                }
+                if r + 1 < rows {
+                    visit(r + 1, c);
+                }
+                if c > 0 {
+                    visit(r, c - 1);
+                }
+                if c + 1 < cols {
+                    visit(r, c + 1);
+                }
+            }
+            out.push(cells);
+        }
+    }
+    out
 }
