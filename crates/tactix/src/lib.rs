@@ -4,6 +4,7 @@
 
 pub mod bits;
 pub mod large;
+pub mod memory;
 pub mod pbm;
 pub mod solver;
 

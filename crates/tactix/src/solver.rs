@@ -16,6 +16,7 @@
 
 use crate::bits;
 use crate::large::Shape;
+use crate::memory::{Zero, Zeroed};
 use crate::pbm::Board;
 use std::collections::HashMap;
 use std::fmt;
@@ -75,6 +76,9 @@ impl Word {
 #[derive(Default)]
 struct Word(std::cell::Cell<u64>);
 
+// SAFETY: a `Word` is a `u64` in a cell or an atomic: all zeros is 0, and it has no `Drop`.
+unsafe impl Zero for Word {}
+
 #[cfg(not(target_has_atomic = "64"))]
 impl Word {
     #[inline]
@@ -93,9 +97,10 @@ impl Word {
 /// key XOR the data makes an entry check itself: when threads share the table, a reader
 /// that sees half of another thread's write gets a key that matches nothing (the "lockless
 /// hashing" of chess programs). The words are allocated zeroed, so the operating system
-/// hands out pages as they are first touched: a small board does not pay for a large table.
+/// hands out pages as they are first touched: a small board does not pay for a large table
+/// (and a large table is in huge pages where it can be: see [`crate::memory`]).
 pub struct Table {
-    words: Vec<Word>,
+    words: Zeroed<Word>,
     /// Index of the first word of bucket 0 (64-byte aligned).
     base: usize,
     buckets: usize,
@@ -105,7 +110,7 @@ impl Table {
     /// A table of at most `bytes` bytes (at least 16 buckets).
     pub fn new(bytes: usize) -> Table {
         let buckets = (bytes / 64).max(16);
-        let words: Vec<Word> = std::iter::repeat_with(Word::default).take(buckets * 8 + 8).collect();
+        let words: Zeroed<Word> = Zeroed::new(buckets * 8 + 8);
         let misalign = (words.as_ptr() as usize % 64) / 8;
         let base = if misalign == 0 { 0 } else { 8 - misalign };
         Table { words, base, buckets }
@@ -256,8 +261,9 @@ pub struct Solver {
     pub stats: Stats,
 }
 
-/// A component of a child whose value is not known without the table: its normalized
-/// bitboard, canonical key, front-cache slot, and the child it belongs to.
+/// A component of a child whose value has no closed form: its normalized bitboard, its
+/// canonical key (0 until the front cache has missed, and 0 after a hit), its front-cache
+/// slot, and the child it belongs to.
 #[derive(Clone, Copy)]
 struct Pending {
     p: u64,
@@ -365,7 +371,7 @@ impl Solver {
             // one token (twice): mex {2, 0, 1} = 3.
             return Quick::Known(3);
         }
-        let slot = (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.cache_shift) as usize;
+        let slot = self.cache_slot(p);
         if self.cache[slot].0 == p {
             self.stats.hits += 1;
             return Quick::Known(self.cache[slot].1);
@@ -378,6 +384,25 @@ impl Solver {
         Quick::Pending { p, key, slot }
     }
 
+    /// The front-cache slot of a normalized bitboard: the top bits of a multiplicative hash.
+    #[inline]
+    fn cache_slot(&self, p: u64) -> usize {
+        (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.cache_shift) as usize
+    }
+
+    /// Ask the CPU to start loading a front-cache slot (a no-op where there is no prefetch).
+    #[inline]
+    fn prefetch_cache(&self, slot: usize) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = self.cache[slot..].as_ptr() as *const i8;
+            // SAFETY: prefetching is a hint; it never faults and reads nothing.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
+    }
+
     /// The table's value for a component, or a search.
     fn lookup(&mut self, p: u64, key: u64, slot: usize) -> Result<u32> {
         if let Some(g) = self.table.get(key) {
@@ -388,10 +413,11 @@ impl Solver {
         self.search(p, key, slot)
     }
 
-    /// Search a component: the mex of its children's values. The children are generated
-    /// first, with every component whose value is not known at once prefetched from the
-    /// table; then the table is read (by then the cache lines are arriving) and the misses
-    /// are searched. Hiding the memory latency this way is what the two passes are for.
+    /// Search a component: the mex of its children's values, in three passes that hide the
+    /// memory latency. First the children are generated, closed forms applied, and the
+    /// front-cache slot of every other component prefetched; then the front cache is read
+    /// and, for each miss, the canonical key computed and its table bucket prefetched; then
+    /// the table is read (by then the cache lines are arriving) and the misses searched.
     fn search(&mut self, p: u64, key: u64, slot: usize) -> Result<u32> {
         self.tick()?;
         let before = self.stats.searched;
@@ -421,10 +447,29 @@ impl Solver {
                 self.child(p & !mask);
             }
         }
+        // Second pass: the front cache, whose slots were prefetched by the first. A hit
+        // settles the component (its key is left 0); a miss needs the canonical key, and that
+        // key's table bucket is prefetched in turn.
+        for i in pending_start..self.pending.len() {
+            let q = self.pending[i];
+            let (cached, g) = self.cache[q.slot as usize];
+            if cached == q.p {
+                self.stats.hits += 1;
+                self.xors[q.child as usize] ^= g;
+            } else if !bits::mirror_loss(q.p) {
+                let key = bits::canonical(q.p);
+                self.table.prefetch(key);
+                self.pending[i].key = key;
+            }
+        }
+        // Third pass: the table, and a search for each miss.
         let n = self.pending.len() - pending_start;
         let first = n * self.turn.0 / self.turn.1;
         for k in 0..n {
             let q = self.pending[pending_start + (first + k) % n];
+            if q.key == 0 {
+                continue;
+            }
             let g = match self.lookup(q.p, q.key, q.slot as usize) {
                 Ok(g) => g,
                 Err(e) => {
@@ -456,10 +501,23 @@ impl Solver {
         while rest != 0 {
             let comp = bits::flood(rest & rest.wrapping_neg(), rest);
             rest &= !comp;
-            match self.quick(comp) {
-                Quick::Known(x) => g ^= x,
-                Quick::Pending { p, key, slot } => self.pending.push(Pending { p, key, slot: slot as u32, child }),
+            let n = comp.count_ones();
+            if n <= 2 {
+                g ^= n;
+                continue;
             }
+            let p = bits::normalize(comp);
+            if bits::is_bar(p) {
+                g ^= n;
+                continue;
+            }
+            if n == 3 {
+                g ^= 3; // the L tromino (see `quick`)
+                continue;
+            }
+            let slot = self.cache_slot(p);
+            self.prefetch_cache(slot);
+            self.pending.push(Pending { p, key: 0, slot: slot as u32, child });
         }
         self.xors.push(g);
     }

@@ -1,0 +1,140 @@
+//! Zeroed memory for the memo table, handed out by the operating system page by page as it
+//! is first touched (a small board does not pay for a large table).
+//!
+//! On 64-bit Linux (x86-64, AArch64) a table of 4 MiB or more is its own anonymous mapping,
+//! aligned to 2 MiB and marked for transparent huge pages (`madvise(MADV_HUGEPAGE)`): each
+//! probe of a large table otherwise misses the TLB as well as the cache. Measured on the
+//! full 4×7 board at 256 MiB: 8.6–8.8 s against 9.5–11.0 s (docs/performance.md).
+//! Everywhere else, and if the mapping fails, it is an ordinary zeroed allocation.
+
+/// `len` zeroed values of a type for which all-zero bytes are a valid value.
+pub struct Zeroed<T: Zero> {
+    backing: Backing<T>,
+}
+
+/// Types whose all-zero bit pattern is a valid value (integers and atomics of them).
+///
+/// # Safety
+/// An implementor must be valid when every byte is zero, and have no `Drop`.
+pub unsafe trait Zero: Default {}
+
+// SAFETY: an integer of zero bytes is 0, and a cell of one is a cell of 0; no `Drop`.
+unsafe impl Zero for u64 {}
+unsafe impl Zero for std::cell::Cell<u64> {}
+
+enum Backing<T> {
+    Heap(Vec<T>),
+    #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+    Mapped(huge::Mapping<T>),
+}
+
+impl<T: Zero> Zeroed<T> {
+    pub fn new(len: usize) -> Zeroed<T> {
+        #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+        if len * size_of::<T>() >= huge::MIN_BYTES
+            && let Some(m) = huge::Mapping::new(len)
+        {
+            return Zeroed { backing: Backing::Mapped(m) };
+        }
+        // `T::default()` is all zeros, so this is a zeroed allocation (calloc), whose pages
+        // are not touched until used.
+        Zeroed { backing: Backing::Heap(std::iter::repeat_with(T::default).take(len).collect()) }
+    }
+}
+
+impl<T: Zero> std::ops::Deref for Zeroed<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        match &self.backing {
+            Backing::Heap(v) => v,
+            #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+            Backing::Mapped(m) => m.as_slice(),
+        }
+    }
+}
+
+#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+mod huge {
+    use super::Zero;
+    use std::marker::PhantomData;
+
+    /// Below this a table gains nothing from huge pages (it fits the TLB's reach anyway).
+    pub const MIN_BYTES: usize = 4 << 20;
+    const HUGE_PAGE: usize = 2 << 20;
+    // The same values on x86-64 and AArch64 Linux.
+    const PROT_READ_WRITE: i32 = 0x1 | 0x2;
+    const MAP_PRIVATE_ANONYMOUS: i32 = 0x02 | 0x20;
+    const MADV_HUGEPAGE: i32 = 14;
+
+    unsafe extern "C" {
+        fn mmap(addr: *mut u8, len: usize, prot: i32, flags: i32, fd: i32, offset: i64) -> *mut u8;
+        fn munmap(addr: *mut u8, len: usize) -> i32;
+        fn madvise(addr: *mut u8, len: usize, advice: i32) -> i32;
+    }
+
+    /// An anonymous private mapping holding `len` values from a 2 MiB boundary.
+    pub struct Mapping<T> {
+        map: *mut u8,
+        map_len: usize,
+        start: *mut T,
+        len: usize,
+        _owns: PhantomData<T>,
+    }
+
+    // SAFETY: the mapping is owned memory like a `Vec<T>`'s; sharing or sending it is as safe
+    // as sharing or sending `T`s.
+    unsafe impl<T: Send> Send for Mapping<T> {}
+    unsafe impl<T: Sync> Sync for Mapping<T> {}
+
+    impl<T: Zero> Mapping<T> {
+        pub fn new(len: usize) -> Option<Mapping<T>> {
+            let bytes = len.checked_mul(size_of::<T>())?;
+            let map_len = bytes.checked_add(HUGE_PAGE)?;
+            // SAFETY: a new anonymous mapping at an address of the kernel's choosing touches
+            // no existing memory.
+            let map = unsafe { mmap(std::ptr::null_mut(), map_len, PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS, -1, 0) };
+            if map as isize == -1 || map.is_null() {
+                return None;
+            }
+            let skip = map.align_offset(HUGE_PAGE);
+            // SAFETY: `skip < HUGE_PAGE`, so `start .. start + bytes` lies inside the mapping.
+            let start = unsafe { map.add(skip) };
+            // SAFETY: advice on pages of our own mapping. Refused advice (no THP in this
+            // kernel) leaves ordinary pages, which is fine.
+            unsafe { madvise(start, bytes / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE) };
+            Some(Mapping { map, map_len, start: start.cast(), len, _owns: PhantomData })
+        }
+
+        pub fn as_slice(&self) -> &[T] {
+            // SAFETY: `start` is aligned (2 MiB), the memory is ours for `len` values, and an
+            // anonymous mapping reads as zeros, a valid `T` (`T: Zero`).
+            unsafe { std::slice::from_raw_parts(self.start, self.len) }
+        }
+    }
+
+    impl<T> Drop for Mapping<T> {
+        fn drop(&mut self) {
+            // SAFETY: the mapping made in `new`, unmapped once; `T: Zero` has no `Drop`.
+            unsafe { munmap(self.map, self.map_len) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_and_large_tables_start_zeroed_and_are_writable() {
+        for len in [0, 1, 1000, (8 << 20) / 8 + 3] {
+            let z: Zeroed<std::cell::Cell<u64>> = Zeroed::new(len);
+            assert_eq!(z.len(), len);
+            assert!(z.iter().all(|w| w.get() == 0));
+            if let Some(last) = z.last() {
+                last.set(7);
+                assert_eq!(z[len - 1].get(), 7);
+            }
+        }
+    }
+}
