@@ -237,6 +237,12 @@ fn tactix_vectors_through_gamesman_tactix_and_solve() {
             assert_eq!(m["grundy"], 0, "{m}");
         }
     }
+    // Options are checked and explained like every other command's.
+    let (code, out, _) = run(&["tactix", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("--threads") && out.contains("--time-limit"), "{out}");
+    let (code, _, err) = run(&["tactix", "--threads", "0"]);
+    assert_eq!(code, 2, "{err}");
     // Malformed: -1 on stdout, the reason on stderr, exit 0 (the contest's contract).
     let (code, out, err) = run(&["tactix", "no/such/board.pbm"]);
     assert_eq!((code, out.as_str()), (0, "-1\n"));

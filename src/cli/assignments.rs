@@ -109,26 +109,38 @@ pub fn lightsout(board: &str) -> Result<i32> {
 /// `gamesman tactix [--max-memory MIB] [--time-limit SECONDS] [--threads N] [FILE]`: the
 /// contest program's contract (the nimsum, or -1 with the reason on stderr; exit 0), using
 /// every core.
-pub fn tactix(args: &[String]) -> i32 {
-    let mut args = args.to_vec();
-    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if let Some(i) = args.iter().position(|a| a == "--threads") {
-        match args.get(i + 1).and_then(|v| v.parse::<usize>().ok()).filter(|&n| n > 0) {
-            Some(n) => threads = n,
-            None => {
-                eprintln!("gamesman tactix: --threads takes a positive whole number");
-                return 2;
-            }
-        }
-        args.drain(i..i + 2);
-    }
-    let (budget, limit, file) = match ::tactix::parse_args(&args, 256) {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("gamesman tactix: {e}");
-            return 2;
-        }
-    };
+#[derive(Args)]
+#[command(after_help = "A board that is not a P1 PBM, or that cannot be finished within the limits, prints -1 \
+(the reason goes to stderr) and exits 0, as the contest requires.")]
+pub struct TactixArgs {
+    /// The board, a P1 PBM file (standard input when absent or -)
+    #[arg(value_name = "FILE")]
+    file: Option<String>,
+    /// Memory for the tables and the board, in MiB
+    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..1 << 20))]
+    max_memory: u64,
+    /// Give up (print -1) after this many seconds
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds)]
+    time_limit: Option<f64>,
+    /// Threads to solve with [default: all cores]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+}
+
+fn positive_seconds(v: &str) -> Result<f64, String> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .ok_or_else(|| format!("takes a positive number of seconds, not {v:?}"))
+}
+
+/// `gamesman tactix [FILE]`: the contest binary's work, with threads.
+pub fn tactix(args: &TactixArgs) -> i32 {
+    let threads =
+        args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize);
+    let budget = (args.max_memory as usize) << 20;
+    let limit = args.time_limit.map(std::time::Duration::from_secs_f64);
+    let file = args.file.clone();
     let started = std::time::Instant::now();
     let read = |r: &mut dyn Read| {
         let max_cells = (budget / 2 * 8) as u64;

@@ -68,12 +68,7 @@ enum Command {
         state: Option<String>,
     },
     /// The TacTix contest: the nimsum of a P1 PBM board (stdin or FILE), or -1 when it cannot
-    #[command(disable_help_flag = true)]
-    Tactix {
-        /// [--max-memory MIB (default 256)] [--time-limit SECONDS] [--threads N] [FILE]
-        #[arg(allow_hyphen_values = true, trailing_var_arg = true, value_name = "ARGS")]
-        args: Vec<String>,
-    },
+    Tactix(assignments::TactixArgs),
     /// The Lights Out assignment: the presses (row:col) of a solution with the fewest presses
     Lightsout {
         /// A file of rows of # (on) and 0 (off), or - for stdin
@@ -206,7 +201,7 @@ pub fn main() -> i32 {
         Command::Nimrod(a) => assignments::nimrod(&a),
         Command::Chomp { state } => assignments::chomp(state.as_deref()),
         Command::Lightsout { board } => assignments::lightsout(&board),
-        Command::Tactix { args } => Ok(assignments::tactix(&args)),
+        Command::Tactix(a) => Ok(assignments::tactix(&a)),
     };
     match result {
         Ok(code) => code,
