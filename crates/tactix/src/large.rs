@@ -83,6 +83,25 @@ impl Shape {
         Some(b)
     }
 
+    /// The 8×16 bitboard of this shape laid with its short side as rows (see
+    /// [`crate::wide`]), if it fits one and not an 8×8 one.
+    pub fn to_wide(&self) -> Option<u128> {
+        let (short, long) = (self.rows.min(self.cols), self.rows.max(self.cols));
+        if short > 8 || long > 16 || long <= 8 {
+            return None;
+        }
+        let mut b = 0u128;
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                if self.get(r, c) {
+                    let (i, j) = if self.rows <= 8 { (r, c) } else { (c, r) };
+                    b |= 1 << (16 * i + j);
+                }
+            }
+        }
+        Some(b)
+    }
+
     /// One of the 8 symmetries (see [`symmetry`]).
     fn transform(&self, t: u8) -> Shape {
         let (rows, cols) = symmetry_dims(t, self.rows, self.cols);

@@ -7,6 +7,7 @@ pub mod large;
 pub mod memory;
 pub mod pbm;
 pub mod solver;
+pub mod wide;
 
 use std::io::Read;
 use std::time::{Duration, Instant};

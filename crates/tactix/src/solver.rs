@@ -18,6 +18,7 @@ use crate::bits;
 use crate::large::Shape;
 use crate::memory::{Zero, Zeroed};
 use crate::pbm::Board;
+use crate::wide;
 use std::collections::HashMap;
 use std::fmt;
 use std::time::Instant;
@@ -180,6 +181,62 @@ impl Table {
     }
 }
 
+/// The memo table of the 8×16 path: buckets of 2 entries in a cache line, each entry the
+/// canonical bitboard (two words), the data (grundy value | work << 16) and a spare word.
+/// One thread's own (the big components that threads solve together fit 8×8).
+struct WideTable {
+    words: Vec<u64>,
+    buckets: usize,
+}
+
+impl WideTable {
+    fn new(bytes: usize) -> WideTable {
+        let buckets = (bytes / 64).max(16);
+        WideTable { words: vec![0; buckets * 8], buckets }
+    }
+
+    #[inline]
+    fn bucket(&self, key: u128) -> usize {
+        let h =
+            (key as u64 ^ ((key >> 64) as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        ((h as u128 * self.buckets as u128) >> 64) as usize * 8
+    }
+
+    fn get(&self, key: u128) -> Option<u32> {
+        let b = self.bucket(key);
+        let w = &self.words[b..b + 8];
+        (0..2)
+            .find(|&j| w[4 * j] == key as u64 && w[4 * j + 1] == (key >> 64) as u64)
+            .map(|j| (w[4 * j + 2] & 0xFFFF) as u32)
+    }
+
+    fn insert(&mut self, key: u128, grundy: u32, work: u64) {
+        let b = self.bucket(key);
+        let w = &mut self.words[b..b + 8];
+        let work = work.min(0xFFFF);
+        // An empty slot, else the one that took less work (if it took less than this one).
+        let j = if w[0] == 0 && w[1] == 0 {
+            0
+        } else if w[4] == 0 && w[5] == 0 {
+            1
+        } else if w[2] >> 16 <= w[6] >> 16 {
+            0
+        } else {
+            1
+        };
+        if w[4 * j] | w[4 * j + 1] != 0 && w[4 * j + 2] >> 16 > work {
+            return;
+        }
+        w[4 * j] = key as u64;
+        w[4 * j + 1] = (key >> 64) as u64;
+        w[4 * j + 2] = grundy as u64 | work << 16;
+    }
+
+    fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+}
+
 /// The set of children's values, for the mex.
 struct Mex {
     low: [u64; 4],
@@ -241,11 +298,15 @@ pub struct Solver {
     /// 64 − log2 of the cache's entries: the hash's top bits pick a slot.
     cache_shift: u32,
     table: std::sync::Arc<Table>,
+    /// The 8×16 path's table, allocated when first needed.
+    wide: Option<WideTable>,
     large: HashMap<Shape, u32>,
     /// Entries the map was allocated for.
     large_capacity: usize,
     /// Bytes the shapes in the map own (besides the map's own slots).
     large_bytes: usize,
+    /// Bytes for everything beyond 8×8: half for the 8×16 table, a quarter for the map's
+    /// slots, a quarter for its shapes.
     large_budget: usize,
     deadline: Option<Instant>,
     /// Scratch stacks shared by every level of the search (no allocation per position):
@@ -284,13 +345,13 @@ impl Solver {
         let small = budget / 4 * 3;
         let large_budget = budget - small;
         // A slot is the (Shape, u32) pair plus a control byte, at 7/8 load: about 64 bytes.
-        // Half the share goes to slots, half to the shapes' own words.
-        let large_capacity = (large_budget / 2 / 64).max(16);
+        let large_capacity = (large_budget / 4 / 64).max(16);
         let cache = (budget / 16 / 16).clamp(8192, CACHE).next_power_of_two().min(CACHE);
         Solver {
             cache: vec![(0, 0); cache],
             cache_shift: 64 - cache.trailing_zeros(),
             table: std::sync::Arc::new(Table::new(small.saturating_sub(cache * 16))),
+            wide: None,
             large: HashMap::with_capacity(large_capacity),
             large_capacity,
             large_bytes: 0,
@@ -320,7 +381,7 @@ impl Solver {
         s.cache = vec![(0, 0); cache];
         s.cache_shift = 64 - cache.trailing_zeros();
         s.large_budget = budget / 4;
-        s.large_capacity = (s.large_budget / 2 / 64).max(16);
+        s.large_capacity = (s.large_budget / 4 / 64).max(16);
         s.large = HashMap::with_capacity(s.large_capacity);
         s.table = table;
         s.stop = Some(stop);
@@ -329,7 +390,7 @@ impl Solver {
     }
 
     pub fn table_bytes(&self) -> usize {
-        self.table.bytes() + self.large_bytes
+        self.table.bytes() + self.wide.as_ref().map_or(0, WideTable::bytes) + self.large_bytes
     }
 
     #[inline]
@@ -531,10 +592,75 @@ impl Solver {
         if shape.is_bar() {
             return Ok(cells.len() as u32);
         }
+        if let Some(p) = shape.to_wide() {
+            return self.wide(p);
+        }
         if cells.len() > MAX_COMPONENT {
             return Err(SolveError::TooLarge(cells.len()));
         }
         self.large(shape)
+    }
+
+    /// The nimsum of a connected component as an oriented, normalized 8×16 bitboard (see
+    /// [`crate::wide`]). The same search as [`Solver::small`]'s, without the prefetching
+    /// passes: these components are far fewer.
+    pub fn wide(&mut self, p: u128) -> Result<u32> {
+        let (rows, _) = wide::dims(p);
+        if rows == 1 {
+            return Ok(p.count_ones());
+        }
+        if wide::mirror_loss(p) {
+            return Ok(0);
+        }
+        let key = wide::canonical(p);
+        if let Some(g) = self.wide.as_ref().and_then(|t| t.get(key)) {
+            self.stats.hits += 1;
+            return Ok(g);
+        }
+        self.tick()?;
+        let before = self.stats.searched;
+        let mut seen = Mex::new();
+        let mut cells = p;
+        while cells != 0 {
+            let s = cells.trailing_zeros();
+            cells &= cells - 1;
+            let mut mask = 1u128 << s;
+            let mut e = s;
+            loop {
+                seen.add(self.wide_child(p & !mask)?);
+                if e % 16 == 15 || p >> (e + 1) & 1 == 0 {
+                    break;
+                }
+                e += 1;
+                mask |= 1 << e;
+            }
+            let mut mask = 1u128 << s;
+            let mut e = s;
+            while e < 112 && p >> (e + 16) & 1 == 1 {
+                e += 16;
+                mask |= 1 << e;
+                seen.add(self.wide_child(p & !mask)?);
+            }
+        }
+        let g = seen.mex();
+        let bytes = self.large_budget / 2;
+        self.wide.get_or_insert_with(|| WideTable::new(bytes)).insert(key, g, self.stats.searched - before);
+        Ok(g)
+    }
+
+    /// The value of what a move leaves of an 8×16 component: its components' XOR.
+    fn wide_child(&mut self, mut rest: u128) -> Result<u32> {
+        let mut g = 0;
+        while rest != 0 {
+            let comp = wide::flood(rest & rest.wrapping_neg(), rest);
+            rest &= !comp;
+            let p = wide::normalize(comp);
+            g ^= match wide::to_small(p) {
+                Some(b) => self.small(b)?,
+                None => self.wide(p)?,
+            };
+        }
+        Ok(g)
     }
 
     pub(crate) fn large(&mut self, shape: Shape) -> Result<u32> {
@@ -576,7 +702,7 @@ impl Solver {
         // the budget); when full it is cleared. (Keeping what it has and refusing new entries
         // was tried: far slower, since shapes solved later are never remembered.)
         let bytes = key.bytes();
-        if self.large.len() >= self.large_capacity || self.large_bytes + bytes > self.large_budget / 2 {
+        if self.large.len() >= self.large_capacity || self.large_bytes + bytes > self.large_budget / 4 {
             self.large.clear();
             self.large_bytes = 0;
         }
@@ -650,6 +776,43 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 50);
+    }
+
+    #[test]
+    fn the_wide_path_agrees_with_the_general_path() {
+        // Random shapes of 2 or 3 rows by 9–11 columns (wider than 8×8), both ways round.
+        let mut x = 987654321u64;
+        let mut checked = 0;
+        for i in 0..2000 {
+            if checked == 60 {
+                break;
+            }
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let (rows, cols) = (2 + i % 2, 9 + i / 2 % 3);
+            let mut y = x;
+            let mut cells = Vec::new();
+            for r in 0..rows {
+                for c in 0..cols {
+                    y = y.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    if y >> 62 > rows as u64 - 2 {
+                        cells.push((r, c)); // three cells in four with 2 rows, one in two with 3
+                    }
+                }
+            }
+            let mut board = crate::pbm::Board::new(cols, rows);
+            cells.iter().for_each(|&(r, c)| board.set(r, c, true));
+            let Some(comp) = crate::components(&mut board).into_iter().max_by_key(Vec::len) else { continue };
+            let shape = Shape::from_cells(&comp);
+            let Some(p) = shape.to_wide() else { continue };
+            let turned: Vec<(usize, usize)> = comp.iter().map(|&(r, c)| (c, r)).collect();
+            let mut a = Solver::new(1 << 22, None);
+            let mut b = Solver::new(1 << 22, None);
+            let g = b.large(shape.clone()).unwrap();
+            assert_eq!(a.wide(p).unwrap(), g, "{comp:?}");
+            assert_eq!(a.component(&turned).unwrap(), g, "{comp:?} turned");
+            checked += 1;
+        }
+        assert_eq!(checked, 60);
     }
 
     #[test]
