@@ -126,35 +126,9 @@ impl Shape {
         self.rows == 1 || self.cols == 1
     }
 
-    /// Every contiguous run in a row or a column (single cells once), as cell lists.
-    pub fn runs(&self, mut each: impl FnMut(&[(usize, usize)]) -> bool) {
-        let mut run = Vec::new();
-        for r in 0..self.rows {
-            for c0 in 0..self.cols {
-                run.clear();
-                let mut c = c0;
-                while c < self.cols && self.get(r, c) {
-                    run.push((r, c));
-                    if !each(&run) {
-                        return;
-                    }
-                    c += 1;
-                }
-            }
-        }
-        for c in 0..self.cols {
-            for r0 in 0..self.rows {
-                run.clear();
-                let mut r = r0;
-                while r < self.rows && self.get(r, c) {
-                    run.push((r, c));
-                    if run.len() > 1 && !each(&run) {
-                        return;
-                    }
-                    r += 1;
-                }
-            }
-        }
+    /// The 4-connected components, as shapes cropped to their bounding boxes.
+    pub fn parts(&self) -> Vec<Shape> {
+        self.components().iter().map(|cells| Shape::from_cells(cells)).collect()
     }
 
     /// The 4-connected components, as cell lists.

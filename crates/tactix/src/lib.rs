@@ -165,6 +165,16 @@ mod shared {
     /// Components of at least this many cells are solved by all the threads together.
     const TOGETHER: usize = 16;
 
+    /// A solver thread, with the main thread's stack size: the general path recurses once per
+    /// token taken (about 600 bytes a level, up to 4096 levels), more than the 2 MiB a thread
+    /// gets by default. Only the pages used are ever touched.
+    fn spawn<'scope, T: Send + 'scope>(
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        f: impl FnOnce() -> T + Send + 'scope,
+    ) -> std::thread::ScopedJoinHandle<'scope, T> {
+        std::thread::Builder::new().stack_size(8 << 20).spawn_scoped(scope, f).expect("a solver thread")
+    }
+
     pub fn nimsum(
         comps: Vec<Vec<(usize, usize)>>,
         budget: usize,
@@ -187,7 +197,7 @@ mod shared {
                     .map(|t| {
                         let mut s = solver(t, &stop);
                         let stop = Arc::clone(&stop);
-                        scope.spawn(move || {
+                        spawn(scope, move || {
                             let r = s.small(b);
                             if r.is_ok() {
                                 stop.store(true, Ordering::Relaxed);
@@ -220,7 +230,7 @@ mod shared {
                 .enumerate()
                 .map(|(t, share)| {
                     let mut s = solver(t, &never);
-                    scope.spawn(move || share.iter().try_fold(0u64, |acc, c| Ok(acc ^ s.component(c)? as u64)))
+                    spawn(scope, move || share.iter().try_fold(0u64, |acc, c| Ok(acc ^ s.component(c)? as u64)))
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap_or(Err(SolveError::Timeout))).collect()

@@ -35,6 +35,8 @@ pub enum SolveError {
     TooLarge(usize),
     /// Another thread solving the same component finished first.
     Stopped,
+    /// The general path went deeper than its share of the memory budget allows.
+    TooDeep,
 }
 
 impl fmt::Display for SolveError {
@@ -42,6 +44,9 @@ impl fmt::Display for SolveError {
         match self {
             SolveError::Timeout => f.write_str("the time limit ran out before the nimsum was found"),
             SolveError::Stopped => f.write_str("stopped: another thread finished first"),
+            SolveError::TooDeep => {
+                f.write_str("the search of a component beyond 8×16 went deeper than the memory budget allows")
+            }
             SolveError::TooLarge(n) => {
                 write!(f, "a connected group of {n} tokens is more than the {MAX_COMPONENT} this solver can search")
             }
@@ -305,9 +310,11 @@ pub struct Solver {
     large_capacity: usize,
     /// Bytes the shapes in the map own (besides the map's own slots).
     large_bytes: usize,
-    /// Bytes for everything beyond 8×8: half for the 8×16 table, a quarter for the map's
-    /// slots, a quarter for its shapes.
+    /// Bytes for everything beyond 8×8: half for the 8×16 table, an eighth for the map's
+    /// slots, an eighth for its shapes, a quarter for the open levels of a general search.
     large_budget: usize,
+    /// Bytes the open levels of the general search hold (see [`Solver::large`]).
+    deep: usize,
     deadline: Option<Instant>,
     /// Scratch stacks shared by every level of the search (no allocation per position):
     /// the XOR of each child's known components, and the components still to look up.
@@ -345,7 +352,7 @@ impl Solver {
         let small = budget / 4 * 3;
         let large_budget = budget - small;
         // A slot is the (Shape, u32) pair plus a control byte, at 7/8 load: about 64 bytes.
-        let large_capacity = (large_budget / 4 / 64).max(16);
+        let large_capacity = (large_budget / 8 / 64).max(16);
         let cache = (budget / 16 / 16).clamp(8192, CACHE).next_power_of_two().min(CACHE);
         Solver {
             cache: vec![(0, 0); cache],
@@ -356,6 +363,7 @@ impl Solver {
             large_capacity,
             large_bytes: 0,
             large_budget,
+            deep: 0,
             deadline,
             xors: Vec::new(),
             pending: Vec::new(),
@@ -381,7 +389,7 @@ impl Solver {
         s.cache = vec![(0, 0); cache];
         s.cache_shift = 64 - cache.trailing_zeros();
         s.large_budget = budget / 4;
-        s.large_capacity = (s.large_budget / 4 / 64).max(16);
+        s.large_capacity = (s.large_budget / 8 / 64).max(16);
         s.large = HashMap::with_capacity(s.large_capacity);
         s.table = table;
         s.stop = Some(stop);
@@ -393,16 +401,23 @@ impl Solver {
         self.table.bytes() + self.wide.as_ref().map_or(0, WideTable::bytes) + self.large_bytes
     }
 
+    /// Count a search, and every 1024 see whether to stop.
     #[inline]
     fn tick(&mut self) -> Result<()> {
         self.stats.searched += 1;
         if self.stats.searched.is_multiple_of(1024) {
-            if self.deadline.is_some_and(|d| Instant::now() > d) {
-                return Err(SolveError::Timeout);
-            }
-            if self.stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
-                return Err(SolveError::Stopped);
-            }
+            return self.check();
+        }
+        Ok(())
+    }
+
+    /// Whether the time limit has run out or another thread has finished.
+    fn check(&self) -> Result<()> {
+        if self.deadline.is_some_and(|d| Instant::now() > d) {
+            return Err(SolveError::Timeout);
+        }
+        if self.stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+            return Err(SolveError::Stopped);
         }
         Ok(())
     }
@@ -585,18 +600,24 @@ impl Solver {
 
     /// The nimsum of a connected component of any size, as its cells.
     pub fn component(&mut self, cells: &[(usize, usize)]) -> Result<u32> {
-        let shape = Shape::from_cells(cells);
+        self.shape(Shape::from_cells(cells))
+    }
+
+    /// The nimsum of a connected component given as a shape: by the 8×8 path, the 8×16 path
+    /// or the general one.
+    fn shape(&mut self, shape: Shape) -> Result<u32> {
         if let Some(b) = shape.to_small() {
             return self.small(b);
         }
+        let n = shape.count();
         if shape.is_bar() {
-            return Ok(cells.len() as u32);
+            return Ok(n as u32);
         }
         if let Some(p) = shape.to_wide() {
             return self.wide(p);
         }
-        if cells.len() > MAX_COMPONENT {
-            return Err(SolveError::TooLarge(cells.len()));
+        if n > MAX_COMPONENT {
+            return Err(SolveError::TooLarge(n));
         }
         self.large(shape)
     }
@@ -663,52 +684,79 @@ impl Solver {
         Ok(g)
     }
 
+    /// The value of a position given as a shape of any number of components: their XOR.
+    /// The components are cropped shapes (not cell lists), so that each level of a deep
+    /// search holds little.
+    fn position(&mut self, shape: &Shape) -> Result<u32> {
+        // A child here can take milliseconds (a flood fill and 8 images of a big grid), so
+        // the clock is read for each one rather than every 1024 searches.
+        self.check()?;
+        shape.parts().into_iter().try_fold(0, |g, part| Ok(g ^ self.shape(part)?))
+    }
+
+    /// The nimsum of a connected component of any size (the general path).
     pub(crate) fn large(&mut self, shape: Shape) -> Result<u32> {
         let key = shape.canonical();
         if let Some(&g) = self.large.get(&key) {
             self.stats.hits += 1;
             return Ok(g);
         }
-        self.tick()?;
-        let mut seen = Mex::new();
-        let mut failure = None;
-        let mut runs: Vec<Vec<(usize, usize)>> = Vec::new();
-        shape.runs(|run| {
-            runs.push(run.to_vec());
-            true
-        });
-        for run in runs {
-            let mut child = shape.clone();
-            for &(r, c) in &run {
-                child.set(r, c, false);
-            }
-            let mut g = 0;
-            for part in child.components() {
-                match self.component(&part) {
-                    Ok(x) => g ^= x,
-                    Err(e) => failure = Some(e),
-                }
-                if failure.is_some() {
-                    break;
-                }
-            }
-            if let Some(e) = failure {
-                return Err(e);
-            }
-            seen.add(g);
+        // What this level holds while its children are searched: the shape, its key, the
+        // working copy and the parts of a child (about a shape each), and its stack frames.
+        // The levels' total has a share of the budget, like the tables.
+        let level = 4 * shape.bytes() + 512;
+        if self.deep + level > self.large_budget / 4 {
+            return Err(SolveError::TooDeep);
         }
-        let g = seen.mex();
+        self.tick()?;
+        self.deep += level;
+        let g = self.large_children(&shape);
+        self.deep -= level;
+        let g = g?;
         // The map was given its whole capacity up front, so it never grows (no doubling past
         // the budget); when full it is cleared. (Keeping what it has and refusing new entries
         // was tried: far slower, since shapes solved later are never remembered.)
         let bytes = key.bytes();
-        if self.large.len() >= self.large_capacity || self.large_bytes + bytes > self.large_budget / 4 {
+        if self.large.len() >= self.large_capacity || self.large_bytes + bytes > self.large_budget / 8 {
             self.large.clear();
             self.large_bytes = 0;
         }
         self.large_bytes += bytes;
         self.large.insert(key, g);
         Ok(g)
+    }
+
+    /// The mex of a general component's children. Every run, one child at a time, in one
+    /// working copy: nothing is kept per run, so a deep search (a level per token taken)
+    /// holds little at each level.
+    fn large_children(&mut self, shape: &Shape) -> Result<u32> {
+        let mut seen = Mex::new();
+        let mut child = shape.clone();
+        for r in 0..shape.rows {
+            for c in 0..shape.cols {
+                if !shape.get(r, c) {
+                    continue;
+                }
+                // Runs in row r from (r, c).
+                let mut e = c;
+                while e < shape.cols && shape.get(r, e) {
+                    child.set(r, e, false);
+                    seen.add(self.position(&child)?);
+                    e += 1;
+                }
+                (c..e).for_each(|x| child.set(r, x, true));
+                // Runs of two or more in column c from (r, c).
+                child.set(r, c, false);
+                let mut e = r + 1;
+                while e < shape.rows && shape.get(e, c) {
+                    child.set(e, c, false);
+                    seen.add(self.position(&child)?);
+                    e += 1;
+                }
+                (r..e).for_each(|x| child.set(x, c, true));
+            }
+        }
+        Ok(seen.mex())
     }
 
     /// The nimsum of a whole board. The board is emptied as its components are taken out.

@@ -97,13 +97,44 @@ fn peak_memory_stays_inside_the_budget() {
         big.push(b'\n');
     }
     let full = b"P1 5 5 11111 11111 11111 11111 11111".to_vec();
-    // A random 32×32 board whose big components take the general path (it once went over).
+    // A random 32×32 board whose big components take the 8×16 path (it once went over, when
+    // they took the general path).
     let large = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../boards/large-1-32x32.pbm")).unwrap();
-    // (input, budget, whether it must finish: the 32×32 board is stopped after 5 s, and its
+    // A random 24×24 board, three cells in four: one component far beyond 8×16 (the general
+    // path), which no search finishes.
+    let mut giant = b"P1\n24 24\n".to_vec();
+    for _ in 0..24 * 24 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        giant.extend_from_slice(if x >> 62 == 0 { b"0 " } else { b"1 " });
+    }
+    // The full 63×63 board (3,969 tokens, once 24 GB before it was killed), and a 63×63
+    // serpentine path (2,047 tokens: the search goes one level deeper per token).
+    let full63 = format!("P1 63 63 {}", "1".repeat(63 * 63)).into_bytes();
+    let snake = format!(
+        "P1 63 63 {}",
+        (0..63)
+            .map(|r| match r % 4 {
+                0 | 2 => "1".repeat(63),
+                1 => format!("{}1", "0".repeat(62)),
+                _ => format!("1{}", "0".repeat(62)),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    )
+    .into_bytes();
+    // (input, budget, whether it must finish: the others are stopped after 5 s, and their
     // peak memory up to then is what is checked)
-    for (input, budget_mib, finishes) in
-        [(&big, 24u64, true), (&full, 24, true), (&large, 24, false), (&large, 12, false)]
-    {
+    for (input, budget_mib, finishes) in [
+        (&full63, 24, false),
+        (&snake, 24, false),
+        (&snake, 200, false),
+        (&big, 24u64, true),
+        (&full, 24, true),
+        (&large, 24, true),
+        (&large, 12, false),
+        (&giant, 24, false),
+        (&giant, 12, false),
+    ] {
         let b = budget_mib.to_string();
         let (code, out, err) = contest(&["--stats", "--max-memory", &b, "--time-limit", "5"], input);
         assert_eq!(code, 0);
