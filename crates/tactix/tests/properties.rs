@@ -24,9 +24,11 @@ fn random_board(seed: &mut u64, w: usize, h: usize, density: u64) -> Vec<bool> {
 #[test]
 fn symmetric_images_have_the_same_nimsum() {
     let mut seed = 5;
-    for _ in 0..60 {
-        let (w, h) = (7, 5);
-        let b = random_board(&mut seed, w, h, 55);
+    // 7×5 boards (the 8×8 path), and 12×2 and 9×3 boards (often the 8×16 path, which lays a
+    // component with its short side as rows: the transposed board tests that).
+    let boards = [(7, 5, 55); 60].into_iter().chain([(12, 2, 80); 40]).chain([(9, 3, 55); 30]);
+    for (w, h, density) in boards {
+        let b = random_board(&mut seed, w, h, density);
         let g = nimsum(w, h, &b);
         let transposed: Vec<bool> = (0..w * h).map(|i| b[(i % h) * w + i / h]).collect();
         assert_eq!(nimsum(h, w, &transposed), g);
