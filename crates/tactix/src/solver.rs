@@ -97,37 +97,61 @@ impl Word {
     }
 }
 
-/// The memo table: buckets of 4 entries, each entry two words: the canonical bitboard XOR
-/// the data, and the data (grundy value | work << 16); an empty slot is two zeros. A bucket
-/// is 64 bytes, aligned to a cache line, so a lookup costs one memory access. Storing the
-/// key XOR the data makes an entry check itself: when threads share the table, a reader
-/// that sees half of another thread's write gets a key that matches nothing (the "lockless
-/// hashing" of chess programs). The words are allocated zeroed, so the operating system
-/// hands out pages as they are first touched: a small board does not pay for a large table
-/// (and a large table is in huge pages where it can be: see [`crate::memory`]).
+/// The memo table: buckets of 8 one-word entries, 64 bytes, aligned to a cache line, so a
+/// lookup costs one memory access.
+///
+/// A key is first mixed by a bijection `h`. Its bucket comes from the high bits of `h`
+/// (multiply by the number of buckets and keep the high half, so any number of buckets
+/// works and the whole budget is used), and the entry stores the low `k` bits of `h`, where
+/// 2^k is at least the share of hash values one bucket gets: bucket and stored bits together
+/// determine `h`, hence the key, so a hit is exact. The other bits of the word hold the
+/// Grundy value (7 bits) and the work class (4 bits: the bit length of the number of
+/// searches the entry took, for replacement). With at least 2^11 buckets, `k` ≤ 53 bits fit.
+///
+/// One word per entry also makes the table safe to share between threads without locks: a
+/// word is written and read whole. The words are allocated zeroed (an empty entry is 0, and a
+/// real one never is: its work class is at least 1), so the operating system hands out pages
+/// as they are first touched: a small board does not pay for a large table (and a large
+/// table is in huge pages where it can be: see [`crate::memory`]).
 pub struct Table {
     words: Zeroed<Word>,
     /// Index of the first word of bucket 0 (64-byte aligned).
     base: usize,
     buckets: usize,
+    /// Bits of `h` an entry keeps.
+    kept: u32,
 }
 
+/// Entries hold Grundy values up to this; a larger one (never seen on a real board) is
+/// simply not stored, and searched again when needed.
+const MAX_STORED: u32 = 0x7F - 1;
+const DATA_BITS: u32 = 11;
+
 impl Table {
-    /// A table of at most `bytes` bytes (at least 16 buckets).
+    /// A table of at most `bytes` bytes (at least 2^11 buckets: 128 KiB).
     pub fn new(bytes: usize) -> Table {
-        let buckets = (bytes / 64).max(16);
+        let buckets = (bytes / 64).max(1 << DATA_BITS);
         let words: Zeroed<Word> = Zeroed::new(buckets * 8 + 8);
         let misalign = (words.as_ptr() as usize % 64) / 8;
         let base = if misalign == 0 { 0 } else { 8 - misalign };
-        Table { words, base, buckets }
+        // k = 64 - floor(log2(buckets)): a bucket gets fewer than 2^k hash values.
+        let kept = 64 - (63 - (buckets as u64).leading_zeros());
+        Table { words, base, buckets, kept }
     }
 
-    /// Any number of buckets: the hash is scaled to the table's size (multiply and keep
-    /// the high half), so the whole budget is used.
+    /// A bijection on 64-bit words (odd multipliers and a shift-xor are each invertible).
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        let h = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.base + ((h as u128 * self.buckets as u128) >> 64) as usize * 8
+    fn mix(key: u64) -> u64 {
+        let x = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (x ^ (x >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    }
+
+    /// The first word of `h`'s bucket, and what an entry for it stores above its data bits.
+    #[inline]
+    fn place(&self, key: u64) -> (usize, u64) {
+        let h = Self::mix(key);
+        let bucket = ((h as u128 * self.buckets as u128) >> 64) as usize;
+        (self.base + bucket * 8, (h & (u64::MAX >> (64 - self.kept))) << DATA_BITS)
     }
 
     /// Ask the CPU to start loading `key`'s bucket (a no-op where there is no prefetch).
@@ -135,7 +159,7 @@ impl Table {
     fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let b = self.bucket(key);
+            let (b, _) = self.place(key);
             let ptr = self.words[b..].as_ptr() as *const i8;
             // SAFETY: prefetching is a hint; it never faults and reads nothing.
             unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr) };
@@ -146,39 +170,33 @@ impl Table {
 
     #[inline]
     fn get(&self, key: u64) -> Option<u32> {
-        let b = self.bucket(key);
+        let (b, tag) = self.place(key);
         let w: &[Word; 8] = self.words[b..b + 8].try_into().expect("a bucket is 8 words");
-        for j in 0..4 {
-            let data = w[2 * j + 1].load();
-            if w[2 * j].load() ^ data == key {
-                return Some((data & 0xFFFF) as u32);
-            }
-        }
-        None
+        w.iter().map(Word::load).find(|&e| e != 0 && e >> DATA_BITS << DATA_BITS == tag).map(|e| (e >> 4 & 0x7F) as u32)
     }
 
     fn insert(&self, key: u64, grundy: u32, work: u64) {
-        let b = self.bucket(key);
-        let work = work.min(0xFFFF);
+        if grundy > MAX_STORED {
+            return;
+        }
+        let (b, tag) = self.place(key);
+        let class = (64 - work.leading_zeros()).clamp(1, 15) as u64;
         let w = &self.words[b..b + 8];
-        let entry = |j: usize| (w[2 * j].load() ^ w[2 * j + 1].load(), w[2 * j + 1].load());
-        let slot = match (0..4).find(|&j| {
-            let (k, d) = entry(j);
-            k == key || (k == 0 && d == 0)
+        let slot = match (0..8).find(|&j| {
+            let e = w[j].load();
+            e == 0 || e >> DATA_BITS << DATA_BITS == tag
         }) {
             Some(j) => j,
             None => {
                 // Full: replace the entry that took the least work, unless this one took less.
-                let j = (0..4).min_by_key(|&j| w[2 * j + 1].load() >> 16).expect("4 slots");
-                if w[2 * j + 1].load() >> 16 > work {
+                let j = (0..8).min_by_key(|&j| w[j].load() & 0xF).expect("8 slots");
+                if w[j].load() & 0xF > class {
                     return;
                 }
                 j
             }
         };
-        let data = grundy as u64 | work << 16;
-        w[2 * slot].store(key ^ data);
-        w[2 * slot + 1].store(data);
+        w[slot].store(tag | (grundy as u64) << 4 | class);
     }
 
     fn bytes(&self) -> usize {
@@ -792,6 +810,77 @@ mod tests {
     fn nimsum(text: &str) -> u64 {
         let mut b = crate::pbm::parse(text.as_bytes()).unwrap();
         Solver::new(1 << 22, None).board(&mut b).unwrap()
+    }
+
+    #[test]
+    fn the_table_never_returns_another_keys_value() {
+        // Far more keys than entries (2^11 buckets of 8), many of them alike (consecutive
+        // numbers, single bits, dense words): a hit must be the key's own value.
+        for buckets in [1 << 11, 3000, 1 << 14] {
+            let t = Table::new(buckets * 64);
+            let mut keys: Vec<u64> = (1..40_000).collect();
+            keys.extend((0..64).map(|i| 1u64 << i));
+            keys.extend((0..64).map(|i| u64::MAX >> i));
+            let mut x = 7u64;
+            keys.extend((0..40_000).map(|_| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                x
+            }));
+            let value = |k: u64| (k % 97) as u32;
+            for (i, &k) in keys.iter().enumerate() {
+                t.insert(k, value(k), i as u64 % 5000);
+            }
+            let mut hits = 0;
+            for &k in &keys {
+                if let Some(g) = t.get(k) {
+                    assert_eq!(g, value(k), "key {k:#x}");
+                    hits += 1;
+                }
+            }
+            // Most keys (or most entries, when there are fewer) are remembered.
+            assert!(hits >= keys.len().min(buckets * 8) * 8 / 10, "{hits} hits with {buckets} buckets");
+            // Values beyond what an entry holds are not stored, never stored wrong.
+            t.insert(u64::MAX - 1, MAX_STORED + 1, 1 << 40);
+            assert_ne!(t.get(u64::MAX - 1), Some((MAX_STORED + 1) & 0x7F));
+        }
+    }
+
+    /// The key whose mixed value is `h` (the inverse of [`Table::mix`]).
+    fn unmix(h: u64) -> u64 {
+        let inverse = |c: u64| (0..6).fold(c, |i, _| i.wrapping_mul(2u64.wrapping_sub(c.wrapping_mul(i))));
+        let x = h.wrapping_mul(inverse(0xD6E8_FEB8_6659_FD93));
+        (x ^ (x >> 32)).wrapping_mul(inverse(0x9E37_79B9_7F4A_7C15))
+    }
+
+    #[test]
+    fn an_entry_keeps_enough_bits_to_tell_keys_of_one_bucket_apart() {
+        // Two keys in one bucket whose mixed values differ only in the highest bit an entry
+        // keeps: with one bit fewer kept they would be taken for each other.
+        for buckets in [1 << 11, 3000, 5 << 20] {
+            let t = Table::new(buckets * 64);
+            // A bucket gets `share` of the 2^64 mixed values: telling them apart takes the
+            // smallest k with 2^k >= share; the data bits must still fit beside them.
+            let share = (1u128 << 64).div_ceil(buckets as u128);
+            let needed = 128 - (share - 1).leading_zeros();
+            assert!(t.kept >= needed && t.kept + DATA_BITS <= 64, "{} bits kept, {needed} needed", t.kept);
+            let top = 1u64 << (needed - 1);
+            let bucket = |h: u64| (h as u128 * buckets as u128) >> 64;
+            let mut found = 0;
+            let mut h = 12345u64;
+            while found < 20 {
+                h = h.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let (a, b) = (h & !top, h | top);
+                if bucket(a) != bucket(b) {
+                    continue;
+                }
+                let (ka, kb) = (unmix(a), unmix(b));
+                assert_eq!((Table::mix(ka), Table::mix(kb)), (a, b));
+                t.insert(ka, 1, 1);
+                t.insert(kb, 2, 1);
+                assert_eq!((t.get(ka), t.get(kb)), (Some(1), Some(2)), "{buckets} buckets");
+                found += 1;
+            }
+        }
     }
 
     #[test]
