@@ -5,14 +5,17 @@
 //! child (the component less one run) is itself split into components again. Each
 //! component is memoized under its canonical form (translation and the 8 symmetries of the
 //! square). Components whose bounding box fits 8×8 are `u64` bitboards: moves, splitting
-//! and symmetry are a few bit operations (see [`crate::bits`]). Bigger ones take a general path.
+//! and symmetry are a few bit operations (see [`crate::bits`]). Those up to 8 × 16 are
+//! `u128` bitboards laid with the short side as rows (see [`crate::wide`]). Bigger ones take
+//! a general path of cropped bit grids, whose open levels have a share of the budget.
 //!
 //! Shortcuts that need no search: a straight bar of n tokens is a Nim heap of n; a shape
 //! that is its own image under a half turn with an even×even bounding box is 0 (mirror
 //! strategy); one or two tokens are 1 or 2.
 //!
 //! The memo table has a fixed size: when a bucket is full, the entry that took the least
-//! work to compute is replaced. A time limit is checked every 1024 positions.
+//! work to compute is replaced. A time limit is checked every 1024 positions searched, and
+//! for every child on the general path (where one child can take milliseconds).
 
 use crate::bits;
 use crate::large::Shape;
