@@ -58,6 +58,9 @@ impl<G: Game> Game for Misere<G> {
     fn canonical(&self, pos: &G::Pos) -> GameResult<G::Pos> {
         self.inner.canonical(pos)
     }
+    fn to_move(&self, pos: &G::Pos) -> GameResult<Option<usize>> {
+        self.inner.to_move(pos)
+    }
     fn children(&self, pos: &G::Pos) -> GameResult<Vec<G::Pos>> {
         self.inner.children(pos)
     }

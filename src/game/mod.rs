@@ -160,6 +160,18 @@ pub struct GameInfo {
     pub move_verb: Option<String>,
     /// What `play` says when a puzzle is solved (default `"Solved!"`).
     pub solved_message: Option<String>,
+    /// The two players' names, first player first (a script's `PLAYERS`; default X and O).
+    pub players: Option<[String; 2]>,
+}
+
+impl GameInfo {
+    /// The name of player `side` (0: the first player, 1: the second).
+    pub fn player_name(&self, side: usize) -> &str {
+        match &self.players {
+            Some(names) => &names[side & 1],
+            None => ["X", "O"][side & 1],
+        }
+    }
 }
 
 /// A game, as the solvers see it.
@@ -220,6 +232,12 @@ pub trait Game {
     /// Symmetry: one representative of the positions equivalent to `pos`.
     fn canonical(&self, pos: &Self::Pos) -> GameResult<Self::Pos> {
         Ok(pos.clone())
+    }
+
+    /// Whose turn it is at `pos`: 0 for the first player, 1 for the second; `None` when the
+    /// game does not say (players then alternate from whatever position play starts at).
+    fn to_move(&self, _pos: &Self::Pos) -> GameResult<Option<usize>> {
+        Ok(None)
     }
 
     /// True when the game defines `split` (so Grundy values can fold over parts).
@@ -327,6 +345,9 @@ impl<G: Game + ?Sized> Game for &G {
     }
     fn has_split(&self) -> bool {
         (**self).has_split()
+    }
+    fn to_move(&self, pos: &G::Pos) -> GameResult<Option<usize>> {
+        (**self).to_move(pos)
     }
     fn shortcut(&self, pos: &G::Pos) -> GameResult<Option<Shortcut<G::Move>>> {
         (**self).shortcut(pos)

@@ -351,6 +351,7 @@ impl DescriptorGame {
             native: d.native,
             move_verb: matches!(shape, Shape::Grid { moves: GridMove::Toggle { .. }, .. }).then(|| "Flipping".into()),
             solved_message: None,
+            players: None,
         };
         let game = DescriptorGame { file: file.to_string(), info, start: d.start, shape, misere, primitive_hook };
         if let Some(s) = &game.start {

@@ -29,6 +29,8 @@ const OPTIONAL: &[(&str, usize)] = &[
     ("start", 0),
     ("show", 1),
     ("parse_move", 2),
+    ("to_move", 1),
+    ("parts", 1),
 ];
 
 #[derive(Default, Clone, Copy)]
@@ -42,6 +44,9 @@ struct Hooks {
     start: bool,
     show: bool,
     parse_move: bool,
+    to_move: bool,
+    /// The decomposition hook's name: `parts`, or `split` (its older name), if either.
+    split_name: Option<&'static str>,
 }
 
 pub struct ScriptGame {
@@ -56,13 +61,185 @@ pub struct ScriptGame {
     info: GameInfo,
     start_text: Option<String>,
     hooks: Hooks,
+    /// The line of each function's definition (`fn name(`), to point at a function whose
+    /// result is wrong.
+    fn_lines: Vec<(String, usize)>,
+    /// How many positions `children` has been checked against `moves` + `play` on.
+    children_checked: std::cell::Cell<u32>,
+}
+
+/// Positions on which a script's `children` is checked against `moves` + `play`.
+const CHILDREN_CHECKS: u32 = 32;
+
+/// The line of every `fn name(` in a script's source.
+fn defined_lines(source: &str) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    for (i, line) in source.lines().enumerate() {
+        let t = line.trim_start();
+        let Some(rest) = t.strip_prefix("fn ").or_else(|| t.strip_prefix("private fn ")) else { continue };
+        let name: String = rest.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        if !name.is_empty() {
+            out.push((name, i + 1));
+        }
+    }
+    out
+}
+
+/// Where `source` first calls `name` as a method with one argument (`x.name(arg)`), skipping
+/// comments and string literals, if it does.
+fn method_call(source: &str, name: &str) -> Option<Position> {
+    let pattern = format!(".{name}(");
+    for (i, line) in source.lines().enumerate() {
+        let code = strip_comment_and_strings(line);
+        let mut from = 0;
+        while let Some(k) = code[from..].find(&pattern) {
+            let at = from + k;
+            from = at + pattern.len();
+            // One argument: no top-level comma before the closing parenthesis.
+            let mut depth = 0i32;
+            let mut commas = 0;
+            for ch in code[from..].chars() {
+                match ch {
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' if depth == 0 => break,
+                    ')' | ']' | '}' => depth -= 1,
+                    ',' if depth == 0 => commas += 1,
+                    _ => {}
+                }
+            }
+            if commas == 0 {
+                let col = code[..at].chars().count() + 2;
+                return Some(Position::new(i as u16 + 1, col as u16));
+            }
+        }
+    }
+    None
+}
+
+/// A line of code with its `//` comment cut off and the insides of string and character
+/// literals blanked (same length, so columns stay right).
+fn strip_comment_and_strings(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut quote: Option<char> = None;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(q) => {
+                if c == '\\' {
+                    out.push(' ');
+                    if chars.next().is_some() {
+                        out.push(' ');
+                    }
+                    continue;
+                }
+                if c == q {
+                    quote = None;
+                    out.push(c);
+                } else {
+                    out.push(' ');
+                }
+            }
+            None => {
+                if c == '/' && chars.peek() == Some(&'/') {
+                    break;
+                }
+                if c == '"' || c == '\'' || c == '`' {
+                    quote = Some(c);
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// How deeply script functions may call each other.
+pub const MAX_CALL_LEVELS: usize = 64;
+
+/// Where a call that hit one of the sandbox's limits was when it hit it.
+struct Trace {
+    pos: Position,
+    /// The innermost script function running then ("" at the top level).
+    function: String,
+    /// The chain of calls, outermost first, with repeats folded (`f → g ×62`).
+    calls: String,
+}
+
+/// Run `f(args)` once more under a debugger that records each statement's position, to
+/// find where a sandbox limit (operations, call depth, data size) struck.
+#[allow(deprecated)] // Rhai marks its debugger API "volatile", not deprecated.
+fn trace_limit(ast: &AST, eval_globals: bool, f: &str, args: impl FuncArgs) -> Option<Trace> {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let last: Rc<RefCell<(Position, Vec<String>)>> = Rc::new(RefCell::new((Position::NONE, Vec::new())));
+    let seen = last.clone();
+    let mut e = engine();
+    e.register_debugger(
+        |_, dbg| dbg,
+        move |ctx, event, node, _source, pos| {
+            if matches!(event, rhai::debugger::DebuggerEvent::Step) && !pos.is_none() && node.is_stmt() {
+                let stack = ctx.global_runtime_state().debugger().call_stack();
+                let mut l = seen.borrow_mut();
+                l.0 = pos;
+                if l.1.len() != stack.len() {
+                    l.1 = stack.iter().map(|fr| fr.fn_name.to_string()).collect();
+                }
+            }
+            Ok(rhai::debugger::DebuggerCommand::StepInto)
+        },
+    );
+    let opts = CallFnOptions::new().eval_ast(eval_globals).rewind_scope(true);
+    let result = e.call_fn_with_options::<Dynamic>(opts, &mut Scope::new(), ast, f, args);
+    let _ = result.err()?;
+    let (pos, stack) = last.borrow().clone();
+    if pos.is_none() {
+        return None;
+    }
+    let mut chain: Vec<(String, usize)> = Vec::new();
+    let stack = if stack.is_empty() { vec![f.to_string()] } else { stack };
+    for name in stack {
+        match chain.last_mut() {
+            Some((n, k)) if *n == name => *k += 1,
+            _ => chain.push((name, 1)),
+        }
+    }
+    let function = chain.last().map(|(n, _)| n.clone()).unwrap_or_default();
+    let calls = chain
+        .iter()
+        .map(|(n, k)| if *k > 1 { format!("{n} ×{k}") } else { n.clone() })
+        .collect::<Vec<_>>()
+        .join(" → ");
+    Some(Trace { pos, function, calls })
+}
+
+/// A script error in `f` as one line naming the file, line and column. Rhai reports the
+/// sandbox's limits (operations, call depth, data size) without a position, so the call is
+/// run once more under a debugger that records where it was when the limit struck.
+fn error_text(file: &str, ast: &AST, eval_globals: bool, f: &str, e: &EvalAltResult, args: impl FuncArgs) -> String {
+    let (inner, mut pos) = innermost(e);
+    let mut msg = message(inner);
+    if inner.is_system_exception()
+        && let Some(trace) = trace_limit(ast, eval_globals, f, args)
+    {
+        pos = trace.pos;
+        if matches!(inner, EvalAltResult::ErrorStackOverflow(_)) {
+            msg = format!(
+                "more than {MAX_CALL_LEVELS} nested function calls (the sandbox's limit): a recursion that does not \
+                 end? Calls: {}",
+                trace.calls
+            );
+        } else if !trace.function.is_empty() && trace.function != f {
+            msg = format!("{msg}, in {}", trace.function);
+        }
+    }
+    located(file, pos, &format!("{msg} (in {f})"))
 }
 
 /// A script engine with the sandbox limits and the native helpers.
 pub fn engine() -> Engine {
     let mut e = Engine::new();
     e.set_max_operations(MAX_OPERATIONS)
-        .set_max_call_levels(64)
+        .set_max_call_levels(MAX_CALL_LEVELS)
         .set_max_expr_depths(64, 64)
         .set_max_string_size(1 << 20)
         .set_max_array_size(1 << 20)
@@ -161,6 +338,24 @@ impl ScriptGame {
             def(Position::NONE, &format!("KIND is {kind_text:?}; it must be \"impartial\", \"partisan\" or \"puzzle\""))
         })?;
         let native = text_const("NATIVE")?;
+        let players = match scope.get("PLAYERS") {
+            None => None,
+            Some(v) => {
+                let names: Option<Vec<String>> = v
+                    .read_lock::<rhai::Array>()
+                    .map(|a| a.iter().map(|n| n.is_string().then(|| n.to_string())).collect())
+                    .flatten();
+                match names.as_deref() {
+                    Some([a, b]) if !a.trim().is_empty() && !b.trim().is_empty() => Some([a.clone(), b.clone()]),
+                    _ => {
+                        return Err(def(
+                            Position::NONE,
+                            "PLAYERS must be an array of two names, first player first: `const PLAYERS = [\"X\", \"O\"];`",
+                        ));
+                    }
+                }
+            }
+        };
         let start_text = text_const("START")?;
         let move_verb = text_const("MOVE_VERB")?;
         let solved_message = text_const("SOLVED_MESSAGE")?;
@@ -188,7 +383,7 @@ impl ScriptGame {
         }
         let mut opt = OPTIONAL.iter().map(|&(f, n)| has(f, n));
         let mut next = || opt.next().expect("one per hook");
-        let hooks = Hooks {
+        let mut hooks = Hooks {
             format: next()?,
             primitive: next()?,
             children: next()?,
@@ -198,18 +393,54 @@ impl ScriptGame {
             start: next()?,
             show: next()?,
             parse_move: next()?,
+            to_move: next()?,
+            split_name: None,
         };
+        let parts = next()?;
+        hooks.split_name = match (parts, hooks.split) {
+            (true, true) => {
+                return Err(def(
+                    Position::NONE,
+                    "defines both `parts` and `split`: they are the same hook (decomposition); keep `parts`",
+                ));
+            }
+            (true, false) => Some("parts"),
+            (false, true) => {
+                if let Some(at) = method_call(source, "split") {
+                    return Err(def(
+                        at,
+                        "this calls the string method `split`, but the script defines `fn split(pos)` (the \
+                         decomposition hook), and Rhai calls a script function of that name instead, with `this` \
+                         bound to the string. Name the hook `parts(pos)` instead",
+                    ));
+                }
+                Some("split")
+            }
+            (false, false) => None,
+        };
+        hooks.split = hooks.split_name.is_some();
         if kind != Kind::Impartial && !hooks.primitive {
             return Err(def(
                 Position::NONE,
                 &format!("a {kind} game must define `fn primitive(pos)` (only impartial games default to normal play)"),
             ));
         }
-        let info = GameInfo { name, description, kind, native, move_verb, solved_message };
-        let metadata = ["NAME", "DESCRIPTION", "KIND", "NATIVE", "START", "MOVE_VERB", "SOLVED_MESSAGE"];
+        let info = GameInfo { name, description, kind, native, move_verb, solved_message, players };
+        let metadata = ["NAME", "DESCRIPTION", "KIND", "NATIVE", "START", "MOVE_VERB", "SOLVED_MESSAGE", "PLAYERS"];
         let eval_globals = scope.iter().any(|(n, _, _)| !metadata.contains(&n));
         let calls = if eval_globals { ast.clone() } else { ast.clone_functions_only() };
-        Ok(ScriptGame { file: file.to_string(), engine, calls, eval_globals, info, start_text, hooks })
+        let fn_lines = defined_lines(source);
+        Ok(ScriptGame {
+            file: file.to_string(),
+            engine,
+            calls,
+            eval_globals,
+            info,
+            start_text,
+            hooks,
+            fn_lines,
+            children_checked: std::cell::Cell::new(0),
+        })
     }
 
     pub fn file(&self) -> &str {
@@ -220,24 +451,90 @@ impl ScriptGame {
         CallFnOptions::new().eval_ast(self.eval_globals).rewind_scope(true)
     }
 
-    fn call(&self, f: &str, args: impl FuncArgs) -> GameResult<Dynamic> {
+    fn call<A: FuncArgs + Clone>(&self, f: &str, args: A) -> GameResult<Dynamic> {
         let mut scope = Scope::new();
-        self.engine.call_fn_with_options::<Dynamic>(self.options(), &mut scope, &self.calls, f, args).map_err(|e| {
-            let (inner, pos) = innermost(&e);
-            GameError::Definition(located(&self.file, pos, &format!("{} (in {f})", message(inner))))
-        })
+        self.engine
+            .call_fn_with_options::<Dynamic>(self.options(), &mut scope, &self.calls, f, args.clone())
+            .map_err(|e| self.script_error(f, &e, args))
+    }
+
+    /// A script error as one line naming the file, line and column. Rhai reports the sandbox's
+    /// limits (operations, call depth, data size) without a position, so the call is run once
+    /// more under a debugger that records where it was when the limit struck.
+    fn script_error(&self, f: &str, e: &EvalAltResult, args: impl FuncArgs) -> GameError {
+        GameError::Definition(error_text(&self.file, &self.calls, self.eval_globals, f, e, args))
+    }
+
+    /// The line where function `f` is defined, as "file:line" (or the file alone).
+    fn at_fn(&self, f: &str) -> String {
+        match self.fn_lines.iter().find(|(n, _)| n == f) {
+            Some((_, line)) => format!("{}:{line}", self.file),
+            None => self.file.clone(),
+        }
     }
 
     fn key(&self, f: &str, d: &Dynamic) -> GameResult<Key> {
-        Key::from_dynamic(d).map_err(|e| GameError::Definition(format!("{}: {f} returned {e}", self.file)))
+        if d.is_unit() {
+            return Err(GameError::Definition(format!(
+                "{}: {f} returned () instead of a position. A function's value is its last expression, and an \
+                 assignment such as `b[i] = x;` has none: end `{f}` with the position itself (e.g. `b`)",
+                self.at_fn(f)
+            )));
+        }
+        Key::from_dynamic(d).map_err(|e| GameError::Definition(format!("{}: {f} returned {e}", self.at_fn(f))))
     }
 
     fn keys(&self, f: &str, d: Dynamic) -> GameResult<Vec<Key>> {
         let t = d.type_name();
-        let arr = d
-            .try_cast::<rhai::Array>()
-            .ok_or_else(|| GameError::Definition(format!("{}: {f} must return an array, not `{t}`", self.file)))?;
+        let arr = d.try_cast::<rhai::Array>().ok_or_else(|| {
+            GameError::Definition(format!("{}: {f} must return an array, not `{t}`", self.at_fn(f)))
+        })?;
         arr.iter().map(|d| self.key(f, d)).collect()
+    }
+
+    /// On the first few positions, check that `children` lists the same positions as `moves`
+    /// and `play` do (up to symmetry and repeats): a `children` that disagrees would make
+    /// every answer silently wrong.
+    fn check_children(&self, pos: &Key, children: &[Key]) -> GameResult<()> {
+        let n = self.children_checked.get();
+        if n >= CHILDREN_CHECKS {
+            return Ok(());
+        }
+        self.children_checked.set(n + 1);
+        let moves = self.moves(pos)?;
+        let mut by_moves = Vec::with_capacity(moves.len());
+        for m in &moves {
+            by_moves.push(self.canonical(&self.play(pos, m)?)?);
+        }
+        let mut by_children = Vec::with_capacity(children.len());
+        for c in children {
+            by_children.push(self.canonical(c)?);
+        }
+        let set = |v: &[Key]| v.iter().cloned().collect::<std::collections::HashSet<Key>>();
+        let (a, b) = (set(&by_children), set(&by_moves));
+        if a == b {
+            return Ok(());
+        }
+        let show = |k: &Key| self.format(k).unwrap_or_else(|_| format!("{k:?}")).replace('\n', "/");
+        let only = |x: &std::collections::HashSet<Key>, y: &std::collections::HashSet<Key>| {
+            let mut v: Vec<String> = x.difference(y).map(show).collect();
+            v.sort();
+            v.truncate(5);
+            v.join(", ")
+        };
+        let mut why = Vec::new();
+        if a.difference(&b).next().is_some() {
+            why.push(format!("only children gives [{}]", only(&a, &b)));
+        }
+        if b.difference(&a).next().is_some() {
+            why.push(format!("only moves + play give [{}]", only(&b, &a)));
+        }
+        Err(GameError::Definition(format!(
+            "{}: children disagrees with moves + play at {}: {}. They must list the same positions",
+            self.at_fn("children"),
+            show(pos),
+            why.join("; ")
+        )))
     }
 }
 
@@ -275,13 +572,12 @@ impl ScriptHook {
         Ok(ScriptHook { file, engine, ast, function: function.to_string(), eval_globals })
     }
 
-    pub fn call(&self, args: impl FuncArgs) -> GameResult<Dynamic> {
+    pub fn call<A: FuncArgs + Clone>(&self, args: A) -> GameResult<Dynamic> {
         let mut scope = Scope::new();
         let opts = CallFnOptions::new().eval_ast(self.eval_globals).rewind_scope(true);
-        self.engine.call_fn_with_options::<Dynamic>(opts, &mut scope, &self.ast, &self.function, args).map_err(|e| {
-            let (inner, pos) = innermost(&e);
-            GameError::Definition(located(&self.file, pos, &format!("{} (in {})", message(inner), self.function)))
-        })
+        self.engine.call_fn_with_options::<Dynamic>(opts, &mut scope, &self.ast, &self.function, args.clone()).map_err(
+            |e| GameError::Definition(error_text(&self.file, &self.ast, self.eval_globals, &self.function, &e, args)),
+        )
     }
 
     pub fn file(&self) -> &str {
@@ -315,15 +611,23 @@ impl Game for ScriptGame {
 
     fn parse(&self, text: &str) -> GameResult<Key> {
         let mut scope = Scope::new();
+        let args = (text.to_string(),);
         let d = self
             .engine
-            .call_fn_with_options::<Dynamic>(self.options(), &mut scope, &self.calls, "parse", (text.to_string(),))
+            .call_fn_with_options::<Dynamic>(self.options(), &mut scope, &self.calls, "parse", args.clone())
             .map_err(|e| {
                 let (inner, pos) = innermost(&e);
                 match inner {
                     // `throw` in parse, or a helper refusing the text: the position is bad.
                     EvalAltResult::ErrorRuntime(v, _) => GameError::BadPosition(v.to_string()),
-                    _ => GameError::Definition(located(&self.file, pos, &format!("{} (in parse)", message(inner)))),
+                    // A built-in refusing the text (`parse_int("x")`, an index past its end):
+                    // the position is bad too; say where, for the script's author.
+                    EvalAltResult::ErrorArithmetic(..)
+                    | EvalAltResult::ErrorStringBounds(..)
+                    | EvalAltResult::ErrorArrayBounds(..) => {
+                        GameError::BadPosition(format!("{} ({})", message(inner), located(&self.file, pos, "in parse")))
+                    }
+                    _ => self.script_error("parse", &e, args),
                 }
             })?;
         self.key("parse", &d)
@@ -378,15 +682,42 @@ impl Game for ScriptGame {
         if !self.hooks.split {
             return Ok(None);
         }
-        let d = self.call("split", (pos.to_dynamic(),))?;
+        let Some(f) = self.hooks.split_name else { return Ok(None) };
+        let d = self.call(f, (pos.to_dynamic(),))?;
         if d.is_unit() {
             return Ok(None);
         }
-        self.keys("split", d).map(Some)
+        self.keys(f, d).map(Some)
     }
 
     fn has_split(&self) -> bool {
         self.hooks.split
+    }
+
+    fn to_move(&self, pos: &Key) -> GameResult<Option<usize>> {
+        if !self.hooks.to_move {
+            return Ok(None);
+        }
+        let d = self.call("to_move", (pos.to_dynamic(),))?;
+        if let Ok(i) = d.as_int()
+            && (0..=1).contains(&i)
+        {
+            return Ok(Some(i as usize));
+        }
+        if d.is_string() {
+            let name = d.to_string();
+            for side in 0..2 {
+                if self.info.player_name(side).eq_ignore_ascii_case(name.trim()) {
+                    return Ok(Some(side));
+                }
+            }
+        }
+        Err(GameError::Definition(format!(
+            "{}: to_move must return 0 (the first player, {}), 1 (the second, {}) or one of those names, not {d:?}",
+            self.at_fn("to_move"),
+            self.info.player_name(0),
+            self.info.player_name(1),
+        )))
     }
 
     fn canonical(&self, pos: &Key) -> GameResult<Key> {
@@ -427,7 +758,9 @@ impl Game for ScriptGame {
     fn children(&self, pos: &Key) -> GameResult<Vec<Key>> {
         if self.hooks.children {
             let d = self.call("children", (pos.to_dynamic(),))?;
-            return self.keys("children", d);
+            let children = self.keys("children", d)?;
+            self.check_children(pos, &children)?;
+            return Ok(children);
         }
         let moves = self.moves(pos)?;
         moves.iter().map(|m| self.play(pos, m)).collect()
