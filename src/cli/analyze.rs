@@ -1,6 +1,6 @@
 //! `gamesman analyze`: solve everything reachable from a position and count it.
 
-use super::{GameArgs, GameCommand};
+use super::{GameArgs, GameCommand, output};
 use crate::game::{Game, Kind, Value};
 use crate::progress::Progress;
 use crate::solve::census::{ByValue, Census, census};
@@ -117,7 +117,11 @@ fn print_text<G: Game>(game: &G, c: &Census<G::Pos>, engine: &str, seconds: f64)
     if let Some(g) = &c.grundy {
         println!("grundy:      {}", g[0]);
     }
-    println!("positions:   {} reachable, {} moves between them", c.graph.len(), c.graph.edges());
+    println!(
+        "positions:   {} reachable, {} between them",
+        c.graph.len(),
+        output::count(c.graph.edges() as u64, "move")
+    );
     println!("by value:    {}", line(&c.by_value));
     println!("primitive:   {} ({})", c.ends.0.iter().sum::<u64>(), line(&c.ends));
     println!("by remoteness:");
@@ -144,7 +148,7 @@ fn print_text<G: Game>(game: &G, c: &Census<G::Pos>, engine: &str, seconds: f64)
     let longest = |label: &str, i: Option<usize>| -> Result<()> {
         if let Some(i) = i {
             let r = c.solutions[i].remoteness.unwrap_or(0);
-            println!("{label}{r} moves, from {}", one_line(&game.format(&c.graph.nodes[i])?));
+            println!("{label}{}, from {}", output::count(r, "move"), one_line(&game.format(&c.graph.nodes[i])?));
         }
         Ok(())
     };
@@ -154,7 +158,7 @@ fn print_text<G: Game>(game: &G, c: &Census<G::Pos>, engine: &str, seconds: f64)
         longest("longest win:  ", c.longest_win)?;
         longest("longest loss: ", c.longest_loss)?;
     }
-    println!("visited:     {} positions", c.visited);
+    println!("visited:     {}", output::count(c.visited, "position"));
     println!("memory:      {:.1} MiB (estimated)", c.graph.bytes as f64 / (1 << 20) as f64);
     println!("time:        {seconds:.3} s");
     Ok(())

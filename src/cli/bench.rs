@@ -13,8 +13,12 @@ use std::time::Instant;
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Only the benchmarks of these games (default: all)
+    /// Only the benchmarks of these shipped games (default: all). Any other game (a path or a
+    /// name) is benchmarked on its start position, or on --position
     games: Vec<String>,
+    /// The position to solve for games that are not among the shipped benchmarks
+    #[arg(long, value_name = "POSITION")]
+    position: Option<String>,
     /// Runs of each benchmark; the fastest is reported
     #[arg(long, default_value_t = 3)]
     repeat: u32,
@@ -61,8 +65,50 @@ fn solve<G: Game>(game: &G, text: &str) -> Result<u64> {
     Ok(analyzer.visited())
 }
 
+/// The games the shipped benchmarks cover.
+const SHIPPED: &[&str] = &["nim", "nimrod", "chomp", "tactix", "kayles", "tictactoe", "lightsout"];
+
 fn wanted(args: &BenchArgs, name: &str) -> bool {
     args.games.is_empty() || args.games.iter().any(|g| g == name)
+}
+
+/// Print a markdown table: a title, a header, and its rows; nothing when there are no rows.
+/// `left`: how many columns (from the first) hold text rather than numbers.
+fn table(title: &str, header: &str, left: usize, rows: &[String]) {
+    if rows.is_empty() {
+        return;
+    }
+    println!("{title}\n");
+    let cols = header.matches('|').count() - 1;
+    let align: Vec<&str> = (0..cols).map(|i| if i < left { "---" } else { "---:" }).collect();
+    println!("{header}\n|{}|", align.join("|"));
+    for r in rows {
+        println!("{r}");
+    }
+    println!();
+}
+
+/// A game given on the command line that is not a shipped benchmark: solve its start
+/// position (or `--position`).
+fn bench_other(args: &BenchArgs, spec: &str) -> Result<String> {
+    let game = load(spec)?;
+    let name = game.info().name.clone();
+    with_loaded!(&game, |g| {
+        let text = match &args.position {
+            Some(t) => t.clone(),
+            None => match g.start()? {
+                Some(p) => g.format(&p)?,
+                None => anyhow::bail!("{spec}: the game has no start position: give one with --position"),
+            },
+        };
+        let (t, visited) = best(args.repeat, || solve(g, &text))?;
+        let shown = if text.len() > 30 { format!("{}…", text.chars().take(28).collect::<String>()) } else { text };
+        Ok(format!(
+            "| {name} | `{}` | `solve` | {visited} | {t:.3} | {:.0} |",
+            shown.replace('\n', "/"),
+            visited as f64 / t
+        ))
+    })
 }
 
 /// A board made by pressing random lights on a dark one: solvable by construction.
@@ -80,9 +126,7 @@ fn solvable_lights_out(n: usize, seed: u64) -> Grid {
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
-    println!("Scripts (`gamesman solve`, engine script):\n");
-    println!("| game | position | what | positions visited | best time (s) | positions/s |");
-    println!("|---|---|---|---:|---:|---:|");
+    let mut rows = Vec::new();
     for &(name, position, what) in CASES {
         if !wanted(args, name) {
             continue;
@@ -90,12 +134,19 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         let game = load(name)?;
         let (t, visited) = with_loaded!(&game, |g| best(args.repeat, || solve(g, position))?);
         let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
-        println!("| {name} | `{shown}` | {what} | {visited} | {t:.3} | {:.0} |", visited as f64 / t);
+        rows.push(format!("| {name} | `{shown}` | {what} | {visited} | {t:.3} | {:.0} |", visited as f64 / t));
     }
+    for spec in args.games.iter().filter(|g| !SHIPPED.contains(&g.as_str())) {
+        rows.push(bench_other(args, spec)?);
+    }
+    table(
+        "Scripts (`gamesman solve`, engine script):",
+        "| game | position | what | positions visited | best time (s) | positions/s |",
+        3,
+        &rows,
+    );
 
-    println!("\nNative modules against the scripts on the same positions (the whole `solve` report):\n");
-    println!("| game | position | script (s) | native (s) | speed-up |");
-    println!("|---|---|---:|---:|---:|");
+    let mut rows = Vec::new();
     for &(name, position, _) in CASES {
         let script = load(name)?;
         let Some(kind) = script.info().native.as_deref().and_then(NativeKind::from_name) else { continue };
@@ -106,12 +157,16 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         let info: GameInfo = script.info().clone();
         let (tn, _) = with_native!(kind, info, |g| best(args.repeat, || solve(&g, position))?);
         let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
-        println!("| {name} | `{shown}` | {ts:.4} | {tn:.4} | {:.0}× |", ts / tn);
+        rows.push(format!("| {name} | `{shown}` | {ts:.4} | {tn:.4} | {:.0}× |", ts / tn));
     }
+    table(
+        "Native modules against the scripts on the same positions (the whole `solve` report):",
+        "| game | position | script (s) | native (s) | speed-up |",
+        2,
+        &rows,
+    );
 
-    println!("\nDescriptors (`games/*.ron`) against the scripts of the same games (neither native):\n");
-    println!("| game | position | script (s) | descriptor (s) | script / descriptor |");
-    println!("|---|---|---:|---:|---:|");
+    let mut rows = Vec::new();
     for &(name, position) in DESCRIPTOR_CASES {
         let path = super::game_dirs().into_iter().map(|d| d.join(format!("{name}.ron"))).find(|p| p.is_file());
         let Some(path) = path else { continue };
@@ -123,17 +178,21 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         let (ts, _) = with_loaded!(&script, |g| best(args.repeat, || solve(g, position))?);
         let (td, _) = with_loaded!(&descriptor, |g| best(args.repeat, || solve(g, position))?);
         let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
-        println!("| {name} | `{shown}` | {ts:.4} | {td:.4} | {:.1}× |", ts / td);
+        rows.push(format!("| {name} | `{shown}` | {ts:.4} | {td:.4} | {:.1}× |", ts / td));
     }
+    table(
+        "Descriptors (`games/*.ron`) against the scripts of the same games (neither native):",
+        "| game | position | script (s) | descriptor (s) | script / descriptor |",
+        2,
+        &rows,
+    );
 
-    println!("\nNative targets (the assignments' commands' work):\n");
-    println!("| what | result | best time (s) |");
-    println!("|---|---|---:|");
+    let mut rows = Vec::new();
     if wanted(args, "chomp") {
         let h = vec![9u32; 20];
         let (t, answer) = best(args.repeat, || Ok(chomp::answer(&h)?))?;
         let states = chomp::count_states(&h).unwrap_or(0);
-        println!("| Chomp, 20 columns of height 9 ({states} states) | `{answer}` | {t:.3} |");
+        rows.push(format!("| Chomp, 20 columns of height 9 ({states} states) | `{answer}` | {t:.3} |"));
     }
     if wanted(args, "lightsout") {
         let board = solvable_lights_out(2048, 1);
@@ -142,13 +201,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             Some(s) => format!("{} presses, 2^{} solutions", s.presses.count(), s.nullity),
             None => "no solution".into(),
         };
-        println!("| Lights Out, random solvable 2048×2048 board | {what} | {t:.3} |");
+        rows.push(format!("| Lights Out, random solvable 2048×2048 board | {what} | {t:.3} |"));
     }
     if wanted(args, "nimrod") {
         let a: num_bigint::BigUint = "1618033988749894848204586834365".parse().expect("digits");
         let b: num_bigint::BigUint = &a + 1_000_000_000_000_000_000_000_000_000_000u128 + 7u32;
         let (t, out) = best(args.repeat, || Ok(crate::native::nimrod::report(&a, &b)))?;
-        println!("| Nimrod, piles near 10^30 | {} | {t:.6} |", out.trim_end().replace('\n', "; "));
+        rows.push(format!("| Nimrod, piles near 10^30 | {} | {t:.6} |", out.trim_end().replace('\n', "; ")));
     }
+    table("Native targets (the assignments' commands' work):", "| what | result | best time (s) |", 2, &rows);
     Ok(())
 }

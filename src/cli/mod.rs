@@ -176,7 +176,8 @@ impl GameCommand for Solve<'_> {
         if moves {
             let list = analyzer.moves(&pos);
             progress.finish();
-            output::moves(game, &list?, args.json, analyzer.visited(), started.elapsed());
+            let over = game.primitive(&pos)?;
+            output::moves(game, &list?, over, args.json, analyzer.visited(), started.elapsed());
         } else {
             let report = analyzer.solve(&pos);
             progress.finish();
@@ -319,7 +320,16 @@ pub fn find_game(spec: &str) -> Result<PathBuf> {
     if p.is_file() {
         return Ok(p.to_path_buf());
     }
-    let is_name = !spec.is_empty() && !spec.contains(['/', '\\']) && p.extension().is_none();
+    let bare = !spec.is_empty() && !spec.contains(['/', '\\']);
+    let ext = p.extension().and_then(|e| e.to_str());
+    // `kayles.ron` (a file name with no directory) is looked for in the games directories too.
+    if bare && matches!(ext, Some("rhai" | "ron")) {
+        if let Some(found) = game_dirs().into_iter().map(|d| d.join(spec)).find(|c| c.is_file()) {
+            return Ok(found);
+        }
+        bail!("{spec}: no such file here or in the games directory (`gamesman games` lists them)");
+    }
+    let is_name = bare && ext.is_none();
     if is_name {
         for dir in game_dirs() {
             for ext in ["rhai", "ron"] {

@@ -5,6 +5,12 @@ use crate::solve::{MoveInfo, Report};
 use serde_json::{Value as Json, json};
 use std::time::Duration;
 
+/// "1 position", "3 positions": a count and a noun that agrees with it.
+pub fn count(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 fn opt<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "-".to_string(), |v| v.to_string())
 }
@@ -77,20 +83,34 @@ pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, engine: &str, elapse
             println!("  {:<12} -> {}", m.name, block(&m.position));
         }
     }
-    println!("visited:     {} positions", r.visited);
+    println!("visited:     {}", count(r.visited, "position"));
     if r.evicted > 0 {
         println!("evicted:     {} memo entries (memory budget)", r.evicted);
     }
     println!("time:        {:.3} s", elapsed.as_secs_f64());
 }
 
-pub fn moves<G: Game>(game: &G, list: &[MoveInfo], as_json: bool, visited: u64, elapsed: Duration) {
+/// `over`: the position's value when the game is over there (primitive).
+pub fn moves<G: Game>(
+    game: &G,
+    list: &[MoveInfo],
+    over: Option<crate::game::Value>,
+    as_json: bool,
+    visited: u64,
+    elapsed: Duration,
+) {
     if as_json {
         println!("{}", Json::Array(list.iter().map(move_json).collect()));
         return;
     }
+    let puzzle = game.info().kind == crate::game::Kind::Puzzle;
     if list.is_empty() {
-        println!("no moves: the game is over");
+        match over {
+            Some(crate::game::Value::Win) if puzzle => println!("no moves: the puzzle is solved here"),
+            Some(v) => println!("no moves: the game is over here ({v} for the player to move)"),
+            None if puzzle => println!("no moves: a dead end (unsolvable)"),
+            None => println!("no moves: the game is over ({} for the player to move)", game.stalemate()),
+        }
     } else {
         let impartial = game.info().kind == crate::game::Kind::Impartial;
         println!(
@@ -105,5 +125,5 @@ pub fn moves<G: Game>(game: &G, list: &[MoveInfo], as_json: bool, visited: u64, 
             println!("{:<14} {:<6} {:>10}{g}  {}", m.name, m.value.as_str(), opt(m.remoteness), block(&m.position));
         }
     }
-    eprintln!("visited {visited} positions in {:.3} s", elapsed.as_secs_f64());
+    eprintln!("visited {} in {:.3} s", count(visited, "position"), elapsed.as_secs_f64());
 }

@@ -39,10 +39,12 @@ pub enum Player {
 pub struct PlayArgs {
     #[command(flatten)]
     g: GameArgs,
-    /// Who plays first from the position given (the only player of a puzzle)
+    /// Who plays the first player (X, or the first of the game's PLAYERS): X's turns when the
+    /// game says whose turn it is (`to_move`), else the first move from the position given.
+    /// A puzzle's one player
     #[arg(long = "x", value_enum, default_value_t = Player::Human, value_name = "PLAYER")]
     x: Player,
-    /// Who plays second
+    /// Who plays the second player (O, or the second of the game's PLAYERS)
     #[arg(long = "o", value_enum, default_value_t = Player::Perfect, value_name = "PLAYER")]
     o: Player,
     /// Seed for the random player and for breaking ties between equally good moves
@@ -90,13 +92,26 @@ struct Session<'g, G: Game> {
 }
 
 impl<'g, G: Game> Session<'g, G> {
-    fn name(&self, side: usize) -> &'static str {
-        if self.puzzle { "you" } else { ["X", "O"][side] }
+    fn name(&self, side: usize) -> &str {
+        if self.puzzle { "you" } else { self.game.info().player_name(side) }
     }
 
-    /// Whose turn it is: 0 (X, or the one player of a puzzle) or 1 (O).
-    fn side(&self) -> usize {
-        if self.puzzle { 0 } else { (self.positions.len() - 1) % 2 }
+    /// Whose turn it is at `positions[i]`: 0 (the first player, or the one player of a
+    /// puzzle) or 1. The game's `to_move` says, where it has one; otherwise the first player
+    /// moves first from the position play started at, and players alternate.
+    fn side_at(&self, i: usize) -> Result<usize> {
+        if self.puzzle {
+            return Ok(0);
+        }
+        Ok(match self.game.to_move(&self.positions[i])? {
+            Some(side) => side,
+            None => i % 2,
+        })
+    }
+
+    /// Whose turn it is now.
+    fn side(&self) -> Result<usize> {
+        self.side_at(self.positions.len() - 1)
     }
 
     fn pos(&self) -> &G::Pos {
@@ -119,7 +134,7 @@ impl<'g, G: Game> Session<'g, G> {
 
     fn announce_turn(&self) -> Result<()> {
         if !self.puzzle {
-            let side = self.side();
+            let side = self.side()?;
             let who = format!("{:?}", self.players[side]).to_lowercase();
             println!("{} to move ({who})", self.name(side));
         }
@@ -178,7 +193,7 @@ impl<'g, G: Game> Session<'g, G> {
         }
         let infos = self.analyzer.moves(&pos)?;
         let impartial = self.game.kind() == Kind::Impartial;
-        println!("moves for {}:", self.name(self.side()));
+        println!("moves for {}:", self.name(self.side()?));
         let width = infos.iter().map(|m| m.name.chars().count()).max().unwrap_or(0).max(8);
         for m in &infos {
             let (v, r) = if self.puzzle {
@@ -212,12 +227,13 @@ impl<'g, G: Game> Session<'g, G> {
             let v = if v0.value == Value::Win { "solvable" } else { "unsolvable" };
             println!("start: {v}{}", v0.remoteness.map_or(String::new(), |r| format!(" in {r}")));
         } else {
-            println!("start: {} to move, {}", self.name(0), outcome(v0.value, v0.remoteness));
+            println!("start: {} to move, {}", self.name(self.side_at(0)?), outcome(v0.value, v0.remoteness));
         }
         for i in 0..self.moves.len() {
             let before = self.analyzer.value(&self.positions[i].clone())?.0;
             let after = self.analyzer.value(&self.positions[i + 1].clone())?.0;
-            let mover = i % 2;
+            let mover = self.side_at(i)?;
+            let next = self.side_at(i + 1)?;
             let line = if self.puzzle {
                 let r = after.remoteness.map_or(String::new(), |r| format!(" in {r}"));
                 let v = if after.value == Value::Win { "solvable" } else { "unsolvable" };
@@ -237,7 +253,7 @@ impl<'g, G: Game> Session<'g, G> {
                     i + 1,
                     self.name(mover),
                     self.moves[i],
-                    self.name(1 - mover),
+                    self.name(next),
                     outcome(after.value, after.remoteness),
                     if mistake {
                         format!("  <- a mistake by {}: it could {} instead", self.name(mover), could(before.value))
@@ -252,16 +268,16 @@ impl<'g, G: Game> Session<'g, G> {
     }
 
     /// Take back the last move and, against a computer, its reply: back to the human's turn.
-    fn undo(&mut self) {
+    fn undo(&mut self) -> Result<()> {
         if self.moves.is_empty() {
             println!("nothing to undo");
-            return;
+            return Ok(());
         }
         loop {
             self.moves.pop();
             self.positions.pop();
-            if self.moves.is_empty() || self.players[self.side()] == Player::Human {
-                break;
+            if self.moves.is_empty() || self.players[self.side()?] == Player::Human {
+                return Ok(());
             }
         }
     }
@@ -274,7 +290,7 @@ impl<'g, G: Game> Session<'g, G> {
             let verb = self.game.info().move_verb.as_deref().unwrap_or("Move");
             println!("{verb} {name}");
         } else {
-            println!("{} plays {name}", self.name(self.side()));
+            println!("{} plays {name}", self.name(self.side()?));
         }
         self.positions.push(next);
         self.moves.push(name);
@@ -341,7 +357,7 @@ impl GameCommand for PlayArgs {
                 return Ok(STOPPED);
             }
             s.announce_turn()?;
-            let side = s.side();
+            let side = s.side()?;
             let mv = match s.players[side] {
                 Player::Perfect => s.perfect_move()?,
                 Player::Random => s.random_move()?,
@@ -372,7 +388,7 @@ impl GameCommand for PlayArgs {
                             continue;
                         }
                         "undo" => {
-                            s.undo();
+                            s.undo()?;
                             s.show()?;
                             continue;
                         }
@@ -405,7 +421,7 @@ fn finish<G: Game>(s: &Session<'_, G>, v: Value) -> Result<i32> {
         println!("No moves left, and the puzzle is not solved.");
         return Ok(1);
     }
-    let side = s.side();
+    let side = s.side()?;
     match v {
         Value::Win => println!("{} wins!", s.name(side)),
         Value::Lose => println!("{} wins!", s.name(1 - side)),

@@ -3,7 +3,9 @@
 //! The positions are the game's real positions (no symmetry reduction: `canonical` is not
 //! used), so the counts are counts of positions a player can meet. The whole graph is held
 //! at once and solved by retrograde analysis (which handles loopy games), or, for a puzzle,
-//! by breadth-first search backwards from the solved positions.
+//! by breadth-first search backwards from the solved positions. A puzzle's census follows
+//! moves past its solved positions too, so that it counts the whole puzzle (every position
+//! reachable from the root), even from the goal.
 
 use super::graph::{Graph, Node};
 use super::value::Solution;
@@ -55,15 +57,16 @@ pub struct Census<P> {
 /// Explore and solve everything reachable from `root`.
 pub fn census<G: Game>(game: &G, root: &G::Pos, budget: usize, progress: &Progress) -> GameResult<Census<G::Pos>> {
     let mut visited = 0u64;
+    let puzzle = game.kind() == Kind::Puzzle;
     let graph = Graph::explore(root.clone(), budget, progress, |pos| {
         visited += 1;
         if let Some(v) = game.primitive(pos)? {
-            return Ok(Node::End(v));
+            // A puzzle's moves go on past a solved position: count the whole puzzle.
+            return Ok(if puzzle { Node::EndWith(v, game.children(pos)?) } else { Node::End(v) });
         }
         let children = game.children(pos)?;
         Ok(if children.is_empty() { Node::End(game.stalemate()) } else { Node::Inner(children) })
     })?;
-    let puzzle = game.kind() == Kind::Puzzle;
     let solutions = if puzzle { puzzle_distances(&graph) } else { graph.retrograde() };
     let grundy = (game.kind() == Kind::Impartial).then(|| graph.grundy()).flatten();
 

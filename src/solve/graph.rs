@@ -19,6 +19,9 @@ pub enum Node<P> {
     End(Value),
     /// The positions one move away, one per move (repeats allowed).
     Inner(Vec<P>),
+    /// An end position whose moves are followed all the same (a puzzle's solved position:
+    /// the census counts the whole puzzle, not only the way to its goal).
+    EndWith(Value, Vec<P>),
 }
 
 /// Every position reachable from a root (the root is node 0), with its edges.
@@ -47,25 +50,25 @@ impl<P: Clone + Eq + Hash + Footprint> Graph<P> {
         g.nodes.push(root);
         let mut next = 0usize;
         while next < g.nodes.len() {
-            match expand(&g.nodes[next])? {
-                Node::End(v) => g.end.push(Some(v)),
-                Node::Inner(kids) => {
-                    g.end.push(None);
-                    for c in kids {
-                        let id = match index.get(&c) {
-                            Some(&id) => id,
-                            None => {
-                                let id = u32::try_from(g.nodes.len())
-                                    .map_err(|_| GameError::OutOfMemory("more than 2^32 reachable positions".into()))?;
-                                g.bytes += 3 * std::mem::size_of::<P>() + 2 * c.heap_bytes() + 48;
-                                index.insert(c.clone(), id);
-                                g.nodes.push(c);
-                                id
-                            }
-                        };
-                        g.children.push(id);
+            let (end, kids) = match expand(&g.nodes[next])? {
+                Node::End(v) => (Some(v), Vec::new()),
+                Node::Inner(kids) => (None, kids),
+                Node::EndWith(v, kids) => (Some(v), kids),
+            };
+            g.end.push(end);
+            for c in kids {
+                let id = match index.get(&c) {
+                    Some(&id) => id,
+                    None => {
+                        let id = u32::try_from(g.nodes.len())
+                            .map_err(|_| GameError::OutOfMemory("more than 2^32 reachable positions".into()))?;
+                        g.bytes += 3 * std::mem::size_of::<P>() + 2 * c.heap_bytes() + 48;
+                        index.insert(c.clone(), id);
+                        g.nodes.push(c);
+                        id
                     }
-                }
+                };
+                g.children.push(id);
             }
             g.first.push(g.children.len() as u32);
             let bytes = g.bytes + g.children.len() * 12;

@@ -186,8 +186,12 @@ impl<'g, G: Game> Analyzer<'g, G> {
         Ok((info, child))
     }
 
-    /// Every move from `pos` with its child's value.
+    /// Every move from `pos` with its child's value; none where the game is over (a
+    /// primitive position, such as a finished board or a solved puzzle).
     pub fn moves(&mut self, pos: &G::Pos) -> GameResult<Vec<MoveInfo>> {
+        if self.game.primitive(pos)?.is_some() {
+            return Ok(Vec::new());
+        }
         let mut out = Vec::new();
         for mv in self.game.moves(pos)? {
             out.push(self.describe(pos, &mv)?.0);
