@@ -4,10 +4,10 @@
 //! checked against itself: the solved values must follow from the moves (see [`self_check`]).
 
 use super::{EngineChoice, Loaded, load, load_path, native_for, with_loaded, with_native};
+use crate::game::Value;
 use crate::game::{Game, GameInfo, Kind, Misere};
 use crate::native::NativeKind;
 use crate::native::{chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod, tactix::TacTix};
-use crate::game::Value;
 use crate::solve::value::Solution;
 use crate::solve::{Analyzer, Options, Report};
 use anyhow::{Result, bail};
@@ -193,9 +193,8 @@ fn self_check<G: Game>(game: &G, positions: &[G::Pos], analyzer: &mut Analyzer<'
             kids.push(game.play(p, m)?);
         }
         // children against moves + play, as sets of canonical positions.
-        let canon_set = |v: &[G::Pos]| -> Result<hashbrown::HashSet<G::Pos>> {
-            v.iter().map(|c| Ok(game.canonical(c)?)).collect()
-        };
+        let canon_set =
+            |v: &[G::Pos]| -> Result<hashbrown::HashSet<G::Pos>> { v.iter().map(|c| Ok(game.canonical(c)?)).collect() };
         if game.primitive(p)?.is_none() {
             let by_children = canon_set(&game.children(p)?)?;
             if by_children != canon_set(&kids)? {
@@ -248,7 +247,10 @@ fn self_check<G: Game>(game: &G, positions: &[G::Pos], analyzer: &mut Analyzer<'
                                 pg.join(", ")
                             );
                         } else if c != *p {
-                            why += &format!(". canonical maps it to {}: a symmetry must keep the value", one_line(game, &c));
+                            why += &format!(
+                                ". canonical maps it to {}: a symmetry must keep the value",
+                                one_line(game, &c)
+                            );
                         }
                         return Ok(Some(why));
                     }

@@ -42,6 +42,7 @@ enum KindSpec {
 
 /// The terminal rule.
 #[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 enum End {
     /// Whoever cannot move loses (a puzzle: solved when every light is off).
     #[default]
@@ -54,6 +55,7 @@ enum End {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 enum Rules {
     Heaps {
         moves: Vec<HeapMove>,
@@ -89,9 +91,16 @@ enum HeapMove {
 }
 
 #[derive(Debug, Deserialize, Clone, Copy)]
+#[serde(deny_unknown_fields)]
 enum GridMove {
-    /// Remove a contiguous run of tokens from one row or one column (TacTix), at most `max`.
-    RemoveRun { max: Option<usize> },
+    /// Remove a contiguous run of tokens from one row or one column (TacTix), of at least
+    /// `min` (default 1) and at most `max` (default: any) tokens. Cram: `min: 2, max: 2`.
+    RemoveRun {
+        #[serde(default)]
+        min: Option<usize>,
+        #[serde(default)]
+        max: Option<usize>,
+    },
     /// Take a square and every square above and right of it; the bottom-left square is
     /// poisoned and never taken, so a player left with only it loses (Chomp).
     Chomp,
@@ -279,8 +288,17 @@ impl DescriptorGame {
                     _ => Kind::Impartial,
                 };
                 match moves {
-                    GridMove::RemoveRun { max: Some(0) } => {
+                    GridMove::RemoveRun { max: Some(0), .. } => {
                         return Err(bad_at("rules", "RemoveRun's `max` must be at least 1".into()));
+                    }
+                    GridMove::RemoveRun { min: Some(0), .. } => {
+                        return Err(bad_at("rules", "RemoveRun's `min` must be at least 1".into()));
+                    }
+                    GridMove::RemoveRun { min: Some(lo), max: Some(hi) } if lo > hi => {
+                        return Err(bad_at(
+                            "rules",
+                            format!("RemoveRun's `min` ({lo}) is more than its `max` ({hi}): no move would be legal"),
+                        ));
                     }
                     GridMove::Chomp => {
                         if components {
@@ -616,10 +634,13 @@ impl Game for DescriptorGame {
                 }
                 out
             }
-            (DPos::Grid(g), Shape::Grid { moves: GridMove::RemoveRun { max }, .. }) => g
+            (DPos::Grid(g), Shape::Grid { moves: GridMove::RemoveRun { min, max }, .. }) => g
                 .segments()
                 .into_iter()
-                .filter(|s| max.is_none_or(|m| (s[2] - s[0]) + (s[3] - s[1]) < m))
+                .filter(|s| {
+                    let len = (s[2] - s[0]) + (s[3] - s[1]) + 1;
+                    len >= min.unwrap_or(1) && max.is_none_or(|m| len <= m)
+                })
                 .map(DMove::Run)
                 .collect(),
             (DPos::Lights(g, next), Shape::Grid { moves: GridMove::Toggle { pattern }, .. }) => {

@@ -80,8 +80,8 @@ impl Key {
             return Ok(Key::Map(keys.into()));
         }
         Err(format!(
-            "a position must be built from integers, strings, booleans, characters, arrays, maps \
-             and grids, not `{}`",
+            "a value of type `{}`, but a position must be built from integers, strings, booleans, \
+             characters, arrays, maps and grids",
             d.type_name()
         ))
     }

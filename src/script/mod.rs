@@ -204,11 +204,8 @@ fn trace_limit(ast: &AST, eval_globals: bool, f: &str, args: impl FuncArgs) -> O
         }
     }
     let function = chain.last().map(|(n, _)| n.clone()).unwrap_or_default();
-    let calls = chain
-        .iter()
-        .map(|(n, k)| if *k > 1 { format!("{n} ×{k}") } else { n.clone() })
-        .collect::<Vec<_>>()
-        .join(" → ");
+    let calls =
+        chain.iter().map(|(n, k)| if *k > 1 { format!("{n} ×{k}") } else { n.clone() }).collect::<Vec<_>>().join(" → ");
     Some(Trace { pos, function, calls })
 }
 
@@ -343,8 +340,7 @@ impl ScriptGame {
             Some(v) => {
                 let names: Option<Vec<String>> = v
                     .read_lock::<rhai::Array>()
-                    .map(|a| a.iter().map(|n| n.is_string().then(|| n.to_string())).collect())
-                    .flatten();
+                    .and_then(|a| a.iter().map(|n| n.is_string().then(|| n.to_string())).collect());
                 match names.as_deref() {
                     Some([a, b]) if !a.trim().is_empty() && !b.trim().is_empty() => Some([a.clone(), b.clone()]),
                     _ => {
@@ -486,9 +482,9 @@ impl ScriptGame {
 
     fn keys(&self, f: &str, d: Dynamic) -> GameResult<Vec<Key>> {
         let t = d.type_name();
-        let arr = d.try_cast::<rhai::Array>().ok_or_else(|| {
-            GameError::Definition(format!("{}: {f} must return an array, not `{t}`", self.at_fn(f)))
-        })?;
+        let arr = d
+            .try_cast::<rhai::Array>()
+            .ok_or_else(|| GameError::Definition(format!("{}: {f} must return an array, not `{t}`", self.at_fn(f))))?;
         arr.iter().map(|d| self.key(f, d)).collect()
     }
 

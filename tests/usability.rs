@@ -1,0 +1,285 @@
+//! What a new user tripped over (issue #12): each test fails on the behaviour reported and
+//! passes on the fix. Values are independent facts: who has three in a row, the Grundy values
+//! of Cram boards (known results), distances on a ring worked out by hand.
+
+mod common;
+
+use common::{bin, root};
+use gamesman::game::{Game, GameError};
+use gamesman::script::ScriptGame;
+use gamesman::script::descriptor::DescriptorGame;
+use std::io::Write;
+use std::process::Stdio;
+
+/// Run `gamesman ARGS` with `input` on stdin: (exit code, stdout, stderr).
+fn run_in(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gamesman runs");
+    let _ = child.stdin.take().expect("piped").write_all(input.as_bytes());
+    let out = child.wait_with_output().expect("gamesman finishes");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    run_in(args, "")
+}
+
+/// An error: exit status 1, `needle` on stderr, no panic.
+fn fails_with(args: &[&str], needle: &str) -> String {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 1, "{args:?}: stdout {out}\nstderr {err}");
+    assert!(err.contains(needle), "{args:?}: expected {needle:?} in\n{err}");
+    assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
+    err
+}
+
+const U: &str = "tests/games/usability";
+
+fn u(name: &str) -> String {
+    format!("{U}/{name}")
+}
+
+// --- 1. Descriptors: unknown fields at every level; Cram as a descriptor ------------------
+
+fn descriptor_error(text: &str) -> String {
+    match DescriptorGame::from_source("d.ron", text, None) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn descriptors_refuse_misspelt_fields_in_nested_structs() {
+    let cases = [
+        // (descriptor, line:col of the bad field, the field)
+        ("(name: \"c\", rules: Grid(moves: RemoveRun(mn: 2, max: 2)))", "d.ron:1:42", "mn"),
+        ("(name: \"h\", rules: Heaps(moves: [TakeAny, TakeEqual], heapz: 2))", "d.ron:1:55", "heapz"),
+        ("(name: \"g\",\n rules: Grid(moves: RemoveRun(max: None), compnents: false))", "d.ron:2:43", "compnents"),
+        ("(name: \"l\", rules: Grid(moves: Toggle(pattern: Plus, wrap: true)))", "d.ron:1:54", "wrap"),
+        (
+            "(name: \"e\", end: Script(file: \"x.rhai\", fnction: \"p\"), rules: Heaps(moves: [TakeAny]))",
+            "d.ron:1:41",
+            "fnction",
+        ),
+    ];
+    for (text, at, field) in cases {
+        let e = descriptor_error(text);
+        assert!(e.starts_with(at), "{text}: expected {at} in {e}");
+        assert!(e.contains(&format!("`{field}`")), "{text}: {e}");
+    }
+}
+
+#[test]
+fn remove_run_takes_a_minimum() {
+    assert!(
+        descriptor_error("(name: \"c\", rules: Grid(moves: RemoveRun(min: 3, max: 2)))")
+            .contains("more than its `max`")
+    );
+    assert!(descriptor_error("(name: \"c\", rules: Grid(moves: RemoveRun(min: 0)))").contains("at least 1"));
+}
+
+#[test]
+fn cram_as_a_descriptor_has_the_known_grundy_values() {
+    // Known Cram values (Gardner; Uiterwijk's tables): 3×3 0, 3×4 1, 4×4 0, 4×5 2.
+    let cram = DescriptorGame::load(&root().join("games/cram.ron")).unwrap();
+    for (board, want) in
+        [("###/###/###", 0), ("####/####/####", 1), ("####/####/####/####", 0), ("#####/#####/#####/#####", 2)]
+    {
+        let r = common::solve(&cram, board, false);
+        assert_eq!(r.grundy, Some(want), "{board}");
+    }
+    // An odd board by even: 1×2 has one move, then nothing (grundy 1); 1×3 too (one domino).
+    assert_eq!(common::solve(&cram, "##", true).grundy, Some(1));
+    assert_eq!(common::solve(&cram, "###", true).grundy, Some(1));
+}
+
+// --- 2. `moves` at a finished position ---------------------------------------------------
+
+#[test]
+fn moves_lists_nothing_where_the_game_is_over() {
+    // X has three in a row: the game is over, O to move has lost.
+    let (code, out, _) = run(&["moves", "tictactoe", "xxxoo...."]);
+    assert_eq!(code, 0);
+    assert!(out.contains("no moves: the game is over here (lose for the player to move)"), "{out}");
+    let (_, json, _) = run(&["moves", "tictactoe", "xxxoo....", "--json"]);
+    assert_eq!(json.trim(), "[]");
+    // A solved puzzle: nothing to press.
+    let (_, out, _) = run(&["moves", "lightsout", "00/00", "--engine", "script"]);
+    assert!(out.contains("the puzzle is solved here"), "{out}");
+}
+
+// --- 3. `play` names the winner by whose turn it is ---------------------------------------
+
+#[test]
+fn play_names_the_player_who_made_three_in_a_row() {
+    let (code, out, _) = run(&["play", "tictactoe", "xxxoo...."]);
+    assert_eq!(code, 0);
+    assert!(out.trim_end().ends_with("X wins!"), "{out}");
+}
+
+#[test]
+fn play_from_a_position_with_o_to_move_lets_o_move() {
+    let (code, out, _) = run(&["play", "tictactoe", "x........", "--x", "perfect", "--o", "perfect", "--seed", "1"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[3], "O to move (perfect)", "{out}");
+    assert!(lines[4].starts_with("O plays "), "{out}");
+    // The board after O's move has one o.
+    assert_eq!(lines[5..8].concat().matches('o').count(), 1, "{out}");
+    // Perfect play from one X in a corner is a tie.
+    assert!(out.trim_end().ends_with("It is a tie."), "{out}");
+}
+
+#[test]
+fn play_uses_the_scripts_player_names() {
+    // 3, White to move: either move reaches 4, so White wins at once.
+    let (code, out, _) = run(&["play", &u("turns.rhai"), "3,w", "--x", "perfect", "--o", "perfect"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("White to move (perfect)"), "{out}");
+    assert!(out.contains("White plays "), "{out}");
+    assert!(out.trim_end().ends_with("White wins!"), "{out}");
+    // 2, Black to move: Black adds 2 and wins.
+    let (_, out, _) = run(&["play", &u("turns.rhai"), "2,b", "--x", "perfect", "--o", "random"]);
+    assert!(out.trim_end().ends_with("Black wins!"), "{out}");
+    fails_with(&["solve", &u("bad_players.rhai"), "x"], "PLAYERS must be an array of two names");
+}
+
+// --- 4. `analyze` counts a whole puzzle, even from its goal --------------------------------
+
+#[test]
+fn analyze_counts_a_puzzle_from_its_goal() {
+    let (code, out, _) = run(&["analyze", &u("ring.rhai"), "0", "--json"]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["positions"], 5, "{v}");
+    let by_r: Vec<(u64, u64)> = v["by_remoteness"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["remoteness"].as_u64().unwrap(), e["solvable"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(by_r, vec![(0, 1), (1, 2), (2, 2)], "{v}");
+}
+
+// --- 5. A `children` that disagrees with `moves` + `play` ---------------------------------
+
+#[test]
+fn a_wrong_children_is_caught() {
+    // 8 under take-1-or-2 is a win (8 mod 3 = 2): with the bad children it would look lost.
+    let err = fails_with(&["solve", &u("wrong_children.rhai"), "8"], "children disagrees with moves + play at 8");
+    assert!(err.contains("wrong_children.rhai:7:"), "{err}");
+    assert!(err.contains("only moves + play give [6]"), "{err}");
+}
+
+#[test]
+fn check_finds_a_canonical_that_changes_values() {
+    let (code, out, _) = run(&["check", &u("wrong_canonical.rhai"), "--seed", "1"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("canonical maps it to 3"), "{out}");
+}
+
+#[test]
+fn check_finds_parts_that_do_not_add_up() {
+    let (code, out, _) = run(&["check", &u("wrong_parts.rhai"), "--seed", "1"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("split gives the parts"), "{out}");
+}
+
+#[test]
+fn check_passes_correct_lone_games() {
+    for (game, from) in
+        [("tictactoe", None), (&u("parts_ok.rhai")[..], Some("3,4,5")), (&u("ring.rhai")[..], Some("3"))]
+    {
+        let mut args = vec!["check", game, "--count", "60", "--seed", "7"];
+        if let Some(f) = from {
+            args.extend(["--from", f]);
+        }
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{game}: {out}{err}");
+        assert!(out.contains("no disagreement"), "{out}");
+    }
+}
+
+// --- 6. `play` returning () ----------------------------------------------------------------
+
+#[test]
+fn a_function_returning_unit_is_named_where_it_is() {
+    let err =
+        fails_with(&["solve", &u("unit_play.rhai"), "3"], "unit_play.rhai:5: play returned () instead of a position");
+    assert!(err.contains("`b[i] = x;`"), "{err}");
+}
+
+// --- 7. A hook named `split` hijacks `text.split(...)` -------------------------------------
+
+#[test]
+fn the_split_clash_is_detected_and_parts_works() {
+    fails_with(
+        &["solve", &u("split_clash.rhai"), "3,4,5"],
+        "split_clash.rhai:5:16: this calls the string method `split`",
+    );
+    let g = ScriptGame::load(&root().join(u("parts_ok.rhai"))).unwrap();
+    assert!(g.has_split());
+    // 3 xor 4 xor 5 = 2.
+    assert_eq!(common::solve(&g, "3,4,5", false).grundy, Some(2));
+}
+
+// --- 8. `check` beside a descriptor, `bench` of any game ----------------------------------
+
+#[test]
+fn check_a_script_compares_it_with_the_descriptor_beside_it() {
+    let (code, out, err) = run(&["check", "games/kayles.rhai", "--count", "30", "--seed", "3"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("0 disagreements between the script") && out.contains("kayles.ron"), "{out}");
+}
+
+#[test]
+fn bench_measures_any_game_and_refuses_unknown_ones() {
+    let (code, out, err) = run(&["bench", &u("ring.rhai"), "--position", "3", "--repeat", "1"]);
+    assert_eq!(code, 0, "{err}");
+    let row = out.lines().find(|l| l.starts_with("| ring |")).unwrap_or_else(|| panic!("no row:\n{out}"));
+    assert!(row.contains("`3`"), "{row}");
+    assert!(!out.contains("Native modules"), "empty tables printed:\n{out}");
+    fails_with(&["bench", &u("turns.rhai")], "no start position");
+    fails_with(&["bench", "no-such-game"], "no game named");
+}
+
+// --- 9. Errors that help -------------------------------------------------------------------
+
+#[test]
+fn sandbox_limits_name_the_line() {
+    let err = fails_with(&["solve", &u("deep.rhai"), "3"], "deep.rhai:4:14: more than 64 nested function calls");
+    assert!(err.contains("moves → down ×64"), "{err}");
+    fails_with(&["solve", &u("loop_in_helper.rhai"), "3"], "loop_in_helper.rhai:6:14: the script used more than");
+}
+
+#[test]
+fn text_that_parse_int_refuses_is_an_invalid_position() {
+    let g = ScriptGame::load(&root().join(u("deep.rhai"))).unwrap();
+    match g.parse("x3") {
+        Err(GameError::BadPosition(why)) => assert!(why.contains("x3") && why.contains("deep.rhai:3:"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    fails_with(&["solve", "lightsout", "#0/00 @x", "--engine", "script"], "invalid position");
+}
+
+#[test]
+fn counts_agree_with_their_nouns() {
+    let (_, out, _) = run(&["analyze", "tictactoe", "xxxoo...."]);
+    assert!(out.contains("positions:   1 reachable, 0 moves between them"), "{out}");
+    assert!(out.contains("visited:     1 position\n"), "{out}");
+    let (_, out, _) = run(&["analyze", &u("ring.rhai"), "3"]);
+    assert!(out.contains("longest:     2 moves"), "{out}");
+    let (_, out, _) = run(&["analyze", &u("ring.rhai"), "0"]);
+    assert!(!out.contains("1 moves"), "{out}");
+    let (_, _, err) = run(&["moves", "nim", "1"]);
+    assert!(err.contains("visited 1 position in") || err.contains("visited 2 positions in"), "{err}");
+}
