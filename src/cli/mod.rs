@@ -101,6 +101,9 @@ pub struct GameArgs {
     /// Default: the game's start position
     #[arg(value_name = "POSITION", allow_hyphen_values = true)]
     position: Option<String>,
+    /// Take POSITION as text even when a file of that name exists (and `-` as the text `-`)
+    #[arg(long)]
+    literal: bool,
     /// Misère play: whoever makes the last move loses
     #[arg(long)]
     misere: bool,
@@ -120,7 +123,12 @@ impl GameArgs {
 
     /// The position to start from: the argument, or the game's start position.
     fn position<G: Game>(&self, game: &G, command: &str) -> Result<G::Pos> {
-        match position_text(self.position.as_deref())? {
+        let text = match (&self.position, self.literal) {
+            (Some(p), true) => Some(p.clone()),
+            (p, false) => position_text(p.as_deref())?,
+            (None, true) => None,
+        };
+        match text {
             Some(text) => Ok(game.parse(&text)?),
             None => game.start()?.ok_or_else(|| {
                 anyhow!(
