@@ -30,7 +30,14 @@ pub fn nimsum_with_stats(
     limit: Option<Duration>,
 ) -> (Result<u64, String>, solver::Stats) {
     let started = Instant::now();
-    let usable = budget.saturating_sub(RESERVE).max(1 << 16);
+    let mut usable = budget.saturating_sub(RESERVE).max(1 << 16);
+    // Under an address-space limit (`prlimit --as`), what is left of it is the real budget:
+    // asking for more would end in an allocation failure, not a -1. 8 MiB of it stay aside for
+    // what the solver allocates beside its tables (its maps of shapes, the allocator's own
+    // overhead), which address space counts in full.
+    if let Some(left) = memory::address_space_left() {
+        usable = usable.min(left.saturating_sub(8 << 20)).max(1 << 16);
+    }
     // The board must fit in half of what is usable, one bit per cell.
     let max_cells = (usable / 2 * 8) as u64;
     let mut board = match pbm::read(input, max_cells) {
@@ -83,24 +90,72 @@ pub fn parse_args(args: &[String], default_mib: usize) -> Result<(usize, Option<
     Ok((budget, limit, file))
 }
 
+/// A connected group of tokens, as [`for_each_component`] hands it over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Component {
+    /// A group that fits 8×8, as a normalized bitboard (see [`bits`]).
+    Small(u64),
+    /// A straight bar of this many tokens (in one row or one column): its nimsum is its length.
+    Bar(usize),
+    /// Any other group of at most [`solver::MAX_COMPONENT`] tokens, as its cells.
+    Cells(Vec<(usize, usize)>),
+}
+
+impl Component {
+    /// How many tokens.
+    pub fn len(&self) -> usize {
+        match self {
+            Component::Small(b) => b.count_ones() as usize,
+            Component::Bar(n) => *n,
+            Component::Cells(c) => c.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The group as a shape (a bar longer than a shape is worth is not one).
+    pub fn cells(&self) -> Vec<(usize, usize)> {
+        match self {
+            Component::Small(b) => (0..64).filter(|i| b >> i & 1 == 1).map(|i| (i / 8, i % 8)).collect(),
+            Component::Bar(n) => (0..*n).map(|c| (0, c)).collect(),
+            Component::Cells(c) => c.clone(),
+        }
+    }
+}
+
 /// Take the components out of a board one at a time (the board is emptied as it goes), so
-/// that only one component's cells are held at once.
-pub fn for_each_component<E>(
+/// that only one component's cells are held at once, and never more than
+/// [`solver::MAX_COMPONENT`] of them: a bar is counted, not stored, and any other group that
+/// grows past the limit stops the walk with [`SolveError::TooLarge`] before it costs memory.
+pub fn for_each_component<E: From<SolveError>>(
     board: &mut pbm::Board,
-    mut each: impl FnMut(Vec<(usize, usize)>) -> Result<(), E>,
+    mut each: impl FnMut(Component) -> Result<(), E>,
 ) -> Result<(), E> {
     let (height, width) = (board.height, board.width);
     let mut stack = Vec::new();
+    let mut cells = Vec::new();
     for r in 0..height {
         for c in 0..width {
             if !board.get(r, c) {
                 continue;
             }
-            let mut cells = Vec::new();
+            cells.clear();
+            let (mut r0, mut r1, mut c0, mut c1) = (r, r, c, c);
+            let mut count = 0usize;
             board.set(r, c, false);
             stack.push((r, c));
             while let Some((r, c)) = stack.pop() {
-                cells.push((r, c));
+                count += 1;
+                (r0, r1, c0, c1) = (r0.min(r), r1.max(r), c0.min(c), c1.max(c));
+                if count <= solver::MAX_COMPONENT {
+                    cells.push((r, c));
+                } else if r0 != r1 && c0 != c1 {
+                    return Err(SolveError::TooLarge(count).into());
+                } else if !cells.is_empty() {
+                    cells = Vec::new(); // a bar: counting is enough
+                }
                 for (dr, dc) in [(usize::MAX, 0), (1, 0), (0, usize::MAX), (0, 1)] {
                     let (nr, nc) = (r.wrapping_add(dr), c.wrapping_add(dc));
                     if nr < height && nc < width && board.get(nr, nc) {
@@ -109,20 +164,27 @@ pub fn for_each_component<E>(
                     }
                 }
             }
-            each(cells)?;
+            let component = if r0 == r1 || c0 == c1 {
+                Component::Bar(count)
+            } else if r1 - r0 < 8 && c1 - c0 < 8 {
+                Component::Small(cells.iter().fold(0u64, |b, &(r, c)| b | 1 << (8 * (r - r0) + (c - c0))))
+            } else {
+                Component::Cells(std::mem::take(&mut cells))
+            };
+            each(component)?;
         }
     }
     Ok(())
 }
 
-/// The components of a board, as cell lists (the board is emptied).
-pub fn components(board: &mut pbm::Board) -> Vec<Vec<(usize, usize)>> {
+/// The components of a board (the board is emptied), or the first that is too large.
+pub fn components(board: &mut pbm::Board) -> Result<Vec<Component>, SolveError> {
     let mut out = Vec::new();
-    let _ = for_each_component(board, |cells| {
-        out.push(cells);
-        Ok::<(), ()>(())
-    });
-    out
+    for_each_component(board, |c| {
+        out.push(c);
+        Ok::<(), SolveError>(())
+    })?;
+    Ok(out)
 }
 
 /// The nimsum of a board using `threads` threads (`budget` bytes in all).
@@ -140,17 +202,35 @@ pub fn nimsum_parallel(
     threads: usize,
 ) -> Result<u64, SolveError> {
     let threads = threads.max(1);
-    let mut comps = components(board);
+    // Bars add their length; equal small groups cancel in pairs, so only one of each kind
+    // with an odd count is kept (a random board has millions of small groups, few kinds).
+    let mut bars = 0u64;
+    let mut odd_small: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
+    let mut comps: Vec<Vec<(usize, usize)>> = Vec::new();
+    for_each_component(board, |c| {
+        match c {
+            Component::Bar(n) => bars ^= n as u64,
+            Component::Small(b) => {
+                let key = bits::canonical(bits::normalize(b));
+                if odd_small.remove(&key).is_none() {
+                    odd_small.insert(key, b);
+                }
+            }
+            Component::Cells(cells) => comps.push(cells),
+        }
+        Ok::<(), SolveError>(())
+    })?;
+    comps.extend(odd_small.into_values().map(|b| Component::Small(b).cells()));
     comps.sort_by_key(|c| std::cmp::Reverse(c.len()));
     #[cfg(not(target_has_atomic = "64"))]
     let threads = 1;
     if threads == 1 || comps.is_empty() {
         let mut s = Solver::new(budget, deadline);
-        return comps.iter().try_fold(0u64, |acc, c| Ok(acc ^ s.component(c)? as u64));
+        return comps.iter().try_fold(bars, |acc, c| Ok(acc ^ s.component(c)? as u64));
     }
     #[cfg(target_has_atomic = "64")]
     {
-        shared::nimsum(comps, budget, deadline, threads)
+        Ok(bars ^ shared::nimsum(comps, budget, deadline, threads)?)
     }
     #[cfg(not(target_has_atomic = "64"))]
     unreachable!("one thread without 64-bit atomics")

@@ -29,17 +29,82 @@ enum Backing<T> {
 }
 
 impl<T: Zero> Zeroed<T> {
+    /// `len` zeroed values; aborts if the memory cannot be had (see [`Zeroed::try_new`]).
     pub fn new(len: usize) -> Zeroed<T> {
+        Self::try_new(len).unwrap_or_else(|| std::alloc::handle_alloc_error(std::alloc::Layout::new::<T>()))
+    }
+
+    /// `len` zeroed values, or `None` when the memory cannot be had (an address-space limit,
+    /// say): the caller picks a smaller size or gives up cleanly instead of aborting.
+    pub fn try_new(len: usize) -> Option<Zeroed<T>> {
         #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
-        if len * size_of::<T>() >= huge::MIN_BYTES
+        // A huge-page mapping takes 2 MiB more address space than it holds: not under a limit.
+        if len.checked_mul(size_of::<T>())? >= huge::MIN_BYTES
+            && address_space_left().is_none()
             && let Some(m) = huge::Mapping::new(len)
         {
-            return Zeroed { backing: Backing::Mapped(m) };
+            return Some(Zeroed { backing: Backing::Mapped(m) });
         }
-        // `T::default()` is all zeros, so this is a zeroed allocation (calloc), whose pages
-        // are not touched until used.
-        Zeroed { backing: Backing::Heap(std::iter::repeat_with(T::default).take(len).collect()) }
+        Some(Zeroed { backing: Backing::Heap(zeroed_vec(len)?) })
     }
+}
+
+/// A vector of `len` zeroed values from `alloc_zeroed` (calloc: pages are not touched until
+/// used), or `None` when the allocation fails.
+fn zeroed_vec<T: Zero>(len: usize) -> Option<Vec<T>> {
+    let layout = std::alloc::Layout::array::<T>(len).ok()?;
+    if layout.size() == 0 {
+        return Some(std::iter::repeat_with(T::default).take(len).collect());
+    }
+    // SAFETY: the layout has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with `T`'s alignment and room for
+    // `len` values (the layout `Vec<T>` uses for capacity `len`), and all-zero bytes are a
+    // valid `T` (`T: Zero`).
+    Some(unsafe { Vec::from_raw_parts(ptr, len, len) })
+}
+
+/// What this process may still map before its address-space limit (`ulimit -v`, `prlimit
+/// --as`), on Linux; `None` where there is no such limit or it cannot be read. A budget above
+/// it would end in an allocation failure, so callers shrink to it.
+pub fn address_space_left() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        #[repr(C)]
+        struct RLimit {
+            cur: std::ffi::c_ulong,
+            max: std::ffi::c_ulong,
+        }
+        unsafe extern "C" {
+            fn getrlimit(resource: i32, rlim: *mut RLimit) -> i32;
+        }
+        // RLIMIT_AS is 6 on MIPS and 9 on the other Linux architectures.
+        const RLIMIT_AS: i32 = if cfg!(any(target_arch = "mips", target_arch = "mips64")) { 6 } else { 9 };
+        let mut lim = RLimit { cur: 0, max: 0 };
+        // SAFETY: getrlimit writes one struct rlimit, which `lim` is.
+        if unsafe { getrlimit(RLIMIT_AS, &mut lim) } != 0 {
+            return None;
+        }
+        let limit = usize::try_from(lim.cur).ok()?;
+        if lim.cur == std::ffi::c_ulong::MAX || limit == usize::MAX {
+            return None;
+        }
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let vm_kb: usize = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmSize:"))?
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
+        Some(limit.saturating_sub(vm_kb.saturating_mul(1024)))
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
 }
 
 impl<T: Zero> std::ops::Deref for Zeroed<T> {

@@ -37,6 +37,16 @@ impl Board {
         Board { width, height, stride, words: vec![0; stride * height] }
     }
 
+    /// [`Board::new`], or `None` when the memory cannot be had.
+    pub fn try_new(width: usize, height: usize) -> Option<Board> {
+        let stride = width.div_ceil(64);
+        let len = stride.checked_mul(height)?;
+        let mut words = Vec::new();
+        words.try_reserve_exact(len).ok()?;
+        words.resize(len, 0);
+        Some(Board { width, height, stride, words })
+    }
+
     pub fn get(&self, r: usize, c: usize) -> bool {
         self.words[r * self.stride + c / 64] >> (c % 64) & 1 == 1
     }
@@ -161,7 +171,8 @@ pub fn read(reader: impl Read, max_cells: u64) -> Result<Board, PbmError> {
         .checked_mul(height as u64)
         .filter(|&n| n <= max_cells)
         .ok_or_else(|| PbmError(format!("a {width}×{height} board is larger than the {max_cells} cells allowed")))?;
-    let mut board = Board::new(width, height);
+    let mut board = Board::try_new(width, height)
+        .ok_or_else(|| PbmError(format!("not enough memory for a {width}×{height} board")))?;
     let mut i: u64 = 0;
     while i < cells {
         s.skip()?;

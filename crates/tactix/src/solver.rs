@@ -30,6 +30,9 @@ use std::time::Instant;
 /// what any search can finish, and they would make the recursion too deep.
 pub const MAX_COMPONENT: usize = 4096;
 
+/// How many kinds of small group [`Solver::board`] remembers by itself.
+const SEEN_SMALL: usize = 1 << 15;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SolveError {
     /// The time limit ran out.
@@ -50,9 +53,11 @@ impl fmt::Display for SolveError {
             SolveError::TooDeep => {
                 f.write_str("the search of a component beyond 8×16 went deeper than the memory budget allows")
             }
-            SolveError::TooLarge(n) => {
-                write!(f, "a connected group of {n} tokens is more than the {MAX_COMPONENT} this solver can search")
-            }
+            SolveError::TooLarge(n) => write!(
+                f,
+                "a connected group of {}{n} tokens is more than the {MAX_COMPONENT} this solver can search",
+                if *n > MAX_COMPONENT { "at least " } else { "" }
+            ),
         }
     }
 }
@@ -132,9 +137,18 @@ const DATA_BITS: u32 = 11;
 
 impl Table {
     /// A table of at most `bytes` bytes (at least 2^11 buckets: 128 KiB).
+    ///
+    /// When that much memory cannot be had (an address-space limit), the table halves until it
+    /// can: a smaller table gives the same answers, more slowly.
     pub fn new(bytes: usize) -> Table {
-        let buckets = (bytes / 64).max(1 << DATA_BITS);
-        let words: Zeroed<Word> = Zeroed::new(buckets * 8 + 8);
+        let mut buckets = (bytes / 64).max(1 << DATA_BITS);
+        let words: Zeroed<Word> = loop {
+            match Zeroed::try_new(buckets * 8 + 8) {
+                Some(w) => break w,
+                None if buckets > 1 << DATA_BITS => buckets = (buckets / 2).max(1 << DATA_BITS),
+                None => break Zeroed::new(buckets * 8 + 8),
+            }
+        };
         let misalign = (words.as_ptr() as usize % 64) / 8;
         let base = if misalign == 0 { 0 } else { 8 - misalign };
         // k = 64 - floor(log2(buckets)): a bucket gets fewer than 2^k hash values.
@@ -784,20 +798,28 @@ impl Solver {
     pub fn board(&mut self, board: &mut Board) -> Result<u64> {
         let mut total: u64 = 0;
         let mut seen_small: HashMap<u64, u32> = HashMap::new(); // equal components cancel
-        crate::for_each_component(board, |cells| {
-            let g = match Shape::from_cells(&cells).to_small() {
-                Some(b) => {
+        crate::for_each_component(board, |component| {
+            let g = match component {
+                crate::Component::Small(b) => {
                     let key = bits::canonical(bits::normalize(b));
                     match seen_small.get(&key) {
                         Some(&g) => g,
                         None => {
                             let g = self.small(b)?;
-                            seen_small.insert(key, g);
+                            // A random board has millions of kinds of small groups: keep a
+                            // bounded number (about 1 MiB); the memo table remembers the rest.
+                            if seen_small.len() < SEEN_SMALL {
+                                seen_small.insert(key, g);
+                            }
                             g
                         }
                     }
                 }
-                None => self.component(&cells)?,
+                crate::Component::Bar(n) => {
+                    total ^= n as u64;
+                    return Ok(());
+                }
+                crate::Component::Cells(cells) => self.component(&cells)?,
             };
             total ^= g as u64;
             Ok(())
@@ -941,7 +963,11 @@ mod tests {
             }
             let mut board = crate::pbm::Board::new(cols, rows);
             cells.iter().for_each(|&(r, c)| board.set(r, c, true));
-            let Some(comp) = crate::components(&mut board).into_iter().max_by_key(Vec::len) else { continue };
+            let Some(comp) =
+                crate::components(&mut board).unwrap().iter().map(crate::Component::cells).max_by_key(Vec::len)
+            else {
+                continue;
+            };
             let shape = Shape::from_cells(&comp);
             let Some(p) = shape.to_wide() else { continue };
             let turned: Vec<(usize, usize)> = comp.iter().map(|&(r, c)| (c, r)).collect();

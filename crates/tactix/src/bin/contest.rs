@@ -25,24 +25,25 @@ fn main() {
             std::process::exit(2);
         }
     };
-    // Solve on a thread with a roomy stack (the search recurses once per token removed), and
-    // turn anything unexpected into -1 rather than a crash.
-    let worker = std::thread::Builder::new().stack_size(16 << 20).spawn(move || match file {
+    // Solve on the main thread (its stack, 8 MiB by default, holds the deepest search: at
+    // most 4096 levels of about 600 bytes; a second thread would also get a malloc arena of
+    // its own, which an address-space limit cannot afford), and turn anything unexpected
+    // into -1 rather than a crash.
+    let solved = std::panic::catch_unwind(move || match file {
         Some(f) => match std::fs::File::open(&f) {
             Ok(file) => tactix::nimsum_with_stats(file, budget, limit),
             Err(e) => (Err(format!("cannot read {f}: {e}")), Default::default()),
         },
         None => tactix::nimsum_with_stats(std::io::stdin().lock(), budget, limit),
     });
-    let result = match worker.map(|w| w.join()) {
-        Ok(Ok((r, s))) => {
+    let result = match solved {
+        Ok((r, s)) => {
             if stats {
                 eprintln!("searched {} components, {} memo hits, peak memory {}", s.searched, s.hits, peak_memory());
             }
             r
         }
-        Ok(Err(_)) => Err("internal error (the solver stopped)".into()),
-        Err(e) => Err(format!("cannot start the solver: {e}")),
+        Err(_) => Err("internal error (the solver stopped)".into()),
     };
     let mut out = std::io::stdout().lock();
     let _ = match result {
