@@ -289,6 +289,37 @@ impl Grid {
             .collect()
     }
 
+    /// How many segments [`Grid::segments`] lists, counted without listing them (a row of
+    /// 100,000 tokens has five billion).
+    pub fn segment_count(&self) -> u64 {
+        let runs = |len: u64| len * (len + 1) / 2;
+        let mut n = 0u64;
+        for r in 0..self.rows {
+            let mut len = 0u64;
+            for c in 0..=self.cols {
+                if c < self.cols && self.get(r, c) {
+                    len += 1;
+                } else {
+                    n = n.saturating_add(runs(len));
+                    len = 0;
+                }
+            }
+        }
+        for c in 0..self.cols {
+            let mut len = 0u64;
+            for r in 0..=self.rows {
+                if r < self.rows && self.get(r, c) {
+                    len += 1;
+                } else {
+                    // Single cells were counted with the rows.
+                    n = n.saturating_add(runs(len).saturating_sub(len));
+                    len = 0;
+                }
+            }
+        }
+        n
+    }
+
     /// Every contiguous run of tokens within one row or one column, each single cell listed
     /// once: row runs first (row by row, left to right), then column runs of length ≥ 2.
     pub fn segments(&self) -> Vec<Segment> {
@@ -371,7 +402,11 @@ mod tests {
     fn segments_of_a_2x2_square() {
         // 4 single cells, 2 row pairs and 2 column pairs.
         assert_eq!(Grid::full(2, 2).segments().len(), 8);
+        assert_eq!(Grid::full(2, 2).segment_count(), 8);
         // A bar of 3: 3 + 2 + 1 runs.
         assert_eq!(Grid::full(1, 3).segments().len(), 6);
+        assert_eq!(Grid::full(3, 1).segment_count(), 6);
+        let g = Grid::parse("#0##/####/0#0#").unwrap();
+        assert_eq!(g.segment_count(), g.segments().len() as u64);
     }
 }

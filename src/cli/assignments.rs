@@ -46,8 +46,14 @@ fn pile(text: Option<&str>, name: &str) -> Result<BigUint> {
 /// `gamesman nimrod --lose-positions K`: the first K losing positions.
 pub fn nimrod(args: &NimrodArgs) -> Result<i32> {
     if let Some(k) = args.lose_positions {
-        print!("{}", nimrod::lose_positions(k));
-        return Ok(0);
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let written = nimrod::write_lose_positions(k, &mut out).and_then(|()| std::io::Write::flush(&mut out));
+        return match written {
+            Ok(()) => Ok(0),
+            // `| head`: the reader has what it wanted.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
+            Err(e) => Err(e.into()),
+        };
     }
     let a = pile(args.a.as_deref(), "A")?;
     let b = pile(args.b.as_deref(), "B")?;
@@ -73,16 +79,10 @@ pub fn chomp(state: Option<&str>) -> Result<i32> {
 
 /// `gamesman lightsout BOARD`: the presses of a solution with the fewest presses as `row:col`
 /// lines, exit 0; when there is none, nothing on stdout, `No solution` on stderr, exit 1.
-pub fn lightsout(board: &str) -> Result<i32> {
-    let text = if board == "-" {
-        let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).context("cannot read the board from stdin")?;
-        s
-    } else {
-        std::fs::read_to_string(board).with_context(|| format!("cannot read the board file {board}"))?
-    };
+pub fn lightsout(board: &str, budget: usize) -> Result<i32> {
+    let text = read_bounded(board, budget / 2)?;
     let grid = crate::grid::Grid::parse(&text).map_err(|e| anyhow::anyhow!("{board}: {e}"))?;
-    match lightsout::solve(&grid, 0) {
+    match lightsout::solve_within(&grid, 0, budget).map_err(|e| anyhow::anyhow!("{board}: {e}"))? {
         None => {
             eprintln!("No solution");
             Ok(1)
@@ -104,6 +104,26 @@ pub fn lightsout(board: &str) -> Result<i32> {
             Ok(0)
         }
     }
+}
+
+/// The text of `path` (or stdin for `-`), refused with a clear error past `limit` bytes
+/// rather than read whole into memory.
+pub fn read_bounded(path: &str, limit: usize) -> Result<String> {
+    let mut bytes = Vec::new();
+    let limit = limit as u64;
+    let read = if path == "-" {
+        std::io::stdin().lock().take(limit + 1).read_to_end(&mut bytes).context("cannot read the board from stdin")?
+    } else {
+        let f = std::fs::File::open(path).with_context(|| format!("cannot read the board file {path}"))?;
+        f.take(limit + 1).read_to_end(&mut bytes).with_context(|| format!("cannot read the board file {path}"))?
+    };
+    if read as u64 > limit {
+        bail!(
+            "{path}: the board is more than {} MiB of text, past the memory budget (raise --max-memory)",
+            limit >> 20
+        );
+    }
+    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{path}: the board is not text (UTF-8)"))
 }
 
 /// `gamesman tactix [--max-memory MIB] [--time-limit SECONDS] [--threads N] [FILE]`: the

@@ -74,6 +74,9 @@ enum Command {
         /// A file of rows of # (on) and 0 (off), or - for stdin
         #[arg(value_name = "BOARD")]
         board: String,
+        /// Memory budget in MiB: a board that would need more is refused with a clear error
+        #[arg(long, value_name = "MIB", default_value_t = 1024)]
+        max_memory: usize,
     },
 }
 
@@ -209,7 +212,7 @@ pub fn main() -> i32 {
         Command::Nim { args } => Ok(assignments::nim(&args)),
         Command::Nimrod(a) => assignments::nimrod(&a),
         Command::Chomp { state } => assignments::chomp(state.as_deref()),
-        Command::Lightsout { board } => assignments::lightsout(&board),
+        Command::Lightsout { board, max_memory } => assignments::lightsout(&board, max_memory.saturating_mul(1 << 20)),
         Command::Tactix(a) => Ok(assignments::tactix(&a)),
     };
     match result {

@@ -80,7 +80,11 @@ pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, engine: &str, elapse
     } else {
         println!("{title}:");
         for m in &r.winning_moves {
-            println!("  {:<12} -> {}", m.name, block(&m.position));
+            if m.position.is_empty() {
+                println!("  {}", m.name); // positions left out: too large to list them all
+            } else {
+                println!("  {:<12} -> {}", m.name, block(&m.position));
+            }
         }
     }
     println!("visited:     {}", count(r.visited, "position"));

@@ -112,6 +112,10 @@ pub enum GameError {
 
 pub type GameResult<T> = Result<T, GameError>;
 
+/// The most moves one position may list: beyond it, a search could not finish anyway, and
+/// the list alone could exhaust memory (a TacTix row of 100,000 tokens has five billion).
+pub const MAX_MOVES: u64 = 1_000_000;
+
 /// How many heap bytes a value owns, so that a memo table can keep to a memory budget.
 pub trait Footprint {
     fn heap_bytes(&self) -> usize {
@@ -255,8 +259,10 @@ pub trait Game {
         Ok(None)
     }
 
-    /// Roughly how many positions a search from `pos` would visit, when the game can tell;
-    /// a solver skips a remoteness search that could not finish.
+    /// Roughly how much work a search from `pos` would be, in moves examined (positions
+    /// times the moves from each), when the game can tell; a solver skips a remoteness search
+    /// that could not finish. (One Nim heap of 100,000 has only 100,001 positions, but five
+    /// billion moves between them.)
     fn search_size(&self, _pos: &Self::Pos) -> Option<f64> {
         None
     }

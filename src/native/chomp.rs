@@ -17,6 +17,9 @@ use std::cell::RefCell;
 /// The most states one table may hold (one bit each: 1 GiB).
 pub const MAX_STATES: u64 = 1 << 33;
 
+/// The most bytes the counting tables of one board may take.
+pub const MAX_TABLE_BYTES: f64 = (1u64 << 30) as f64;
+
 pub struct Table {
     h: Vec<u32>,
     /// T[i][v], v ≤ h_0.
@@ -57,11 +60,26 @@ impl Table {
         let n = h.len();
         let top = h.first().copied().unwrap_or(0) as usize;
         let too_big = || {
+            let mut state = h.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+            if state.len() > 40 {
+                state = format!("{}… ({n} columns)", &state[..32]);
+            }
             GameError::OutOfMemory(format!(
-                "{} has more than {MAX_STATES} states below it, more than fit in memory",
-                h.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+                "{state} has more than {MAX_STATES} states below it, more than fit in memory"
             ))
         };
+        // The count tables hold (columns + 1) × (tallest + 1) numbers three times over: a
+        // tall, narrow board (1000000000,1) has few states but huge tables. Refuse it before
+        // allocating.
+        let table_bytes = (n as f64 + 1.0) * (top as f64 + 1.0) * 8.0 * 3.0;
+        if table_bytes > MAX_TABLE_BYTES {
+            return Err(GameError::OutOfMemory(format!(
+                "a board {n} columns wide and {top} tall needs about {:.0} MiB of counting tables, more than the \
+                 {} MiB allowed",
+                table_bytes / (1 << 20) as f64,
+                MAX_TABLE_BYTES as u64 >> 20
+            )));
+        }
         let f = counts(h).ok_or_else(too_big)?;
         let total = f[0][top];
         if total > MAX_STATES {
@@ -103,7 +121,7 @@ impl Table {
     /// (c = 0 or x_{c-1} > x_c): inside a run, a parent would need x_c > r = x_{c-1}. The
     /// parents are then x with the run [c, k) raised to any non-increasing heights of at
     /// least r, the first above r, and at most x_{c-1} and the bound h.
-    fn mark_parents(&self, x: &[u32], rank: u64, won: &mut [u64], run: &mut Vec<u32>) {
+    fn mark_parents(&self, x: &[u32], rank: u64, won: &mut [u64], run: &mut Vec<(u32, u64)>) {
         let n = x.len();
         let mut c = 0;
         while c < n {
@@ -126,17 +144,41 @@ impl Table {
     /// at least r, and above r for the first column of the run. `base` is the rank without
     /// the run's columns.
     #[allow(clippy::too_many_arguments)]
-    fn raise(&self, j: usize, k: usize, r: u32, cap: u32, base: u64, won: &mut [u64], run: &mut Vec<u32>) {
-        if j == k {
-            won[(base / 64) as usize] |= 1 << (base % 64);
-            return;
-        }
-        let lo = if run.is_empty() { r + 1 } else { r };
-        let hi = cap.min(self.h[j]);
-        for v in lo..=hi {
-            run.push(v);
-            self.raise(j + 1, k, r, v, base + self.t[j][v as usize], won, run);
-            run.pop();
+    ///
+    /// Iterative (a run can be as long as the board is wide, 100,000 columns and more):
+    /// `run` holds, for columns `c..c + run.len()`, the height chosen and the rank before it.
+    #[allow(clippy::too_many_arguments)]
+    fn raise(&self, c: usize, k: usize, r: u32, cap: u32, base: u64, won: &mut [u64], run: &mut Vec<(u32, u64)>) {
+        run.clear();
+        let mut b = base;
+        let mut descend = true;
+        loop {
+            if descend {
+                let j = c + run.len();
+                if j == k {
+                    won[(b / 64) as usize] |= 1 << (b % 64);
+                    descend = false;
+                    continue;
+                }
+                let lo = if run.is_empty() { r + 1 } else { r };
+                let hi = run.last().map_or(cap, |&(v, _)| v).min(self.h[j]);
+                if lo <= hi {
+                    run.push((lo, b));
+                    b += self.t[j][lo as usize];
+                } else {
+                    descend = false;
+                }
+                continue;
+            }
+            // Back up: the next height for the last column chosen, or further back.
+            let Some((v, b0)) = run.pop() else { return };
+            let j = c + run.len();
+            let hi = run.last().map_or(cap, |&(v, _)| v).min(self.h[j]);
+            if v < hi {
+                run.push((v + 1, b0));
+                b = b0 + self.t[j][v as usize + 1];
+                descend = true;
+            }
         }
     }
 
@@ -365,7 +407,9 @@ impl Game for Chomp {
     }
 
     fn search_size(&self, x: &Vec<u32>) -> Option<f64> {
-        count_states(x).map(|n| n as f64)
+        // Every state below, each with up to (squares left) moves: about half of them.
+        let squares: f64 = x.iter().map(|&h| h as f64).sum();
+        count_states(x).map(|n| n as f64 * (squares / 2.0).max(1.0))
     }
 }
 

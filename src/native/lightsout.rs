@@ -103,8 +103,45 @@ fn chase(board: &Grid, next: usize, vars: &[bool]) -> (Grid, Grid) {
     (b, presses)
 }
 
+/// Roughly how many bytes [`solve`] needs for `board` from `next`: the chase keeps four rows
+/// of affine forms over the free presses (one per light of a row), and a few whole boards.
+pub fn solve_bytes(board: &Grid, next: usize) -> f64 {
+    let (h, w) = (board.rows(), board.cols());
+    let chased = if next == 0 { w.min(h) } else { w };
+    let nvars = if next < w { chased - next.min(chased) } else { 0 };
+    let words = (nvars + 1).div_ceil(64) as f64;
+    4.0 * chased as f64 * words * 8.0 + 6.0 * (h * w) as f64 / 8.0
+}
+
+/// [`solve`], unless it would need more than `budget` bytes: then a message saying so.
+pub fn solve_within(board: &Grid, next: usize, budget: usize) -> Result<Option<Solution>, String> {
+    let need = solve_bytes(board, next);
+    if need > budget as f64 {
+        return Err(format!(
+            "a {}×{} board needs about {:.0} MiB to solve, more than the memory budget of {} MiB (raise --max-memory)",
+            board.rows(),
+            board.cols(),
+            need / (1 << 20) as f64,
+            budget >> 20
+        ));
+    }
+    Ok(solve(board, next))
+}
+
 /// Solve `board` when the lights before `next` (in reading order) are decided.
+///
+/// A whole board (`next` = 0) wider than it is tall is solved on its transpose (the puzzle is
+/// the same turned a quarter, and the chase's cost grows with the square of the width).
 pub fn solve(board: &Grid, next: usize) -> Option<Solution> {
+    if next == 0 && board.cols() > board.rows() {
+        let s = solve_chased(&board.transform(4), 0)?;
+        return Some(Solution { presses: s.presses.transform(4), ..s });
+    }
+    solve_chased(board, next)
+}
+
+/// [`solve`] by chasing the lights down from the top row.
+fn solve_chased(board: &Grid, next: usize) -> Option<Solution> {
     let (h, w) = (board.rows(), board.cols());
     let n = h * w;
     if next >= n || w == 0 {
@@ -315,7 +352,9 @@ impl Game for LightsOut {
     }
 
     fn shortcut(&self, p: &LoPos) -> GameResult<Option<Shortcut<usize>>> {
-        Ok(Some(match solve(&p.board, p.next) {
+        let solved =
+            solve_within(&p.board, p.next, crate::solve::DEFAULT_MAX_MEMORY).map_err(GameError::OutOfMemory)?;
+        Ok(Some(match solved {
             None => Shortcut { value: Value::Lose, remoteness: None, grundy: None, winning_moves: Vec::new() },
             Some(s) => {
                 let w = p.board.cols();

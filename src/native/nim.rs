@@ -149,7 +149,11 @@ impl Game for Nim {
     }
 
     fn search_size(&self, pos: &Self::Pos) -> Option<f64> {
-        Some(pos.iter().map(|h| h.to_f64().unwrap_or(f64::INFINITY) + 1.0).product())
+        // Every position below: each heap at any size up to its own; on average half the
+        // tokens are left, and a move takes any number from one heap.
+        let heaps: Vec<f64> = pos.iter().map(|h| h.to_f64().unwrap_or(f64::INFINITY)).collect();
+        let positions: f64 = heaps.iter().map(|h| h + 1.0).product();
+        Some(positions * (heaps.iter().sum::<f64>() / 2.0).max(1.0))
     }
 }
 

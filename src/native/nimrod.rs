@@ -236,7 +236,9 @@ impl Game for Nimrod {
     }
 
     fn search_size(&self, p: &Piles) -> Option<f64> {
-        Some((p.0.to_f64()? + 1.0) * (p.1.to_f64()? + 1.0))
+        // Every pair below, each with about a + b moves (from either pile, or both equally).
+        let (a, b) = (p.0.to_f64()?, p.1.to_f64()?);
+        Some((a + 1.0) * (b + 1.0) * ((a + b) / 2.0).max(1.0))
     }
 }
 
@@ -255,12 +257,18 @@ pub fn report(a: &BigUint, b: &BigUint) -> String {
 
 /// `gamesman nimrod --lose-positions K`: the first K losing positions, as in the assignment.
 pub fn lose_positions(k: u64) -> String {
-    (0..k)
-        .map(|n| {
-            let (a, b) = losing_pair(&BigUint::from(n));
-            format!("({a} {b})\n")
-        })
-        .collect()
+    let mut out = Vec::new();
+    write_lose_positions(k, &mut out).expect("writing to memory");
+    String::from_utf8(out).expect("digits")
+}
+
+/// [`lose_positions`], written as it goes (a billion of them need no memory).
+pub fn write_lose_positions(k: u64, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    for n in 0..k {
+        let (a, b) = losing_pair(&BigUint::from(n));
+        writeln!(out, "({a} {b})")?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! TacTix through the `tactix` crate's solver (bitboards, components, symmetry; see
 //! `crates/tactix`). Positions, moves and their names are the script's (`games/tactix.rhai`).
 
-use crate::game::{Game, GameError, GameInfo, GameResult, Kind, Shortcut, Value};
+use crate::game::{Game, GameError, GameInfo, GameResult, Kind, MAX_MOVES, Shortcut, Value};
 use crate::grid::{Grid, Segment};
 use std::cell::RefCell;
 use tactix::Solver;
@@ -55,6 +55,7 @@ impl Game for TacTix {
     }
 
     fn moves(&self, g: &Grid) -> GameResult<Vec<Segment>> {
+        too_many_moves(g)?;
         Ok(g.segments())
     }
 
@@ -90,6 +91,7 @@ impl Game for TacTix {
         let total = self.nimsum(g)?;
         let mut winning_moves = Vec::new();
         if total != 0 {
+            too_many_moves(g)?;
             for seg in g.segments() {
                 if self.nimsum(&g.without(seg))? == 0 {
                     winning_moves.push(seg);
@@ -101,6 +103,20 @@ impl Game for TacTix {
     }
 
     fn search_size(&self, g: &Grid) -> Option<f64> {
-        Some((g.count() as f64).exp2())
+        // Up to every subset of the tokens, each with a run to take from every token.
+        let n = g.count() as f64;
+        Some(n.exp2() * n.max(1.0))
     }
+}
+
+/// Refuse to list the moves of a board with more than [`MAX_MOVES`] runs to take.
+fn too_many_moves(g: &Grid) -> GameResult<()> {
+    let n = g.segment_count();
+    if n > MAX_MOVES {
+        return Err(GameError::Unsupported(format!(
+            "this board has {n} runs to take, more than the {MAX_MOVES} moves a position may list \
+             (`gamesman tactix` gives its nimsum)"
+        )));
+    }
+    Ok(())
 }

@@ -7,7 +7,7 @@
 
 use super::ScriptHook;
 use super::helpers::parse_heaps;
-use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, Value};
+use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, MAX_MOVES, Value};
 use crate::grid::Grid;
 use rhai::Dynamic;
 use serde::Deserialize;
@@ -140,9 +140,6 @@ enum GridText {
 }
 
 // --- The game ----------------------------------------------------------------------------
-
-/// The most moves a position may have: beyond it, a search could not finish anyway.
-const MAX_MOVES: u64 = 1_000_000;
 
 /// A position of a descriptor game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -634,15 +631,23 @@ impl Game for DescriptorGame {
                 }
                 out
             }
-            (DPos::Grid(g), Shape::Grid { moves: GridMove::RemoveRun { min, max }, .. }) => g
-                .segments()
-                .into_iter()
-                .filter(|s| {
-                    let len = (s[2] - s[0]) + (s[3] - s[1]) + 1;
-                    len >= min.unwrap_or(1) && max.is_none_or(|m| len <= m)
-                })
-                .map(DMove::Run)
-                .collect(),
+            (DPos::Grid(g), Shape::Grid { moves: GridMove::RemoveRun { min, max }, .. }) => {
+                let count = g.segment_count();
+                if count > MAX_MOVES {
+                    return Err(GameError::Unsupported(format!(
+                        "this position has {count} runs to remove, more than the {MAX_MOVES} a search can list \
+                         (a native module may still answer: see `native` in docs/descriptors.md)"
+                    )));
+                }
+                g.segments()
+                    .into_iter()
+                    .filter(|s| {
+                        let len = (s[2] - s[0]) + (s[3] - s[1]) + 1;
+                        len >= min.unwrap_or(1) && max.is_none_or(|m| len <= m)
+                    })
+                    .map(DMove::Run)
+                    .collect()
+            }
             (DPos::Lights(g, next), Shape::Grid { moves: GridMove::Toggle { pattern }, .. }) => {
                 chase_moves(g, *next, *pattern)
             }

@@ -42,6 +42,16 @@ fn segment(g: &Grid, seg: &Array) -> Res<Segment> {
     Ok(s)
 }
 
+/// Refuse to list more segments than a script array may hold (a row of 100,000 tokens has
+/// five billion), before listing them.
+fn check_segments(g: &Grid) -> Res<()> {
+    let n = g.segment_count();
+    if n > 1 << 20 {
+        return Err(format!("this grid has {n} runs, more than the 1048576 a script array may hold").into());
+    }
+    Ok(())
+}
+
 fn seg_array(s: Segment) -> Dynamic {
     Dynamic::from_array(s.iter().map(|&v| Dynamic::from_int(v as i64)).collect())
 }
@@ -122,9 +132,15 @@ pub fn register(engine: &mut Engine) {
             Ok(g.transform(index(t, 8, "symmetry")? as u8))
         })
         .register_fn("components", |g: &mut Grid| grids(g.components()))
-        .register_fn("segments", |g: &mut Grid| -> Array { g.segments().into_iter().map(seg_array).collect() })
+        .register_fn("segments", |g: &mut Grid| -> Res<Array> {
+            check_segments(g)?;
+            Ok(g.segments().into_iter().map(seg_array).collect())
+        })
         .register_fn("without", |g: &mut Grid, seg: Array| -> Res<Grid> { Ok(g.without(segment(g, &seg)?)) })
-        .register_fn("run_removals", |g: &mut Grid| grids(g.segments().into_iter().map(|s| g.without(s)).collect()));
+        .register_fn("run_removals", |g: &mut Grid| -> Res<Array> {
+            check_segments(g)?;
+            Ok(grids(g.segments().into_iter().map(|s| g.without(s)).collect()))
+        });
 
     engine
         .register_fn("parse_heaps", |text: ImmutableString| -> Res<Array> {

@@ -60,6 +60,7 @@ pub fn census<G: Game>(game: &G, root: &G::Pos, budget: usize, progress: &Progre
     let puzzle = game.kind() == Kind::Puzzle;
     let graph = Graph::explore(root.clone(), budget, progress, |pos| {
         visited += 1;
+        super::check_fanout(game, pos, budget)?;
         if let Some(v) = game.primitive(pos)? {
             // A puzzle's moves go on past a solved position: count the whole puzzle.
             return Ok(if puzzle { Node::EndWith(v, game.children(pos)?) } else { Node::End(v) });

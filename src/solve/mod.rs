@@ -16,12 +16,35 @@ use crate::progress::Progress;
 use grundy::GrundySolver;
 use value::{Solution, ValueSolver};
 
-/// A remoteness search expected to visit more positions than this is skipped (the game
-/// says how many through `Game::search_size`).
-pub const SEARCH_LIMIT: f64 = 1e6;
+/// A remoteness search expected to examine more moves than this is skipped (the game says
+/// how many through `Game::search_size`): a few seconds of work.
+pub const SEARCH_LIMIT: f64 = 3e7;
 
 /// Default memory budget for the solvers' tables.
 pub const DEFAULT_MAX_MEMORY: usize = 1 << 30;
+
+/// Refuse to expand `pos` when the positions its moves lead to could not fit in `budget`
+/// bytes: a large position with many moves (60,000 Nim heaps of 1 have 60,000 children of
+/// 60,000 heaps each) would otherwise exhaust memory before any table noticed. Small
+/// positions are not checked (it costs a call to `moves`).
+pub fn check_fanout<G: Game>(game: &G, pos: &G::Pos, budget: usize) -> GameResult<()> {
+    use crate::game::Footprint;
+    let bytes = pos.heap_bytes() + std::mem::size_of::<G::Pos>();
+    if bytes <= 4096 {
+        return Ok(());
+    }
+    let n = game.moves(pos)?.len();
+    let need = n as f64 * bytes as f64 * 2.0;
+    if need > budget as f64 {
+        return Err(GameError::OutOfMemory(format!(
+            "a position here has {n} moves, and the positions they lead to would need about {:.0} MiB, more \
+             than the memory budget of {} MiB (raise --max-memory)",
+            need / (1 << 20) as f64,
+            budget >> 20
+        )));
+    }
+    Ok(())
+}
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -205,11 +228,15 @@ impl<'g, G: Game> Analyzer<'g, G> {
         let n = moves.len();
         let mut at = pos.clone();
         let mut out = Vec::with_capacity(n);
+        // Every step's position as text: a long solution of a big board (66,667 presses on a
+        // row of 100,000 lights) would need gigabytes. Past a quarter of the budget, the
+        // positions are left out (empty) and only the moves are listed.
+        let with_positions = (n as f64) * (self.game.format(pos)?.len() as f64) <= self.opts.max_memory as f64 / 4.0;
         for (i, mv) in moves.into_iter().enumerate() {
             let child = self.game.play(&at, &mv)?;
             out.push(MoveInfo {
                 name: self.game.move_name(&at, &mv)?,
-                position: self.game.format(&child)?,
+                position: if with_positions { self.game.format(&child)? } else { String::new() },
                 value: Value::Win,
                 remoteness: Some((n - i - 1) as u32),
                 grundy: None,

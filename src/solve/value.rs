@@ -15,7 +15,7 @@
 
 use super::graph::{Graph, Node};
 use super::memo::Memo;
-use crate::game::{Game, GameError, GameResult, Value};
+use crate::game::{Footprint, Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::{HashMap, HashSet};
 
@@ -92,6 +92,8 @@ impl Acc {
 struct Frame<P> {
     pos: P,
     children: Vec<P>,
+    /// What the frame holds (its position and children), counted against the budget.
+    bytes: usize,
     acc: Acc,
     /// `visited` when the frame was pushed: the difference at the end is its work.
     start: u64,
@@ -192,6 +194,7 @@ impl<'g, G: Game> ValueSolver<'g, G> {
         if let Some(v) = self.game.primitive(pos)? {
             return Ok(Expanded::Leaf(self.leaf(v)));
         }
+        super::check_fanout(self.game, pos, self.budget)?;
         let children = self.game.children(pos)?;
         if children.is_empty() {
             return Ok(Expanded::Leaf(self.leaf(self.game.stalemate())));
@@ -200,8 +203,22 @@ impl<'g, G: Game> ValueSolver<'g, G> {
         Ok(Expanded::Inner(canon))
     }
 
+    /// Bytes a frame for `pos` with `children` holds.
+    fn frame_bytes(pos: &G::Pos, children: &[G::Pos]) -> usize {
+        let one = |p: &G::Pos| p.heap_bytes() + std::mem::size_of::<G::Pos>();
+        2 * one(pos) + children.iter().map(one).sum::<usize>() + 64
+    }
+
     fn dfs(&mut self, root: G::Pos) -> Result<Entry, Stop> {
         let mut stack: Vec<Frame<G::Pos>> = Vec::new();
+        // The path from the root is held whole; with the memo it must keep to the budget.
+        let mut stack_bytes = 0usize;
+        let too_deep = |depth: usize| {
+            Stop::Error(GameError::OutOfMemory(format!(
+                "the search went {depth} moves deep, and the positions on its path need more than the memory \
+                 budget (raise --max-memory)"
+            )))
+        };
         let mut on_stack: HashSet<G::Pos> = HashSet::new();
         match self.expand(&root)? {
             Expanded::Leaf(s) => {
@@ -211,7 +228,9 @@ impl<'g, G: Game> ValueSolver<'g, G> {
             Expanded::Inner(children) => {
                 on_stack.insert(root.clone());
                 let acc = Acc::new(self.with_grundy, children.len());
-                stack.push(Frame { pos: root, children, acc, start: self.visited });
+                let bytes = Self::frame_bytes(&root, &children);
+                stack_bytes += bytes;
+                stack.push(Frame { pos: root, children, bytes, acc, start: self.visited });
             }
         }
         loop {
@@ -230,13 +249,19 @@ impl<'g, G: Game> ValueSolver<'g, G> {
                         top.acc.fold(s);
                     }
                     Expanded::Inner(children) => {
+                        let bytes = Self::frame_bytes(&child, &children);
+                        stack_bytes += bytes;
+                        if stack_bytes > self.budget {
+                            return Err(too_deep(stack.len() + 1));
+                        }
                         on_stack.insert(child.clone());
                         let acc = Acc::new(self.with_grundy, children.len());
-                        stack.push(Frame { pos: child, children, acc, start: self.visited });
+                        stack.push(Frame { pos: child, children, bytes, acc, start: self.visited });
                     }
                 }
             } else {
                 let frame = stack.pop().expect("non-empty");
+                stack_bytes -= frame.bytes;
                 let s = frame.acc.finish();
                 on_stack.remove(&frame.pos);
                 self.memo.insert(frame.pos, s, self.visited - frame.start);
