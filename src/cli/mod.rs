@@ -218,7 +218,8 @@ pub fn main() -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("gamesman: error: {e:#}");
+            // One line, whatever text the error quotes (a position with a newline in it).
+            eprintln!("gamesman: error: {}", format!("{e:#}").replace('\n', "\\n").replace('\r', "\\r"));
             1
         }
     }

@@ -281,7 +281,7 @@ pub fn parse_state(text: &str) -> Result<Vec<u32>, String> {
         t.chars()
             .map(|ch| {
                 ch.to_digit(10)
-                    .ok_or_else(|| format!("{ch} is not a column height: a Chomp state is digits such as 4432"))
+                    .ok_or_else(|| format!("{ch:?} is not a column height: a Chomp state is digits such as 4432"))
             })
             .collect::<Result<_, _>>()?
     };
@@ -296,7 +296,9 @@ pub fn parse_state(text: &str) -> Result<Vec<u32>, String> {
 
 pub fn format_state(h: &[u32]) -> String {
     if h.iter().any(|&v| v > 9) {
-        h.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+        let s = h.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+        // One tall column: "12" alone would read as two columns, 1 and 2.
+        if h.len() == 1 { s + "," } else { s }
     } else {
         h.iter().map(u32::to_string).collect()
     }

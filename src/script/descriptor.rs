@@ -243,7 +243,10 @@ impl DescriptorGame {
                 |(i, l)| format!("{file}:{}:{}", i + 1, l.len() - l.trim_start().len() + 1),
             )
         };
-        let bad_at = |field: &str, msg: String| GameError::Definition(format!("{}: {msg}", at(field)));
+        // One line, whatever text the message quotes (a start position with a newline in it).
+        let bad_at = |field: &str, msg: String| {
+            GameError::Definition(format!("{}: {}", at(field), msg.replace('\n', "\\n").replace('\r', "\\r")))
+        };
 
         let (shape, kind) = match d.rules {
             Rules::Heaps { moves, heaps } => {
@@ -471,7 +474,9 @@ fn parse_heights(text: &str) -> GameResult<Vec<u64>> {
         t.chars()
             .map(|c| {
                 c.to_digit(10).map(u64::from).ok_or_else(|| {
-                    GameError::BadPosition(format!("{c} is not a column height: a Chomp state is digits such as 4432"))
+                    GameError::BadPosition(format!(
+                        "{c:?} is not a column height: a Chomp state is digits such as 4432"
+                    ))
                 })
             })
             .collect::<GameResult<_>>()?
@@ -484,7 +489,9 @@ fn parse_heights(text: &str) -> GameResult<Vec<u64>> {
 
 fn format_heights(h: &[u64]) -> String {
     if h.iter().any(|&x| x > 9) {
-        h.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+        let s = h.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+        // One tall column: "12" alone would read as two columns, 1 and 2.
+        if h.len() == 1 { s + "," } else { s }
     } else {
         h.iter().map(u64::to_string).collect()
     }

@@ -171,6 +171,9 @@ pub fn read(reader: impl Read, max_cells: u64) -> Result<Board, PbmError> {
         .checked_mul(height as u64)
         .filter(|&n| n <= max_cells)
         .ok_or_else(|| PbmError(format!("a {width}×{height} board is larger than the {max_cells} cells allowed")))?;
+    // A board with no cells is the empty board, whatever its other side (a 0×10^18 board
+    // would otherwise have 10^18 empty rows to walk).
+    let (width, height) = if cells == 0 { (0, 0) } else { (width, height) };
     let mut board = Board::try_new(width, height)
         .ok_or_else(|| PbmError(format!("not enough memory for a {width}×{height} board")))?;
     let mut i: u64 = 0;
@@ -237,6 +240,16 @@ mod tests {
         assert!(parse(b"").is_err());
         assert!(parse(b"P12 1 1\n").is_err());
         assert!(parse(b"P1\n-1 1\n").is_err());
+    }
+
+    #[test]
+    fn a_board_without_cells_is_empty_whatever_its_other_side() {
+        // Found by the fuzzer: walking a 0×10^18 board's rows never ended.
+        for text in [&b"P1 0 1000000000000000000\n"[..], b"P1 1000000000000000000 0\n", b"P1 0 0"] {
+            let b = parse(text).unwrap();
+            assert_eq!((b.width, b.height, b.count()), (0, 0, 0));
+        }
+        assert!(parse(b"P1 0 5 1").is_err()); // a pixel too many
     }
 
     #[test]
