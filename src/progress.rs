@@ -1,10 +1,12 @@
-//! The progress indicator of long solves.
+//! The watch over a long solve: its progress indicator and its time budget.
 //!
 //! Solvers call [`Progress::tick`] as they visit positions. Nothing is shown for the first
-//! second, nor ever when stderr is not a terminal (so pipes, files and tests see nothing);
-//! after that a spinner on stderr shows the positions visited, the rate and the memory the
-//! solver's tables hold.
+//! second; after that, when stderr is a terminal, a spinner shows the positions visited, the
+//! rate and the memory the solver's tables hold. With `--progress` (for logs and pipes) a
+//! plain line says the same every few seconds instead. With `--time-limit`, `tick` returns
+//! [`GameError::TimeLimit`] once the time is up, and the solver stops.
 
+use crate::game::{GameError, GameResult};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::cell::RefCell;
 use std::io::IsTerminal;
@@ -14,10 +16,21 @@ use std::time::{Duration, Instant};
 /// How long a solve runs before the indicator appears.
 const QUIET_FOR: Duration = Duration::from_secs(1);
 
+/// How often `--progress` writes a line.
+const LINE_EVERY: Duration = Duration::from_secs(5);
+
+/// Ticks between two looks at the clock (a script visits a few thousand positions a second).
+const TICKS: u32 = 255;
+
 struct Inner {
     started: Instant,
+    /// The spinner, on a terminal.
+    terminal: bool,
     bar: Option<ProgressBar>,
-    /// Ticks between two looks at the clock.
+    /// Plain lines (`--progress`), and when the last one was written.
+    lines: bool,
+    last_line: Instant,
+    deadline: Option<(Instant, Duration)>,
     countdown: u32,
 }
 
@@ -34,38 +47,76 @@ impl std::fmt::Debug for Progress {
 impl Progress {
     /// An indicator on stderr when stderr is a terminal, else one that shows nothing.
     pub fn stderr() -> Progress {
-        if !std::io::stderr().is_terminal() {
+        Self::new(false, None)
+    }
+
+    /// The watch of one command: a spinner when stderr is a terminal, plain lines every few
+    /// seconds with `lines` otherwise, and a time budget of `limit`.
+    pub fn new(lines: bool, limit: Option<Duration>) -> Progress {
+        let terminal = std::io::stderr().is_terminal();
+        if !terminal && !lines && limit.is_none() {
             return Progress(None);
         }
-        Progress(Some(Rc::new(RefCell::new(Inner { started: Instant::now(), bar: None, countdown: 0 }))))
+        let now = Instant::now();
+        Progress(Some(Rc::new(RefCell::new(Inner {
+            started: now,
+            terminal,
+            bar: None,
+            lines: lines && !terminal,
+            // The first line comes as soon as the quiet second is over.
+            last_line: now.checked_sub(LINE_EVERY).unwrap_or(now),
+            deadline: limit.map(|l| (now + l, l)),
+            countdown: 0,
+        }))))
     }
 
     /// A solver has visited `positions` positions in all and its tables hold `bytes`.
-    pub fn tick(&self, positions: u64, bytes: usize) {
-        let Some(inner) = &self.0 else { return };
+    /// `Err` when the time limit has run out.
+    pub fn tick(&self, positions: u64, bytes: usize) -> GameResult<()> {
+        let Some(inner) = &self.0 else { return Ok(()) };
         let mut inner = inner.borrow_mut();
         if inner.countdown > 0 {
             inner.countdown -= 1;
-            return;
+            return Ok(());
         }
-        inner.countdown = 4095;
-        let elapsed = inner.started.elapsed();
+        inner.countdown = TICKS;
+        let now = Instant::now();
+        if let Some((deadline, limit)) = inner.deadline
+            && now >= deadline
+        {
+            if let Some(bar) = inner.bar.take() {
+                bar.finish_and_clear();
+            }
+            return Err(GameError::TimeLimit(format!(
+                "the time limit of {} ran out after {positions} positions visited (--time-limit); nothing was \
+                 decided yet",
+                seconds(limit)
+            )));
+        }
+        let elapsed = now - inner.started;
         if elapsed < QUIET_FOR {
-            return;
+            return Ok(());
         }
-        let bar = inner.bar.get_or_insert_with(|| {
-            let bar = ProgressBar::new_spinner();
-            bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
-        });
         let rate = positions as f64 / elapsed.as_secs_f64();
-        bar.set_message(format!(
+        let message = format!(
             "{:.0} s: {positions} positions visited, {:.0}k/s, tables {:.1} MiB",
             elapsed.as_secs_f64(),
             rate / 1e3,
             bytes as f64 / (1 << 20) as f64
-        ));
+        );
+        if inner.terminal {
+            let bar = inner.bar.get_or_insert_with(|| {
+                let bar = ProgressBar::new_spinner();
+                bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
+                bar.enable_steady_tick(Duration::from_millis(200));
+                bar
+            });
+            bar.set_message(message);
+        } else if inner.lines && now - inner.last_line >= LINE_EVERY {
+            inner.last_line = now;
+            eprintln!("progress: {message}");
+        }
+        Ok(())
     }
 
     /// Clear the indicator (before the answer is printed).
@@ -76,4 +127,10 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// "5 s", "0.5 s".
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 { format!("{s:.0} s") } else { format!("{s} s") }
 }

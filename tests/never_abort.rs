@@ -202,3 +202,25 @@ fn one_big_nim_heap_answers_at_once() {
         assert_eq!(v["grundy"], 100000);
     }
 }
+
+#[test]
+fn a_time_limit_stops_a_long_search_cleanly() {
+    // Kayles 60 searched whole for remoteness takes about 30 s.
+    let started = std::time::Instant::now();
+    let o = run(&["solve", "kayles.ron", "60", "--time-limit", "1.5", "--progress"], 1024);
+    let took = started.elapsed().as_secs_f64();
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let lines: Vec<&str> = o.stderr.lines().collect();
+    assert!(lines.iter().any(|l| l.starts_with("progress: ") && l.contains("positions visited")), "{}", o.stderr);
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with("gamesman: error: the time limit of 1.5 s ran out after ")),
+        "{}",
+        o.stderr
+    );
+    assert!(took < 5.0, "took {took:.1} s");
+    let o = run(&["analyze", "tictactoe", "--time-limit", "0.001"], 1024);
+    fails_with(&o, "analyze with a tiny limit", "the time limit of 0.001 s ran out");
+    // Without the flag nothing is printed on a pipe but the answer.
+    let o = run(&["solve", "nim", "3,4,5"], 1024);
+    assert_eq!((o.code, o.stderr.as_str()), (0, ""));
+}

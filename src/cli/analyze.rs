@@ -1,8 +1,7 @@
 //! `gamesman analyze`: solve everything reachable from a position and count it.
 
-use super::{GameArgs, GameCommand, output};
+use super::{GameArgs, GameCommand, WatchArgs, output};
 use crate::game::{Game, Kind, Value};
-use crate::progress::Progress;
 use crate::solve::census::{ByValue, Census, census};
 use anyhow::Result;
 use clap::Args;
@@ -13,6 +12,8 @@ use std::time::Instant;
 pub struct AnalyzeArgs {
     #[command(flatten)]
     g: GameArgs,
+    #[command(flatten)]
+    watch: WatchArgs,
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
@@ -26,7 +27,7 @@ impl GameCommand for AnalyzeArgs {
     fn run<G: Game>(&self, game: &G, engine: &str) -> Result<i32> {
         let root = self.g.position(game, "analyze")?;
         let started = Instant::now();
-        let progress = Progress::stderr();
+        let progress = self.watch.progress();
         let c = census(game, &root, self.g.max_memory_bytes(), &progress);
         progress.finish();
         let c = c?;

@@ -144,10 +144,40 @@ impl GameArgs {
     }
 }
 
+/// The watch over a long command: a time budget and progress lines.
+#[derive(Args)]
+pub struct WatchArgs {
+    /// Stop after this many seconds with a clear message (exit status 1). Default: no limit
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<std::time::Duration>,
+    /// Write a progress line on stderr every 5 seconds even when stderr is not a terminal
+    /// (a terminal shows a live indicator anyway)
+    #[arg(long)]
+    progress: bool,
+}
+
+impl WatchArgs {
+    pub fn progress(&self) -> Progress {
+        Progress::new(self.progress, self.time_limit)
+    }
+}
+
+/// A positive number of seconds.
+fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
+        .map(std::time::Duration::from_secs_f64)
+        .ok_or_else(|| format!("{text:?} is not a positive number of seconds"))
+}
+
 #[derive(Args)]
 struct SolveArgs {
     #[command(flatten)]
     g: GameArgs,
+    #[command(flatten)]
+    watch: WatchArgs,
     /// Print one JSON object (an array for `moves`) instead of text
     #[arg(long)]
     json: bool,
@@ -159,7 +189,11 @@ struct SolveArgs {
 
 impl SolveArgs {
     fn options(&self) -> Options {
-        Options { max_memory: self.g.max_memory_bytes(), remoteness: !self.no_remoteness, progress: Progress::stderr() }
+        Options {
+            max_memory: self.g.max_memory_bytes(),
+            remoteness: !self.no_remoteness,
+            progress: self.watch.progress(),
+        }
     }
 }
 

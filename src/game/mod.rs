@@ -108,6 +108,9 @@ pub enum GameError {
     /// The solver ran out of its memory budget and could not go on.
     #[error("{0}")]
     OutOfMemory(String),
+    /// The time budget (`--time-limit`) ran out.
+    #[error("{0}")]
+    TimeLimit(String),
 }
 
 pub type GameResult<T> = Result<T, GameError>;

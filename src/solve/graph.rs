@@ -78,7 +78,7 @@ impl<P: Clone + Eq + Hash + Footprint> Graph<P> {
                     g.nodes.len()
                 )));
             }
-            progress.tick(next as u64, bytes);
+            progress.tick(next as u64, bytes)?;
             next += 1;
         }
         g.bytes += g.children.len() * 12;

@@ -127,7 +127,7 @@ impl<'g, G: Game> GrundySolver<'g, G> {
             ));
         }
         self.visited += 1;
-        self.progress.tick(self.visited, self.memo.bytes());
+        self.progress.tick(self.visited, self.memo.bytes())?;
         match self.game.primitive(&c)? {
             Some(Value::Lose) => {
                 self.memo.insert(c, 0, 1);

@@ -51,7 +51,7 @@ pub fn solve_puzzle<G: Game>(
                 )));
             }
             seen.insert(key);
-            progress.tick(arena.len() as u64, bytes);
+            progress.tick(arena.len() as u64, bytes)?;
             let solved = game.primitive(&child)?;
             arena.push((child, i, Some(mv)));
             let id = (arena.len() - 1) as u32;

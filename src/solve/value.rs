@@ -190,7 +190,7 @@ impl<'g, G: Game> ValueSolver<'g, G> {
 
     fn expand(&mut self, pos: &G::Pos) -> GameResult<Expanded<G::Pos>> {
         self.visited += 1;
-        self.progress.tick(self.visited, self.memo.bytes());
+        self.progress.tick(self.visited, self.memo.bytes())?;
         if let Some(v) = self.game.primitive(pos)? {
             return Ok(Expanded::Leaf(self.leaf(v)));
         }
