@@ -130,10 +130,7 @@ fn check_compares_a_descriptor_with_its_script_and_its_native_module() {
 }
 
 fn load_error(src: &str) -> String {
-    match DescriptorGame::from_source("bad.ron", src, None) {
-        Ok(_) => panic!("accepted:\n{src}"),
-        Err(e) => e.to_string(),
-    }
+    common::descriptor_error("bad.ron", src)
 }
 
 #[test]

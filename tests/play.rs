@@ -5,32 +5,15 @@
 
 mod common;
 
-use common::{bin, cases, game};
+use common::{cases, game};
 use gamesman::game::Game;
 use gamesman::progress::Progress;
 use gamesman::solve::census::census;
 use gamesman::solve::{Analyzer, Options};
 use std::collections::HashSet;
-use std::io::Write;
-use std::process::Stdio;
 
-/// Run `gamesman ARGS` with `input` on stdin: (exit code, stdout, stderr).
 fn run(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gamesman runs");
-    // The game may end before it has read everything: a closed pipe is fine.
-    let _ = child.stdin.take().expect("piped").write_all(input.as_bytes());
-    let out = child.wait_with_output().expect("gamesman finishes");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_in(args, input)
 }
 
 /// Wythoff's losing positions, by the construction in the Nimrod assignment: the i-th is

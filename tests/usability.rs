@@ -4,33 +4,13 @@
 
 mod common;
 
-use common::{bin, root};
+use common::root;
 use gamesman::game::{Game, GameError};
 use gamesman::script::ScriptGame;
 use gamesman::script::descriptor::DescriptorGame;
-use std::io::Write;
-use std::process::Stdio;
-
-/// Run `gamesman ARGS` with `input` on stdin: (exit code, stdout, stderr).
-fn run_in(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gamesman runs");
-    let _ = child.stdin.take().expect("piped").write_all(input.as_bytes());
-    let out = child.wait_with_output().expect("gamesman finishes");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    run_in(args, "")
+    common::run_in(args, "")
 }
 
 /// An error: exit status 1, `needle` on stderr, no panic.
@@ -51,10 +31,7 @@ fn u(name: &str) -> String {
 // --- 1. Descriptors: unknown fields at every level; Cram as a descriptor ------------------
 
 fn descriptor_error(text: &str) -> String {
-    match DescriptorGame::from_source("d.ron", text, None) {
-        Ok(_) => panic!("accepted:\n{text}"),
-        Err(e) => e.to_string(),
-    }
+    common::descriptor_error("d.ron", text)
 }
 
 #[test]

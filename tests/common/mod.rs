@@ -66,3 +66,31 @@ pub fn bin() -> std::process::Command {
     c.current_dir(root());
     c
 }
+
+/// Run `gamesman ARGS` with `input` on stdin: (exit code, stdout, stderr).
+pub fn run_in(args: &[&str], input: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = bin()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("gamesman runs");
+    // The game may end before it has read everything: a closed pipe is fine.
+    let _ = child.stdin.take().expect("piped").write_all(input.as_bytes());
+    let out = child.wait_with_output().expect("gamesman finishes");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The error a descriptor is refused with (loaded as `file`); panics if it is accepted.
+pub fn descriptor_error(file: &str, src: &str) -> String {
+    match DescriptorGame::from_source(file, src, None) {
+        Ok(_) => panic!("accepted:\n{src}"),
+        Err(e) => e.to_string(),
+    }
+}
