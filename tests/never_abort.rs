@@ -205,9 +205,9 @@ fn one_big_nim_heap_answers_at_once() {
 
 #[test]
 fn a_time_limit_stops_a_long_search_cleanly() {
-    // Kayles 60 searched whole for remoteness takes about 30 s.
+    // Kayles 60 searched whole for remoteness (--full-search) takes about 30 s.
     let started = std::time::Instant::now();
-    let o = run(&["solve", "kayles.ron", "60", "--time-limit", "1.5", "--progress"], 1024);
+    let o = run(&["solve", "kayles.ron", "60", "--full-search", "--time-limit", "1.5", "--progress"], 1024);
     let took = started.elapsed().as_secs_f64();
     assert_eq!(o.code, 1, "{}", o.stderr);
     let lines: Vec<&str> = o.stderr.lines().collect();
@@ -223,4 +223,23 @@ fn a_time_limit_stops_a_long_search_cleanly() {
     // Without the flag nothing is printed on a pipe but the answer.
     let o = run(&["solve", "nim", "3,4,5"], 1024);
     assert_eq!((o.code, o.stderr.as_str()), (0, ""));
+}
+
+#[test]
+fn a_sum_too_large_to_search_whole_gets_its_grundy_value_at_once() {
+    // Kayles 100: Grundy value 1 (Winning Ways; the period-12 tail). Before, the default
+    // remoteness search walked the whole sum (Kayles 60 took 29 s, 100 never finished).
+    let o = run(&["solve", "kayles.ron", "100", "--json", "--time-limit", "20"], 1024);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!((v["value"].as_str(), v["grundy"].as_u64()), (Some("win"), Some(common::kayles(100))));
+    assert!(v["remoteness"].is_null());
+    assert!(v["remoteness_note"].as_str().is_some_and(|n| n.starts_with("not searched")), "{v}");
+    // Every winning move leaves Grundy value 0.
+    let moves = v["winning_moves"].as_array().unwrap();
+    assert!(!moves.is_empty() && moves.iter().all(|m| m["grundy"] == 0), "{v}");
+    // A small sum is still searched whole, and says nothing.
+    let o = run(&["solve", "kayles.ron", "10", "--json"], 1024);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert!(v["remoteness"].is_u64() && v["remoteness_note"].is_null(), "{v}");
 }

@@ -185,6 +185,10 @@ struct SolveArgs {
     /// value alone, which is much faster where the position splits into parts
     #[arg(long)]
     no_remoteness: bool,
+    /// Search for remoteness even where the game estimates the search too large to finish
+    /// (by default such a search is skipped, and the report says so)
+    #[arg(long, conflicts_with = "no_remoteness")]
+    full_search: bool,
 }
 
 impl SolveArgs {
@@ -193,6 +197,7 @@ impl SolveArgs {
             max_memory: self.g.max_memory_bytes(),
             remoteness: !self.no_remoteness,
             progress: self.watch.progress(),
+            full_search: self.full_search,
         }
     }
 }

@@ -40,6 +40,7 @@ pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, engine: &str, elapse
             "position": r.position,
             "value": r.value.as_str(),
             "remoteness": r.remoteness,
+            "remoteness_note": r.remoteness_note,
             "grundy": r.grundy,
             "winning_moves": r.winning_moves.iter().map(move_json).collect::<Vec<_>>(),
             "engine": engine,
@@ -61,7 +62,10 @@ pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, engine: &str, elapse
         r.value.to_string()
     };
     println!("value:       {value}");
-    println!("remoteness:  {}", opt(r.remoteness));
+    match (&r.remoteness, &r.remoteness_note) {
+        (None, Some(why)) => println!("remoteness:  - ({why})"),
+        _ => println!("remoteness:  {}", opt(r.remoteness)),
+    }
     if info.kind == crate::game::Kind::Impartial {
         match (&r.grundy, &r.grundy_note) {
             (Some(g), _) => println!("grundy:      {g}"),

@@ -487,6 +487,16 @@ fn parse_heights(text: &str) -> GameResult<Vec<u64>> {
     Ok(h)
 }
 
+/// About how many integer partitions there are of the numbers up to `n` (Hardy and
+/// Ramanujan's p(k) ~ e^(π√(2k/3)) / (4k√3), summed), to size a heap game's search.
+fn partitions_up_to(n: f64) -> f64 {
+    let p = |k: f64| {
+        if k < 1.0 { 1.0 } else { (std::f64::consts::PI * (2.0 * k / 3.0).sqrt()).exp() / (4.0 * k * 3f64.sqrt()) }
+    };
+    // The sum is dominated by its last terms: a few times p(n).
+    1.0 + p(n) * (1.0 + (n + 1.0).sqrt())
+}
+
 fn format_heights(h: &[u64]) -> String {
     if h.iter().any(|&x| x > 9) {
         let s = h.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
@@ -789,6 +799,26 @@ impl Game for DescriptorGame {
             }
             _ => None,
         })
+    }
+
+    fn search_size(&self, pos: &DPos) -> Option<f64> {
+        match (pos, &self.shape) {
+            (DPos::Heaps(h), Shape::Heaps { families, .. }) => {
+                // A move that leaves two heaps makes the positions below a heap of n the
+                // multisets of smaller heaps: about the partitions of the numbers up to n.
+                let splits =
+                    families.iter().any(|f| matches!(f, Family::Octal(Octal(d)) if d.iter().any(|x| x & 4 != 0)));
+                let below = |n: f64| if splits { partitions_up_to(n) } else { n + 1.0 };
+                let positions: f64 = h.iter().map(|&n| below(n as f64)).product();
+                let moves = h.iter().map(|&n| n as f64).sum::<f64>() * families.len() as f64;
+                Some(positions * moves.max(1.0))
+            }
+            (DPos::Grid(g), Shape::Grid { moves: GridMove::RemoveRun { .. }, .. }) => {
+                let n = g.count() as f64;
+                Some(n.exp2() * n.max(1.0))
+            }
+            _ => None,
+        }
     }
 
     fn has_split(&self) -> bool {

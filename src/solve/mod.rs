@@ -55,11 +55,13 @@ pub struct Options {
     pub remoteness: bool,
     /// Where long solves show their progress (nowhere by default).
     pub progress: Progress,
+    /// Search remoteness even where the game estimates the search too large.
+    pub full_search: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_memory: DEFAULT_MAX_MEMORY, remoteness: true, progress: Progress::default() }
+        Options { max_memory: DEFAULT_MAX_MEMORY, remoteness: true, progress: Progress::default(), full_search: false }
     }
 }
 
@@ -83,6 +85,8 @@ pub struct Report {
     pub grundy: Option<u64>,
     /// Why there is no Grundy value, where the game is impartial but it is undefined.
     pub grundy_note: Option<String>,
+    /// Why there is no remoteness, where its search was skipped as too large.
+    pub remoteness_note: Option<String>,
     /// Two players: the moves that keep the value (to a losing child from a win, to a tying
     /// child from a tie, to a drawing child from a draw). A puzzle: one shortest solution.
     pub winning_moves: Vec<MoveInfo>,
@@ -97,6 +101,7 @@ pub struct Analyzer<'g, G: Game> {
     values: ValueSolver<'g, G>,
     grundy: Option<GrundySolver<'g, G>>,
     grundy_note: Option<String>,
+    remoteness_note: Option<String>,
     puzzle_visited: u64,
 }
 
@@ -113,7 +118,7 @@ impl<'g, G: Game> Analyzer<'g, G> {
         let with_grundy = normal_play && !separate;
         let values = ValueSolver::new(game, if separate { half } else { opts.max_memory }, with_grundy)
             .with_progress(opts.progress.clone());
-        Analyzer { game, opts, values, grundy, grundy_note: None, puzzle_visited: 0 }
+        Analyzer { game, opts, values, grundy, grundy_note: None, remoteness_note: None, puzzle_visited: 0 }
     }
 
     pub fn visited(&self) -> u64 {
@@ -138,9 +143,24 @@ impl<'g, G: Game> Analyzer<'g, G> {
         }
     }
 
-    /// Would a remoteness search from `pos` be asked for, and could it finish?
-    fn searchable(&self, pos: &G::Pos) -> bool {
-        self.opts.remoteness && self.game.search_size(pos).is_none_or(|n| n <= SEARCH_LIMIT)
+    /// Would a remoteness search from `pos` be asked for, and could it finish? When it could
+    /// not, the report says why.
+    fn searchable(&mut self, pos: &G::Pos) -> bool {
+        if !self.opts.remoteness {
+            return false;
+        }
+        match self.game.search_size(pos) {
+            Some(n) if n > SEARCH_LIMIT && !self.opts.full_search => {
+                if self.remoteness_note.is_none() {
+                    self.remoteness_note = Some(format!(
+                        "not searched: about {n:.1e} moves to examine, more than the {SEARCH_LIMIT:.0e} a search takes \
+                         by default; --full-search searches anyway"
+                    ));
+                }
+                false
+            }
+            _ => true,
+        }
     }
 
     /// Value and remoteness of a two-player position (or of a puzzle position: `win` =
@@ -180,7 +200,11 @@ impl<'g, G: Game> Analyzer<'g, G> {
             return Ok((s, None));
         }
         let g = self.grundy(pos)?;
-        if let (Some(g), false) = (g, self.opts.remoteness) {
+        // The Grundy value gives the value at once where remoteness is not wanted, or where
+        // its search (of the whole sum) could not finish.
+        if let Some(g) = g
+            && (!self.opts.remoteness || !self.searchable(pos))
+        {
             let value = if g != 0 { Value::Win } else { Value::Lose };
             return Ok((Solution { value, remoteness: None }, Some(g)));
         }
@@ -292,6 +316,7 @@ impl<'g, G: Game> Analyzer<'g, G> {
             remoteness: s.remoteness,
             grundy,
             grundy_note: self.grundy_note.clone(),
+            remoteness_note: self.remoteness_note.clone(),
             winning_moves,
             visited: self.visited(),
             evicted: self.evicted(),
