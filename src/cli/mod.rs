@@ -228,6 +228,9 @@ impl GameCommand for Solve<'_> {
             progress.finish();
             let over = game.primitive(&pos)?;
             output::moves(game, &list?, over, args.json, analyzer.visited(), started.elapsed());
+            if let (Some(why), false) = (analyzer.remoteness_note(), args.json) {
+                eprintln!("remoteness: {why}");
+            }
         } else {
             let report = analyzer.solve(&pos);
             progress.finish();

@@ -125,6 +125,11 @@ impl<'g, G: Game> Analyzer<'g, G> {
         self.values.visited() + self.grundy.as_ref().map_or(0, |g| g.visited()) + self.puzzle_visited
     }
 
+    /// Why a remoteness search was skipped, if one was.
+    pub fn remoteness_note(&self) -> Option<&str> {
+        self.remoteness_note.as_deref()
+    }
+
     pub fn evicted(&self) -> u64 {
         self.values.evicted() + self.grundy.as_ref().map_or(0, |g| g.evicted())
     }
