@@ -272,3 +272,50 @@ fn huge_positions_are_refused_not_listed() {
         assert!(err.contains("more than the 1000000 a search can list"), "{err}");
     }
 }
+
+/// The nim-sequence engine (`gamesman sequence`) against the published sequences, and the
+/// periods they are known to have: Kayles (0.77) period 12 with the last exceptional value at
+/// n = 70, Dawson's Kayles (0.07) period 34 with the last at 52, S(1,3,4) period 7.
+#[test]
+fn nim_sequences_and_their_periods() {
+    let mut k = descriptor("kayles").nim_sequence().map(|s| s.clone()).expect("Kayles has a sequence");
+    for n in 0..=100 {
+        assert_eq!(k.get(n), kayles(n), "Kayles {n}");
+    }
+    k.extend_to(1000); // the theorem needs n up to 2·71 + 12 + 2 to confirm the period
+    assert_eq!(k.period(), Some((71, 12)));
+    let mut d = descriptor("dawsons-kayles").nim_sequence().map(|s| s.clone()).unwrap();
+    for (n, &g) in DAWSON.iter().enumerate() {
+        assert_eq!(d.get(n), g, "Dawson's Kayles {n}");
+    }
+    d.extend_to(1000);
+    assert_eq!(d.period(), Some((53, 34)));
+    let mut s = descriptor("subtraction-134").nim_sequence().map(|s| s.clone()).unwrap();
+    assert_eq!((0..14).map(|n| s.get(n)).collect::<Vec<_>>(), vec![0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2]);
+    s.extend_to(100);
+    assert_eq!(s.period(), Some((0, 7)));
+    // No sequence where a move is not "take one of finitely many sizes from one heap".
+    assert!(descriptor("nim").nim_sequence().is_none());
+    assert!(descriptor("nimrod").nim_sequence().is_none());
+
+    let (code, out, _) = run(&["sequence", "kayles.ron", "--to", "100000", "--quiet"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("period 12 from n = 71 (the last value off the period is at n = 70)"), "{out}");
+}
+
+#[test]
+fn a_heap_of_100000_is_answered_from_the_sequence() {
+    // Kayles 100000: Grundy value from the Winning Ways table's period; every winning move
+    // leaves two rows whose table values are equal.
+    let (code, out, err) = run(&["solve", "kayles.ron", "100000", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["grundy"].as_u64(), Some(kayles(100_000)));
+    assert_eq!(v["value"], "win");
+    let moves = v["winning_moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    for m in moves {
+        let rows: Vec<usize> = m["position"].as_str().unwrap().split(',').map(|x| x.parse().unwrap()).collect();
+        assert_eq!(rows.iter().fold(0, |acc, &r| acc ^ kayles(r)), 0, "{m}");
+    }
+}

@@ -6,6 +6,7 @@ mod bench;
 mod check;
 mod output;
 mod play;
+mod sequence;
 
 use crate::game::{Game, GameInfo, Kind, Misere};
 use crate::native::{NativeKind, chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod, tactix::TacTix};
@@ -42,6 +43,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Solve everything reachable from a position and count it: by value, remoteness, Grundy value
     Analyze(analyze::AnalyzeArgs),
+    /// The nim-sequence of a heap game (octal or subtraction) and its period
+    Sequence(sequence::SequenceArgs),
     /// List the games found in the games directory
     Games {
         /// Directory to look in (default: see GAME in `gamesman solve --help`)
@@ -249,6 +252,7 @@ pub fn main() -> i32 {
         Command::Play(a) => with_game(&a),
         Command::Analyze(a) => with_game(&a),
         Command::Games { dir } => list_games(dir).map(|()| 0),
+        Command::Sequence(a) => sequence::run(&a),
         Command::Bench(a) => bench::run(&a).map(|()| 0),
         Command::Check(a) => check::run(&a),
         Command::Nim { args } => Ok(assignments::nim(&args)),

@@ -7,8 +7,9 @@
 
 use super::ScriptHook;
 use super::helpers::parse_heaps;
-use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, MAX_MOVES, Value};
+use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, MAX_MOVES, Shortcut, Value};
 use crate::grid::Grid;
+use crate::solve::sequence::{HeapRules, NimSequence};
 use rhai::Dynamic;
 use serde::Deserialize;
 use std::path::Path;
@@ -213,6 +214,9 @@ enum Shape {
 }
 
 pub struct DescriptorGame {
+    /// The nim-sequence of a one-heap-at-a-time game with finitely many takes (octal and
+    /// subtraction games), computed as far as positions need it.
+    sequence: Option<std::cell::RefCell<NimSequence>>,
     file: String,
     info: GameInfo,
     start: Option<String>,
@@ -371,7 +375,12 @@ impl DescriptorGame {
             solved_message: None,
             players: None,
         };
-        let game = DescriptorGame { file: file.to_string(), info, start: d.start, shape, misere, primitive_hook };
+        let sequence = match (&shape, misere, &primitive_hook) {
+            (Shape::Heaps { families, .. }, false, None) => heap_rules(families).map(|r| NimSequence::new(r).into()),
+            _ => None,
+        };
+        let game =
+            DescriptorGame { sequence, file: file.to_string(), info, start: d.start, shape, misere, primitive_hook };
         if let Some(s) = &game.start {
             game.parse(s).map_err(|e| bad_at("start", format!("the start position: {e}")))?;
         }
@@ -380,6 +389,12 @@ impl DescriptorGame {
 
     pub fn file(&self) -> &str {
         &self.file
+    }
+
+    /// The game's nim-sequence engine, for heap games whose moves take finitely many sizes
+    /// from one heap (`Octal`, `Subtract`) under normal play.
+    pub fn nim_sequence(&self) -> Option<std::cell::RefMut<'_, NimSequence>> {
+        self.sequence.as_ref().map(|s| s.borrow_mut())
     }
 
     /// A position as the escape-hatch script sees it: heaps and heights as arrays of
@@ -485,6 +500,24 @@ fn parse_heights(text: &str) -> GameResult<Vec<u64>> {
         return Err(GameError::BadPosition(format!("column heights must not increase from left to right ({t})")));
     }
     Ok(h)
+}
+
+/// A heap game's moves as octal digits, when every kind of move takes one of finitely many
+/// sizes from one heap.
+fn heap_rules(families: &[Family]) -> Option<HeapRules> {
+    let mut rules: Option<HeapRules> = None;
+    for f in families {
+        let r = match f {
+            Family::Octal(Octal(d)) => HeapRules::octal(d),
+            Family::Subtract(set) => HeapRules::subtract(set),
+            Family::TakeAny | Family::TakeEqual => return None,
+        };
+        rules = Some(match rules {
+            Some(x) => x.union(&r),
+            None => r,
+        });
+    }
+    rules
 }
 
 /// About how many integer partitions there are of the numbers up to `n` (Hardy and
@@ -799,6 +832,30 @@ impl Game for DescriptorGame {
             }
             _ => None,
         })
+    }
+
+    /// Heap games with a nim-sequence: the Grundy value is the XOR of the heaps' values, read
+    /// off the sequence (its period, once confirmed), and the winning moves are the moves to
+    /// a position of value 0.
+    fn shortcut(&self, pos: &DPos) -> GameResult<Option<Shortcut<DMove>>> {
+        let (Some(seq), DPos::Heaps(h)) = (&self.sequence, pos) else { return Ok(None) };
+        let grundy = |heaps: &[u64]| -> u64 {
+            let mut s = seq.borrow_mut();
+            heaps.iter().fold(0, |acc, &n| acc ^ s.get(n as usize))
+        };
+        let total = grundy(h);
+        let mut winning_moves = Vec::new();
+        if total != 0 {
+            for mv in self.moves(pos)? {
+                let DMove::Heap { index, ref into, .. } = mv else { continue };
+                let after = total ^ grundy(&[h[index]]) ^ grundy(into);
+                if after == 0 {
+                    winning_moves.push(mv);
+                }
+            }
+        }
+        let value = if total != 0 { Value::Win } else { Value::Lose };
+        Ok(Some(Shortcut { value, remoteness: None, grundy: Some(total), winning_moves }))
     }
 
     fn search_size(&self, pos: &DPos) -> Option<f64> {

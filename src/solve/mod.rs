@@ -9,6 +9,7 @@ pub mod graph;
 pub mod grundy;
 pub mod memo;
 pub mod puzzle;
+pub mod sequence;
 pub mod value;
 
 use crate::game::{Game, GameError, GameResult, Kind, Value};
@@ -156,6 +157,10 @@ impl<'g, G: Game> Analyzer<'g, G> {
         }
         match self.game.search_size(pos) {
             Some(n) if n > SEARCH_LIMIT && !self.opts.full_search => {
+                if self.remoteness_note.is_none() && !n.is_finite() {
+                    self.remoteness_note =
+                        Some("not searched: far too many moves to examine; --full-search searches anyway".to_string());
+                }
                 if self.remoteness_note.is_none() {
                     self.remoteness_note = Some(format!(
                         "not searched: about {n:.1e} moves to examine, more than the {SEARCH_LIMIT:.0e} a search takes \

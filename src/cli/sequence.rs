@@ -1,0 +1,62 @@
+//! `gamesman sequence`: the nim-sequence of a heap game (one heap of each size), with its
+//! period once the periodicity theorem confirms it.
+
+use super::{Loaded, load};
+use anyhow::{Result, bail};
+use clap::Args;
+use std::io::Write;
+
+#[derive(Args)]
+#[command(after_help = "Example:\n  gamesman sequence kayles.ron --to 100000\n\n\
+The game must be a heap descriptor whose moves take finitely many sizes from one heap (Octal, Subtract), \
+under normal play.")]
+pub struct SequenceArgs {
+    /// A heap game descriptor (games/kayles.ron, dawsons-kayles)
+    #[arg(value_name = "GAME")]
+    game: String,
+    /// The last heap size to print
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    to: usize,
+    /// Print only the period, not the values
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: &SequenceArgs) -> Result<i32> {
+    let loaded = load(&args.game)?;
+    let Loaded::Descriptor(game) = &loaded else {
+        bail!("{}: a nim-sequence is computed for heap descriptors (.ron), not scripts", loaded.file());
+    };
+    let Some(mut seq) = game.nim_sequence() else {
+        bail!(
+            "{}: not a heap game whose moves take finitely many sizes from one heap (Octal or Subtract, normal play)",
+            loaded.file()
+        );
+    };
+    let started = std::time::Instant::now();
+    seq.extend_to(args.to);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if !args.quiet {
+        for row in (0..=args.to).step_by(12) {
+            let values: Vec<String> = (row..=(row + 11).min(args.to)).map(|n| seq.get(n).to_string()).collect();
+            writeln!(out, "{row:>8}: {}", values.join(" "))?;
+        }
+    }
+    match seq.period() {
+        Some((n0, p)) => writeln!(
+            out,
+            "period {p} from n = {n0}{}: confirmed by the periodicity theorem after {} values ({:.3} s)",
+            if n0 > 0 { format!(" (the last value off the period is at n = {})", n0 - 1) } else { String::new() },
+            seq.computed(),
+            started.elapsed().as_secs_f64()
+        )?,
+        None => writeln!(
+            out,
+            "no period confirmed up to n = {} ({:.3} s)",
+            seq.computed().saturating_sub(1),
+            started.elapsed().as_secs_f64()
+        )?,
+    }
+    out.flush()?;
+    Ok(0)
+}
