@@ -113,7 +113,9 @@ pub struct GameArgs {
     /// Misère play: whoever makes the last move loses
     #[arg(long)]
     misere: bool,
-    /// Memory budget for the solver's tables, in MiB; when full, old entries are dropped
+    /// Memory budget in MiB. The solver's tables keep to it (when full, old entries are
+    /// dropped), and so does anything an input would make large (a position's children, the
+    /// positions on a search's path, a whole graph for analyze): past it, a clear error
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     max_memory: usize,
     /// Which engine answers: a native module that implements the game's rules (named by a
