@@ -108,8 +108,9 @@ fn lights_out_rows_too_wide_to_chase() {
         assert_eq!(o.signal, 0, "{}", o.stderr);
         clean(&o, "a row of lights");
         assert_eq!(o.code, 0, "{}", o.stderr);
-        // All on: pressing every third light from the second (and the last when n ≡ 2 mod 3)
-        // turns a row off; the fewest presses are ⌈n / 3⌉.
+        // All on: a press turns off at most three lights, so it takes at least ⌈n / 3⌉
+        // presses; when n ≡ 1 (mod 3), as both n here are, presses at 0, 3, …, n − 1 reach
+        // it (the first and the last turn off two lights, the others three).
         assert_eq!(o.stdout.lines().count(), n.div_ceil(3), "row of {n}");
     }
     // A board that would need more than the budget is refused, not attempted.

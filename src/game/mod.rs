@@ -257,6 +257,13 @@ pub trait Game {
         Ok(None)
     }
 
+    /// [`Game::shortcut`] without its winning moves (left empty): all a position's value
+    /// needs. A game whose winning moves cost a scan of every move overrides it, so that the
+    /// value of each child of a position is not a scan of the child's moves too.
+    fn shortcut_value(&self, pos: &Self::Pos) -> GameResult<Option<Shortcut<Self::Move>>> {
+        Ok(self.shortcut(pos)?.map(|sc| Shortcut { winning_moves: Vec::new(), ..sc }))
+    }
+
     /// The same under misère play (see [`Misere`]).
     fn shortcut_misere(&self, _pos: &Self::Pos) -> GameResult<Option<Shortcut<Self::Move>>> {
         Ok(None)
@@ -360,6 +367,9 @@ impl<G: Game + ?Sized> Game for &G {
     }
     fn shortcut(&self, pos: &G::Pos) -> GameResult<Option<Shortcut<G::Move>>> {
         (**self).shortcut(pos)
+    }
+    fn shortcut_value(&self, pos: &G::Pos) -> GameResult<Option<Shortcut<G::Move>>> {
+        (**self).shortcut_value(pos)
     }
     fn shortcut_misere(&self, pos: &G::Pos) -> GameResult<Option<Shortcut<G::Move>>> {
         (**self).shortcut_misere(pos)

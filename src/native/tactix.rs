@@ -87,6 +87,12 @@ impl Game for TacTix {
         Ok(g.canonical())
     }
 
+    fn shortcut_value(&self, g: &Grid) -> GameResult<Option<Shortcut<Segment>>> {
+        let total = self.nimsum(g)?;
+        let value = if total != 0 { Value::Win } else { Value::Lose };
+        Ok(Some(Shortcut { value, remoteness: None, grundy: Some(total), winning_moves: Vec::new() }))
+    }
+
     fn shortcut(&self, g: &Grid) -> GameResult<Option<Shortcut<Segment>>> {
         let total = self.nimsum(g)?;
         let mut winning_moves = Vec::new();

@@ -838,24 +838,28 @@ impl Game for DescriptorGame {
     /// off the sequence (its period, once confirmed), and the winning moves are the moves to
     /// a position of value 0.
     fn shortcut(&self, pos: &DPos) -> GameResult<Option<Shortcut<DMove>>> {
-        let (Some(seq), DPos::Heaps(h)) = (&self.sequence, pos) else { return Ok(None) };
-        let grundy = |heaps: &[u64]| -> u64 {
-            let mut s = seq.borrow_mut();
-            heaps.iter().fold(0, |acc, &n| acc ^ s.get(n as usize))
-        };
-        let total = grundy(h);
-        let mut winning_moves = Vec::new();
+        let Some(mut sc) = self.shortcut_value(pos)? else { return Ok(None) };
+        let (Some(seq), DPos::Heaps(h), Some(total)) = (&self.sequence, pos, sc.grundy) else { return Ok(None) };
         if total != 0 {
+            let mut seq = seq.borrow_mut();
             for mv in self.moves(pos)? {
                 let DMove::Heap { index, ref into, .. } = mv else { continue };
-                let after = total ^ grundy(&[h[index]]) ^ grundy(into);
+                let after = into.iter().fold(total ^ seq.get(h[index] as usize), |acc, &n| acc ^ seq.get(n as usize));
                 if after == 0 {
-                    winning_moves.push(mv);
+                    sc.winning_moves.push(mv);
                 }
             }
         }
+        Ok(Some(sc))
+    }
+
+    /// The value and Grundy value alone: the heaps' values XORed.
+    fn shortcut_value(&self, pos: &DPos) -> GameResult<Option<Shortcut<DMove>>> {
+        let (Some(seq), DPos::Heaps(h)) = (&self.sequence, pos) else { return Ok(None) };
+        let mut seq = seq.borrow_mut();
+        let total = h.iter().fold(0, |acc, &n| acc ^ seq.get(n as usize));
         let value = if total != 0 { Value::Win } else { Value::Lose };
-        Ok(Some(Shortcut { value, remoteness: None, grundy: Some(total), winning_moves }))
+        Ok(Some(Shortcut { value, remoteness: None, grundy: Some(total), winning_moves: Vec::new() }))
     }
 
     fn search_size(&self, pos: &DPos) -> Option<f64> {

@@ -157,16 +157,13 @@ impl<'g, G: Game> Analyzer<'g, G> {
         }
         match self.game.search_size(pos) {
             Some(n) if n > SEARCH_LIMIT && !self.opts.full_search => {
-                if self.remoteness_note.is_none() && !n.is_finite() {
-                    self.remoteness_note =
-                        Some("not searched: far too many moves to examine; --full-search searches anyway".to_string());
-                }
-                if self.remoteness_note.is_none() {
-                    self.remoteness_note = Some(format!(
-                        "not searched: about {n:.1e} moves to examine, more than the {SEARCH_LIMIT:.0e} a search takes \
-                         by default; --full-search searches anyway"
-                    ));
-                }
+                let size = if n.is_finite() { format!("about {n:.1e}") } else { "far too many".into() };
+                self.remoteness_note.get_or_insert_with(|| {
+                    format!(
+                        "not searched: {size} moves to examine, more than the {SEARCH_LIMIT:.0e} a search takes by \
+                         default; --full-search searches anyway"
+                    )
+                });
                 false
             }
             _ => true,
@@ -176,7 +173,7 @@ impl<'g, G: Game> Analyzer<'g, G> {
     /// Value and remoteness of a two-player position (or of a puzzle position: `win` =
     /// solvable, remoteness = fewest moves), and the Grundy value where it is defined.
     pub fn value(&mut self, pos: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
-        let Some(sc) = self.game.shortcut(pos)? else { return self.search(pos) };
+        let Some(sc) = self.game.shortcut_value(pos)? else { return self.search(pos) };
         let mut s = Solution { value: sc.value, remoteness: sc.remoteness };
         let mut g = sc.grundy;
         let kind = self.game.kind();
@@ -213,7 +210,7 @@ impl<'g, G: Game> Analyzer<'g, G> {
         // The Grundy value gives the value at once where remoteness is not wanted, or where
         // its search (of the whole sum) could not finish.
         if let Some(g) = g
-            && (!self.opts.remoteness || !self.searchable(pos))
+            && !self.searchable(pos)
         {
             let value = if g != 0 { Value::Win } else { Value::Lose };
             return Ok((Solution { value, remoteness: None }, Some(g)));
