@@ -7,6 +7,7 @@
 //! - [`cli`]: the `gamesman` commands.
 
 pub mod cli;
+pub mod db;
 pub mod game;
 pub mod grid;
 pub mod native;

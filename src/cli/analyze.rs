@@ -1,6 +1,6 @@
 //! `gamesman analyze`: solve everything reachable from a position and count it.
 
-use super::{GameArgs, GameCommand, WatchArgs, output};
+use super::{Ctx, GameArgs, GameCommand, WatchArgs, database, output};
 use crate::game::{Game, Kind, Value};
 use crate::solve::census::{ByValue, Census, census};
 use anyhow::Result;
@@ -17,6 +17,10 @@ pub struct AnalyzeArgs {
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
+    /// Save every position's value, remoteness and Grundy value in the game's database (see
+    /// --db), so that solve, moves, play and analyze answer from it later
+    #[arg(long, conflicts_with = "no_db")]
+    save: bool,
 }
 
 impl GameCommand for AnalyzeArgs {
@@ -24,20 +28,44 @@ impl GameCommand for AnalyzeArgs {
         &self.g
     }
 
-    fn run<G: Game>(&self, game: &G, engine: &str) -> Result<i32> {
+    fn run<G: Game>(&self, game: &G, ctx: &Ctx) -> Result<i32> {
         let root = self.g.position(game, "analyze")?;
         let started = Instant::now();
+        // A report saved with the database, unless this run is to save one.
+        if !self.save
+            && let Some(store) = self.g.database(ctx)?
+            && let Some(text) = store.census(&game.format(&root)?)?
+        {
+            let mut report: Json = serde_json::from_str(&text)
+                .map_err(|e| anyhow::anyhow!("{}: a saved report is unreadable ({e})", store.path().display()))?;
+            report["source"] = "database".into();
+            report["seconds"] = started.elapsed().as_secs_f64().into();
+            report["positions_visited"] = 0.into();
+            self.print(game, &report)?;
+            return Ok(0);
+        }
         let progress = self.watch.progress();
         let c = census(game, &root, self.g.max_memory_bytes(), &progress);
         progress.finish();
         let c = c?;
-        let seconds = started.elapsed().as_secs_f64();
-        if self.json {
-            println!("{}", to_json(game, &c, engine, seconds)?);
-        } else {
-            print_text(game, &c, engine, seconds)?;
+        let mut report = to_json(game, &c, ctx.engine, started.elapsed().as_secs_f64())?;
+        if self.save {
+            database::write(game, &c, &report, &self.g, ctx)?;
         }
+        report["source"] = "search".into();
+        self.print(game, &report)?;
         Ok(0)
+    }
+}
+
+impl AnalyzeArgs {
+    fn print<G: Game>(&self, game: &G, report: &Json) -> Result<()> {
+        if self.json {
+            println!("{report}");
+            Ok(())
+        } else {
+            print_text(game.info().kind, report)
+        }
     }
 }
 
@@ -72,7 +100,7 @@ fn position_json<G: Game>(game: &G, c: &Census<G::Pos>, i: Option<usize>) -> Res
     })
 }
 
-fn to_json<G: Game>(game: &G, c: &Census<G::Pos>, engine: &str, seconds: f64) -> Result<Json> {
+pub fn to_json<G: Game>(game: &G, c: &Census<G::Pos>, engine: &str, seconds: f64) -> Result<Json> {
     let kind = game.kind();
     let root = c.solutions[0];
     Ok(json!({
@@ -101,67 +129,75 @@ fn to_json<G: Game>(game: &G, c: &Census<G::Pos>, engine: &str, seconds: f64) ->
     }))
 }
 
-fn print_text<G: Game>(game: &G, c: &Census<G::Pos>, engine: &str, seconds: f64) -> Result<()> {
-    let info = game.info();
-    let kind = info.kind;
-    let shown: Vec<Value> = VALUES
+/// The report for people, from its JSON (computed now or saved in a database).
+fn print_text(kind: Kind, r: &Json) -> Result<()> {
+    let shown: Vec<&str> = VALUES
         .into_iter()
         .filter(|&v| if kind == Kind::Puzzle { v != Value::Tie && v != Value::Draw } else { true })
+        .map(|v| name(kind, v))
         .collect();
-    let root = c.solutions[0];
-    let line =
-        |b: &ByValue| shown.iter().map(|&v| format!("{} {}", name(kind, v), b.get(v))).collect::<Vec<_>>().join(", ");
-    println!("game:        {} ({kind}, {engine})", info.name);
-    println!("position:    {}", one_line(&game.format(&c.graph.nodes[0])?));
-    let r = root.remoteness.map_or(String::new(), |r| format!(", remoteness {r}"));
-    println!("value:       {}{r}", name(kind, root.value));
-    if let Some(g) = &c.grundy {
-        println!("grundy:      {}", g[0]);
+    let num = |j: &Json| j.as_u64().unwrap_or(0);
+    let text = |j: &Json| j.as_str().unwrap_or("").to_string();
+    let line = |b: &Json| shown.iter().map(|v| format!("{v} {}", num(&b[*v]))).collect::<Vec<_>>().join(", ");
+    println!("game:        {} ({kind}, {})", text(&r["game"]), text(&r["engine"]));
+    println!("position:    {}", one_line(&text(&r["position"])));
+    let rem = r["remoteness"].as_u64().map_or(String::new(), |n| format!(", remoteness {n}"));
+    println!("value:       {}{rem}", text(&r["value"]));
+    if let Some(g) = r["grundy"].as_u64() {
+        println!("grundy:      {g}");
     }
     println!(
         "positions:   {} reachable, {} between them",
-        c.graph.len(),
-        output::count(c.graph.edges() as u64, "move")
+        num(&r["positions"]),
+        output::count(num(&r["moves"]), "move")
     );
-    println!("by value:    {}", line(&c.by_value));
-    println!("primitive:   {} ({})", c.ends.0.iter().sum::<u64>(), line(&c.ends));
+    println!("by value:    {}", line(&r["by_value"]));
+    let ends: u64 = shown.iter().map(|v| num(&r["primitive"][*v])).sum();
+    println!("primitive:   {ends} ({})", line(&r["primitive"]));
     println!("by remoteness:");
     print!("  {:>10}", "remoteness");
-    for &v in &shown {
-        print!(" {:>10}", name(kind, v));
+    for v in &shown {
+        print!(" {v:>10}");
     }
     println!();
-    for (r, b) in &c.by_remoteness {
-        print!("  {r:>10}");
-        for &v in &shown {
-            print!(" {:>10}", b.get(v));
+    for b in r["by_remoteness"].as_array().into_iter().flatten() {
+        print!("  {:>10}", num(&b["remoteness"]));
+        for v in &shown {
+            print!(" {:>10}", num(&b[*v]));
         }
         println!();
     }
-    if c.grundy.is_some() {
-        println!("by grundy value:");
-        for (g, n) in &c.by_grundy {
-            println!("  {g:>10} {n:>10}");
+    match r["by_grundy"].as_array() {
+        Some(by) => {
+            println!("by grundy value:");
+            for b in by {
+                println!("  {:>10} {:>10}", num(&b["grundy"]), num(&b["positions"]));
+            }
         }
-    } else if kind == Kind::Impartial {
-        println!("grundy:      - (not defined: misère play, a primitive win, or a cycle)");
+        None if kind == Kind::Impartial => {
+            println!("grundy:      - (not defined: misère play, a primitive win, or a cycle)")
+        }
+        None => {}
     }
-    let longest = |label: &str, i: Option<usize>| -> Result<()> {
-        if let Some(i) = i {
-            let r = c.solutions[i].remoteness.unwrap_or(0);
-            println!("{label}{}, from {}", output::count(r, "move"), one_line(&game.format(&c.graph.nodes[i])?));
+    let longest = |label: &str, j: &Json| {
+        if j.is_object() {
+            let n = output::count(num(&j["remoteness"]), "move");
+            println!("{label}{n}, from {}", one_line(&text(&j["position"])));
         }
-        Ok(())
     };
     if kind == Kind::Puzzle {
-        longest("longest:     ", c.longest_win)?;
+        longest("longest:     ", &r["longest_win"]);
     } else {
-        longest("longest win:  ", c.longest_win)?;
-        longest("longest loss: ", c.longest_loss)?;
+        longest("longest win:  ", &r["longest_win"]);
+        longest("longest loss: ", &r["longest_loss"]);
     }
-    println!("visited:     {}", output::count(c.visited, "position"));
-    println!("memory:      {:.1} MiB (estimated)", c.graph.bytes as f64 / (1 << 20) as f64);
-    println!("time:        {seconds:.3} s");
+    if r["source"] == "database" {
+        println!("source:      the saved database (solved once, read now)");
+    } else {
+        println!("visited:     {}", output::count(num(&r["positions_visited"]), "position"));
+        println!("memory:      {:.1} MiB (estimated)", num(&r["memory_bytes"]) as f64 / (1 << 20) as f64);
+    }
+    println!("time:        {:.3} s", r["seconds"].as_f64().unwrap_or(0.0));
     Ok(())
 }
 

@@ -4,10 +4,12 @@ mod analyze;
 mod assignments;
 mod bench;
 mod check;
+mod database;
 mod output;
 mod play;
 mod sequence;
 
+use crate::db::{self, Identity, Store};
 use crate::game::{Game, GameInfo, Kind, Misere};
 use crate::native::{NativeKind, chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod, tactix::TacTix};
 use crate::progress::Progress;
@@ -51,6 +53,14 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
+    /// Saved solved-game databases: list, info, rm
+    Db(database::DbArgs),
+    /// Print every position of a game's saved database (or of everything reachable from a
+    /// position, solved now) with its value, remoteness and Grundy value
+    Export(database::ExportArgs),
+    /// A winning strategy from a won (or lost) position: the winner's move at each step and
+    /// every reply of the loser, as a tree
+    Strategy(database::StrategyArgs),
     /// Measure positions solved per second: scripts, native modules and descriptors
     Bench(bench::BenchArgs),
     /// Solve random positions with two definitions of a game (script, descriptor, native); report disagreements
@@ -122,11 +132,56 @@ pub struct GameArgs {
     /// script's NATIVE constant or a descriptor's `native`) or the game's own definition
     #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
     engine: EngineChoice,
+    /// The solved-game database to read, and to write with --save. Default: the one saved for
+    /// this exact definition (script bytes, engine, --misere) in $XDG_CACHE_HOME/gamesman
+    /// (~/.cache/gamesman); `gamesman db list` lists them
+    #[arg(long, value_name = "PATH")]
+    db: Option<PathBuf>,
+    /// Read no saved database: always search
+    #[arg(long, conflicts_with = "db")]
+    no_db: bool,
 }
 
 impl GameArgs {
     fn max_memory_bytes(&self) -> usize {
         self.max_memory.saturating_mul(1 << 20)
+    }
+
+    /// Where this game's database is: --db, else its name in the default directory.
+    pub fn db_path(&self, ctx: &Ctx) -> Result<PathBuf> {
+        match &self.db {
+            Some(p) => Ok(p.clone()),
+            None => Ok(db::default_dir()?.join(ctx.id.file_name())),
+        }
+    }
+
+    /// The saved database for this game, when there is one (and --no-db is not given). One
+    /// that exists but is damaged, or saved for another definition, is an error.
+    pub fn database(&self, ctx: &Ctx) -> Result<Option<Store>> {
+        if self.no_db {
+            return Ok(None);
+        }
+        let path = match (&self.db, db::default_dir()) {
+            (Some(p), _) => p.clone(),
+            (None, Ok(dir)) => dir.join(ctx.id.file_name()),
+            (None, Err(_)) => return Ok(None),
+        };
+        if !path.exists() {
+            if self.db.is_some() {
+                bail!("{}: no such database (write one with `--save`)", path.display());
+            }
+            return Ok(None);
+        }
+        Ok(Some(Store::open(&path, Some(&ctx.id.hash))?))
+    }
+
+    /// An analyzer that reads the game's saved database first, where there is one.
+    pub fn analyzer<'g, G: Game>(&self, game: &'g G, opts: Options, ctx: &Ctx) -> Result<Analyzer<'g, G>> {
+        let a = Analyzer::new(game, opts);
+        Ok(match self.database(ctx)? {
+            Some(store) => a.with_database(store),
+            None => a,
+        })
     }
 
     /// The position to start from: the argument, or the game's start position.
@@ -194,6 +249,10 @@ struct SolveArgs {
     /// (by default such a search is skipped, and the report says so)
     #[arg(long, conflicts_with = "no_remoteness")]
     full_search: bool,
+    /// First solve everything reachable from the position and save it in the game's database
+    /// (see --db); this and later commands then answer from it
+    #[arg(long, conflicts_with_all = ["no_db", "no_remoteness"])]
+    save: bool,
 }
 
 impl SolveArgs {
@@ -207,11 +266,19 @@ impl SolveArgs {
     }
 }
 
+/// What a command knows about the game beside its rules: which engine answers, and the
+/// identity its database is named by.
+pub struct Ctx {
+    /// "script", "descriptor" or "native".
+    pub engine: &'static str,
+    pub id: Identity,
+}
+
 /// A command on one game, run with whichever engine answers (script, native, misère).
 pub trait GameCommand {
     fn args(&self) -> &GameArgs;
-    /// Run on `game`; `engine` is "script" or "native". Returns the exit code.
-    fn run<G: Game>(&self, game: &G, engine: &str) -> Result<i32>;
+    /// Run on `game`. Returns the exit code.
+    fn run<G: Game>(&self, game: &G, ctx: &Ctx) -> Result<i32>;
 }
 
 struct Solve<'a>(&'a SolveArgs, bool);
@@ -221,13 +288,16 @@ impl GameCommand for Solve<'_> {
         &self.0.g
     }
 
-    fn run<G: Game>(&self, game: &G, engine: &str) -> Result<i32> {
+    fn run<G: Game>(&self, game: &G, ctx: &Ctx) -> Result<i32> {
         let (args, moves) = (self.0, self.1);
         let pos = args.g.position(game, if moves { "moves" } else { "solve" })?;
         let started = Instant::now();
+        if args.save {
+            database::save(game, &pos, &args.g, &args.watch, ctx)?;
+        }
         let opts = args.options();
         let progress = opts.progress.clone();
-        let mut analyzer = Analyzer::new(game, opts);
+        let mut analyzer = args.g.analyzer(game, opts, ctx)?;
         if moves {
             let list = analyzer.moves(&pos);
             progress.finish();
@@ -239,7 +309,7 @@ impl GameCommand for Solve<'_> {
         } else {
             let report = analyzer.solve(&pos);
             progress.finish();
-            output::report(game, &report?, args.json, engine, started.elapsed());
+            output::report(game, &report?, args.json, ctx.engine, started.elapsed());
         }
         Ok(0)
     }
@@ -253,6 +323,9 @@ pub fn main() -> i32 {
         Command::Moves(a) => with_game(&Solve(&a, true)),
         Command::Play(a) => with_game(&a),
         Command::Analyze(a) => with_game(&a),
+        Command::Db(a) => database::db_command(&a),
+        Command::Export(a) => with_game(&a),
+        Command::Strategy(a) => with_game(&a),
         Command::Games { dir } => list_games(dir).map(|()| 0),
         Command::Sequence(a) => sequence::run(&a),
         Command::Bench(a) => bench::run(&a).map(|()| 0),
@@ -439,6 +512,12 @@ fn position_text(arg: Option<&str>) -> Result<Option<String>> {
     }
 }
 
+/// The identity of a loaded game as `args` runs it: what names its database.
+pub fn identity(loaded: &Loaded, engine: &str, misere: bool) -> Result<Identity> {
+    let bytes = std::fs::read(loaded.file()).with_context(|| format!("cannot read {}", loaded.file()))?;
+    Ok(Identity::new(&loaded.info().name, loaded.file(), &bytes, engine, misere))
+}
+
 /// Load the game `cmd` names and run `cmd` on the engine that answers for it.
 pub fn with_game<C: GameCommand>(cmd: &C) -> Result<i32> {
     let args = cmd.args();
@@ -446,23 +525,25 @@ pub fn with_game<C: GameCommand>(cmd: &C) -> Result<i32> {
     match native_for(&loaded, args.engine)? {
         None => {
             let engine = loaded.engine_name();
-            with_loaded!(loaded, |g| with_rules(g, cmd, engine))
+            let ctx = Ctx { engine, id: identity(&loaded, engine, args.misere)? };
+            with_loaded!(loaded, |g| with_rules(g, cmd, &ctx))
         }
         Some(kind) => {
+            let ctx = Ctx { engine: "native", id: identity(&loaded, "native", args.misere)? };
             let info: GameInfo = loaded.info().clone();
-            with_native!(kind, info, |g| with_rules(g, cmd, "native"))
+            with_native!(kind, info, |g| with_rules(g, cmd, &ctx))
         }
     }
 }
 
-fn with_rules<G: Game, C: GameCommand>(game: G, cmd: &C, engine: &str) -> Result<i32> {
+fn with_rules<G: Game, C: GameCommand>(game: G, cmd: &C, ctx: &Ctx) -> Result<i32> {
     if cmd.args().misere {
         if game.kind() == Kind::Puzzle {
             bail!("--misere applies to two-player games, and {} is a puzzle", game.info().name);
         }
-        cmd.run(&Misere::new(game), engine)
+        cmd.run(&Misere::new(game), ctx)
     } else {
-        cmd.run(&game, engine)
+        cmd.run(&game, ctx)
     }
 }
 

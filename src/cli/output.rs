@@ -44,6 +44,7 @@ pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, engine: &str, elapse
             "grundy": r.grundy,
             "winning_moves": r.winning_moves.iter().map(move_json).collect::<Vec<_>>(),
             "engine": engine,
+            "source": r.source,
             "positions_visited": r.visited,
             "memo_evictions": r.evicted,
             "seconds": elapsed.as_secs_f64(),
@@ -91,7 +92,11 @@ pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, engine: &str, elapse
             }
         }
     }
-    println!("visited:     {}", count(r.visited, "position"));
+    if r.source == "database" {
+        println!("source:      the saved database");
+    } else {
+        println!("visited:     {}", count(r.visited, "position"));
+    }
     if r.evicted > 0 {
         println!("evicted:     {} memo entries (memory budget)", r.evicted);
     }

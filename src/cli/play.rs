@@ -5,7 +5,7 @@
 //! gamesman play ...`) and a puzzle solver's output can be piped in to check it. Prompts are
 //! only shown when stdin is a terminal.
 
-use super::{GameArgs, GameCommand};
+use super::{Ctx, GameArgs, GameCommand};
 use crate::game::{Game, GameError, Kind, Value};
 use crate::solve::{Analyzer, MoveInfo, Options};
 use anyhow::{Result, bail};
@@ -329,7 +329,7 @@ impl GameCommand for PlayArgs {
         &self.g
     }
 
-    fn run<G: Game>(&self, game: &G, _engine: &str) -> Result<i32> {
+    fn run<G: Game>(&self, game: &G, ctx: &Ctx) -> Result<i32> {
         let start = self.g.position(game, "play")?;
         let puzzle = game.kind() == Kind::Puzzle;
         let opts = Options { max_memory: self.g.max_memory_bytes(), ..Options::default() };
@@ -337,7 +337,7 @@ impl GameCommand for PlayArgs {
         let interactive = std::io::stdin().is_terminal();
         let mut s = Session {
             game,
-            analyzer: Analyzer::new(game, opts),
+            analyzer: self.g.analyzer(game, opts, ctx)?,
             players: [self.x, self.o],
             positions: vec![start],
             moves: Vec::new(),

@@ -111,6 +111,15 @@ pub enum GameError {
     /// The time budget (`--time-limit`) ran out.
     #[error("{0}")]
     TimeLimit(String),
+    /// A solved-game database could not be read.
+    #[error("{0}")]
+    Database(String),
+}
+
+impl From<crate::db::DbError> for GameError {
+    fn from(e: crate::db::DbError) -> Self {
+        GameError::Database(e.to_string())
+    }
 }
 
 pub type GameResult<T> = Result<T, GameError>;

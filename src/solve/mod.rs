@@ -93,6 +93,8 @@ pub struct Report {
     pub winning_moves: Vec<MoveInfo>,
     pub visited: u64,
     pub evicted: u64,
+    /// Where the answer came from: "database" (a saved solve) or "search".
+    pub source: &'static str,
 }
 
 /// Solves positions of one game with all the solvers that apply to it.
@@ -104,6 +106,8 @@ pub struct Analyzer<'g, G: Game> {
     grundy_note: Option<String>,
     remoteness_note: Option<String>,
     puzzle_visited: u64,
+    /// A saved solve of this game, read before any search.
+    db: Option<crate::db::Store>,
 }
 
 impl<'g, G: Game> Analyzer<'g, G> {
@@ -119,7 +123,21 @@ impl<'g, G: Game> Analyzer<'g, G> {
         let with_grundy = normal_play && !separate;
         let values = ValueSolver::new(game, if separate { half } else { opts.max_memory }, with_grundy)
             .with_progress(opts.progress.clone());
-        Analyzer { game, opts, values, grundy, grundy_note: None, remoteness_note: None, puzzle_visited: 0 }
+        Analyzer { game, opts, values, grundy, grundy_note: None, remoteness_note: None, puzzle_visited: 0, db: None }
+    }
+
+    /// Answer from a saved solve where it holds the position, and search otherwise.
+    pub fn with_database(mut self, db: crate::db::Store) -> Self {
+        self.db = Some(db);
+        self
+    }
+
+    /// The saved record of `pos`, if a database is open and holds it.
+    pub fn saved(&self, pos: &G::Pos) -> GameResult<Option<crate::db::Record>> {
+        match &self.db {
+            None => Ok(None),
+            Some(db) => Ok(db.get(&self.game.format(pos)?)?),
+        }
     }
 
     pub fn visited(&self) -> u64 {
@@ -173,6 +191,9 @@ impl<'g, G: Game> Analyzer<'g, G> {
     /// Value and remoteness of a two-player position (or of a puzzle position: `win` =
     /// solvable, remoteness = fewest moves), and the Grundy value where it is defined.
     pub fn value(&mut self, pos: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
+        if let Some(rec) = self.saved(pos)? {
+            return Ok((Solution { value: rec.value, remoteness: rec.remoteness }, rec.grundy));
+        }
         let Some(sc) = self.game.shortcut_value(pos)? else { return self.search(pos) };
         let mut s = Solution { value: sc.value, remoteness: sc.remoteness };
         let mut g = sc.grundy;
@@ -277,10 +298,43 @@ impl<'g, G: Game> Analyzer<'g, G> {
         Ok(out)
     }
 
+    /// A shortest solution of a puzzle from its saved distances: at each step, a move to a
+    /// position one step nearer. `None` when the database does not hold every step.
+    fn saved_path(&mut self, pos: &G::Pos, n: u32) -> GameResult<Option<Vec<G::Move>>> {
+        let mut at = pos.clone();
+        let mut path = Vec::with_capacity(n as usize);
+        for left in (0..n).rev() {
+            let mut next = None;
+            for mv in self.game.moves(&at)? {
+                let child = self.game.play(&at, &mv)?;
+                if let Some(rec) = self.saved(&child)?
+                    && rec.value == Value::Win
+                    && rec.remoteness == Some(left)
+                {
+                    next = Some((mv, child));
+                    break;
+                }
+            }
+            let Some((mv, child)) = next else { return Ok(None) };
+            path.push(mv);
+            at = child;
+        }
+        Ok(Some(path))
+    }
+
     pub fn solve(&mut self, pos: &G::Pos) -> GameResult<Report> {
         let position = self.game.format(pos)?;
         let puzzle = self.game.kind() == Kind::Puzzle;
-        let (s, grundy, winning_moves) = if let Some(sc) = self.game.shortcut(pos)? {
+        let saved = self.saved(pos)?;
+        let source = if saved.is_some() { "database" } else { "search" };
+        let saved_path = match saved {
+            Some(rec) if puzzle && rec.value == Value::Win => self.saved_path(pos, rec.remoteness.unwrap_or(0))?,
+            _ => None,
+        };
+        let (s, grundy, winning_moves) = if let (Some(rec), Some(path)) = (saved, saved_path) {
+            let moves = self.path(pos, path)?;
+            (Solution { value: rec.value, remoteness: rec.remoteness }, None, moves)
+        } else if let Some(sc) = self.game.shortcut(pos)? {
             let (s, g) = self.value(pos)?;
             let moves = if puzzle {
                 self.path(pos, sc.winning_moves)?
@@ -292,7 +346,7 @@ impl<'g, G: Game> Analyzer<'g, G> {
                 out
             };
             (s, g, moves)
-        } else if puzzle {
+        } else if puzzle && saved.is_none_or(|r| r.value == Value::Win) {
             let sol = puzzle::solve_puzzle(self.game, pos, self.opts.max_memory, &self.opts.progress)?;
             self.puzzle_visited += sol.visited;
             match sol.path {
@@ -327,6 +381,7 @@ impl<'g, G: Game> Analyzer<'g, G> {
             winning_moves,
             visited: self.visited(),
             evicted: self.evicted(),
+            source,
         })
     }
 }

@@ -64,7 +64,17 @@ pub fn solve_misere(game: ScriptGame, position: &str) -> Report {
 pub fn bin() -> std::process::Command {
     let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_gamesman"));
     c.current_dir(root());
+    // Never the user's saved databases: a test that wants one names it with --db.
+    c.env("XDG_CACHE_HOME", root().join("target/test-cache-never-written"));
     c
+}
+
+/// A fresh empty directory for one test's files.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("gamesman-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
 }
 
 /// Run `gamesman ARGS` with `input` on stdin: (exit code, stdout, stderr).

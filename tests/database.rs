@@ -1,0 +1,338 @@
+//! The solved-game database: saved values agree with a fresh search, commands read it, a
+//! damaged or half-written file is never trusted, and a strategy tree checks out against rules
+//! written here independently of the game scripts.
+
+mod common;
+
+use common::{bin, game, root, run_in, temp_dir};
+use gamesman::game::{Game, Value};
+use gamesman::solve::{Analyzer, Options};
+use serde_json::Value as Json;
+use std::path::Path;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    run_in(args, "")
+}
+
+fn json(text: &str) -> Json {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// `analyze GAME POS --save --db PATH --json`: the report.
+fn save(game: &str, pos: &str, db: &Path) -> Json {
+    let (code, out, err) = run(&["analyze", game, pos, "--save", "--db", db.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("saved:"), "{err}");
+    json(&out)
+}
+
+/// Every record of a database, as `export` prints it.
+fn export(game: &str, db: &Path) -> Vec<Json> {
+    let (code, out, err) = run(&["export", game, "--db", db.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    out.lines().map(json).collect()
+}
+
+/// Each `step`-th stored record against a fresh search of the same position.
+fn agrees_with_search<G: Game>(g: &G, rows: &[Json], step: usize) {
+    let mut a = Analyzer::new(g, Options::default());
+    for row in rows.iter().step_by(step) {
+        let text = row["position"].as_str().unwrap();
+        let pos = g.parse(text).unwrap();
+        let (s, grundy) = a.value(&pos).unwrap();
+        assert_eq!(row["value"], s.value.as_str(), "{text}");
+        assert_eq!(row["remoteness"].as_u64(), s.remoteness.map(u64::from), "{text}");
+        if let Some(stored) = row["grundy"].as_u64() {
+            assert_eq!(Some(stored), grundy, "{text}");
+        }
+    }
+}
+
+#[test]
+fn tic_tac_toe_saved_and_read_back() {
+    let dir = temp_dir("db-ttt");
+    let db = dir.join("ttt.redb");
+    let r = save("tictactoe", ".........", &db);
+    // The well-known census: 5,478 positions can arise in a game, 958 of them final (942 won,
+    // 16 full-board ties), and the empty board is a tie.
+    assert_eq!(r["positions"], 5478);
+    assert_eq!(r["primitive"]["lose"], 942);
+    assert_eq!(r["primitive"]["tie"], 16);
+    assert_eq!(r["value"], "tie");
+    let rows = export("tictactoe", &db);
+    assert_eq!(rows.len(), 5478);
+    agrees_with_search(&game("tictactoe"), &rows, 1);
+
+    // solve, moves and analyze answer from it, and say so.
+    let d = db.to_str().unwrap();
+    let (code, out, _) = run(&["solve", "tictactoe", "xo.......", "--db", d, "--json"]);
+    assert_eq!(code, 0);
+    let s = json(&out);
+    assert_eq!(s["source"], "database");
+    assert_eq!(s["value"], "win");
+    let moves: Vec<&str> = s["winning_moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
+    // X (top left) against O (top middle) wins by the centre, the middle left or the bottom left.
+    assert_eq!(moves, ["1:0", "1:1", "2:0"]);
+    let (_, out, _) = run(&["analyze", "tictactoe", "--db", d, "--json"]);
+    let a = json(&out);
+    assert_eq!(a["source"], "database");
+    assert_eq!(a["positions"], 5478);
+    // Without the database, the same question is searched.
+    let (_, out, _) = run(&["solve", "tictactoe", "xo.......", "--no-db", "--json"]);
+    assert_eq!(json(&out)["source"], "search");
+
+    // A position the database does not hold is searched.
+    let (code, out, _) = run(&["solve", "tictactoe", "x........", "--db", d, "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(json(&out)["source"], "database");
+    let (_, out, _) = run(&["solve", "tictactoe", "xo.xo.x..", "--db", d, "--json"]);
+    assert_eq!(json(&out)["value"], "lose");
+
+    // play reads it too: a perfect X against a perfect O from the start ends level.
+    let (code, out, err) = run(&["play", "tictactoe", "--x", "perfect", "--o", "perfect", "--db", d]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("tie"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn connect3_cram_and_tactix_saved_and_checked() {
+    let dir = temp_dir("db-games");
+    // Connect-3 on 4×4 with gravity: the first player wins in 9 (its known solution).
+    let c3 = dir.join("c3.redb");
+    let r = save("connect4", "4x4k3", &c3);
+    assert_eq!((r["value"].as_str(), r["remoteness"].as_u64()), (Some("win"), Some(9)));
+    let rows = export("connect4", &c3);
+    assert_eq!(rows.len() as u64, r["positions"].as_u64().unwrap());
+    agrees_with_search(&game("connect4"), &rows, 13);
+
+    // Cram 4×5: Grundy value 2 (known).
+    let cram = dir.join("cram.redb");
+    let r = save("cram", "#####/#####/#####/#####", &cram);
+    assert_eq!(r["grundy"], 2);
+    let rows = export("cram", &cram);
+    agrees_with_search(&game("cram"), &rows, 17);
+
+    // Full TacTix 4×4: every one of the 2^16 token sets is reachable (tokens go one at a
+    // time), and an even × even rectangle has nimsum 0 (the mirror strategy).
+    let tx = dir.join("tactix.redb");
+    let r = save("tactix", "1111/1111/1111/1111", &tx);
+    assert_eq!(r["positions"], 65536);
+    assert_eq!(r["grundy"], 0);
+    let rows = export("tactix", &tx);
+    assert_eq!(rows.len(), 65536);
+    agrees_with_search(&game("tactix"), &rows, 31);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_default_database_follows_the_definition() {
+    let dir = temp_dir("db-default");
+    let cache = dir.join("cache");
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::copy(root().join("games/tictactoe.rhai"), games.join("t.rhai")).unwrap();
+    let t = games.join("t.rhai");
+    let t = t.to_str().unwrap();
+    let with_cache = |args: &[&str]| {
+        let out = bin().args(args).env("XDG_CACHE_HOME", &cache).output().unwrap();
+        (out.status.code().unwrap(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let (code, _) = with_cache(&["solve", t, "--save"]);
+    assert_eq!(code, 0);
+    let (_, out) = with_cache(&["solve", t, "--json"]);
+    assert_eq!(json(&out)["source"], "database");
+    let (_, out) = with_cache(&["db", "list"]);
+    assert!(out.contains("5478"), "{out}");
+    // An edited script never reads the old results.
+    let mut src = std::fs::read_to_string(t).unwrap();
+    src.push_str("\n// edited\n");
+    std::fs::write(t, src).unwrap();
+    let (_, out) = with_cache(&["solve", t, "--json"]);
+    assert_eq!(json(&out)["source"], "search");
+    // Nor does the misère game.
+    let (code, out) = with_cache(&["solve", "nim", "3,5", "--save", "--json"]);
+    assert_eq!((code, json(&out)["source"].as_str()), (0, Some("database")));
+    let (_, out) = with_cache(&["solve", "nim", "3,5", "--misere", "--json"]);
+    assert_eq!(json(&out)["source"], "search");
+    let (code, out) = with_cache(&["db", "rm", "--all"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.matches("removed").count(), 2, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Flip every byte of the first place `needle` is stored.
+fn corrupt(path: &Path, needle: &[u8]) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let at = bytes.windows(needle.len()).position(|w| w == needle).expect("the key is stored");
+    for b in &mut bytes[at..at + needle.len()] {
+        *b ^= 0xff;
+    }
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn a_damaged_or_truncated_database_is_refused() {
+    let dir = temp_dir("db-damaged");
+    let good = dir.join("good.redb");
+    save("tictactoe", ".........", &good);
+    let bad = dir.join("bad.redb");
+    let refused = |what: &str| {
+        let (code, out, err) = run(&["solve", "tictactoe", "xo.......", "--db", bad.to_str().unwrap()]);
+        assert_eq!(code, 1, "{what}: {out}{err}");
+        assert!(err.contains("the database is damaged") && err.contains("bad.redb"), "{what}: {err}");
+        assert!(!err.contains("panicked"), "{what}: {err}");
+    };
+    // A stored position's bytes changed.
+    std::fs::copy(&good, &bad).unwrap();
+    corrupt(&bad, b"xo.x.....");
+    refused("a changed key");
+    // Cut in half.
+    let bytes = std::fs::read(&good).unwrap();
+    std::fs::write(&bad, &bytes[..bytes.len() / 2]).unwrap();
+    refused("truncated");
+    // Not a database at all, and an empty file.
+    std::fs::write(&bad, "position,value\n").unwrap();
+    refused("text");
+    std::fs::write(&bad, "").unwrap();
+    refused("empty");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_killed_save_leaves_the_database_whole_or_absent() {
+    let dir = temp_dir("db-killed");
+    let db = dir.join("cram.redb");
+    let d = db.to_str().unwrap();
+    // Kill the save at many moments: during the solve, during the write, after it.
+    let (mut whole, mut absent) = (0, 0);
+    for delay_ms in (0..400).step_by(15) {
+        let mut child = bin()
+            .args(["analyze", "cram.ron", "#####/#####/#####/#####", "--save", "--db", d])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        if db.exists() {
+            let (code, out, err) = run(&["db", "info", d]);
+            assert_eq!(code, 0, "killed after {delay_ms} ms: {err}");
+            assert!(out.contains("positions:   58830"), "killed after {delay_ms} ms: {out}");
+            whole += 1;
+        } else {
+            absent += 1;
+        }
+    }
+    // Some kills came before the first save was done, and some saves finished.
+    assert!(whole > 0 && absent > 0, "{whole} whole, {absent} absent: the delays miss the save");
+    // A save that finishes clears what the killed ones left.
+    save("cram.ron", "#####/#####/#####/#####", &db);
+    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("cram.redb")]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn export_as_csv_quotes_what_needs_quoting() {
+    let (code, out, err) = run(&["export", "nim", "1,2", "--format", "csv", "--no-db"]);
+    assert_eq!(code, 0, "{err}");
+    let mut r = csv::Reader::from_reader(out.as_bytes());
+    assert_eq!(r.headers().unwrap(), vec!["position", "value", "remoteness", "grundy"]);
+    let rows: Vec<csv::StringRecord> = r.records().map(|r| r.unwrap()).collect();
+    // Heaps 1,2 reach 1,2 / 2 / 1,1 / 1 / 0,2 ... as the script writes them; the root is first.
+    assert_eq!(&rows[0][0], "1,2");
+    // Nim: the Grundy value is the XOR of the heaps.
+    for row in &rows {
+        let x = row[0].split(',').filter(|h| !h.is_empty()).map(|h| h.parse::<u64>().unwrap()).fold(0, |a, b| a ^ b);
+        assert_eq!(row[3].parse::<u64>().unwrap(), x, "{row:?}");
+        assert_eq!(&row[1], if x == 0 { "lose" } else { "win" });
+    }
+}
+
+// ---- An independent tic-tac-toe: rules written here, not taken from the script. ----
+
+const LINES: [[usize; 3]; 8] = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+
+fn won(b: &[u8], p: u8) -> bool {
+    LINES.iter().any(|l| l.iter().all(|&i| b[i] == p))
+}
+
+fn mover(b: &[u8]) -> u8 {
+    let xs = b.iter().filter(|&&c| c == b'x').count();
+    let os = b.iter().filter(|&&c| c == b'o').count();
+    if xs == os { b'x' } else { b'o' }
+}
+
+/// Check a strategy node: the winner's one move is legal and leads where it says, every legal
+/// reply of the loser is answered, and every leaf is a line of the winner's. Returns the
+/// winner's mark.
+fn check(node: &Json, winner: Option<u8>) -> u8 {
+    let b = node["position"].as_str().unwrap().as_bytes().to_vec();
+    let to_move = mover(&b);
+    let winner_turn = node["to_move"] == "winner";
+    let winner = winner.unwrap_or(if winner_turn { to_move } else { if to_move == b'x' { b'o' } else { b'x' } });
+    assert_eq!(winner_turn, to_move == winner, "{node}");
+    let moves = node["moves"].as_array().unwrap();
+    if moves.is_empty() {
+        assert!(won(&b, winner), "a leaf the winner has not won: {}", node["position"]);
+        return winner;
+    }
+    assert!(!won(&b, b'x') && !won(&b, b'o'), "play goes on after a line: {}", node["position"]);
+    let legal: Vec<usize> = (0..9).filter(|&i| b[i] == b'.').collect();
+    if winner_turn {
+        assert_eq!(moves.len(), 1, "the winner plays one move");
+    } else {
+        assert_eq!(moves.len(), legal.len(), "every reply of the loser at {}", node["position"]);
+    }
+    let mut seen = Vec::new();
+    for m in moves {
+        let name = m["move"].as_str().unwrap();
+        let (r, c) = name.split_once(':').unwrap();
+        let i = r.parse::<usize>().unwrap() * 3 + c.parse::<usize>().unwrap();
+        assert!(legal.contains(&i) && !seen.contains(&i), "{name} at {}", node["position"]);
+        seen.push(i);
+        let mut after = b.clone();
+        after[i] = to_move;
+        assert_eq!(m["next"]["position"].as_str().unwrap().as_bytes(), after.as_slice());
+        check(&m["next"], Some(winner));
+    }
+    winner
+}
+
+#[test]
+fn strategy_trees_check_out() {
+    // X to move and win; then O to move and lose (every O reply must be answered).
+    for pos in ["xo.......", "xo.x....."] {
+        let (code, out, err) = run(&["strategy", "tictactoe", pos, "--json"]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(check(&json(&out), None), b'x');
+    }
+    // The same tree from a database.
+    let dir = temp_dir("db-strategy");
+    let db = dir.join("ttt.redb");
+    save("tictactoe", ".........", &db);
+    let (_, searched, _) = run(&["strategy", "tictactoe", "xo.......", "--json"]);
+    let (_, saved, _) = run(&["strategy", "tictactoe", "xo.......", "--json", "--db", db.to_str().unwrap()]);
+    assert_eq!(searched, saved);
+    // The text form names the players.
+    let (_, text, _) = run(&["strategy", "tictactoe", "xo......."]);
+    assert!(text.starts_with("X wins from xo......."), "{text}");
+    // Nobody wins from the empty board.
+    let (code, _, err) = run(&["strategy", "tictactoe"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no player can force a win") && err.contains("tie"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_strategy_of_a_solved_value_is_consistent_with_it() {
+    // The remoteness of the tree's root is the stored one.
+    let g = game("tictactoe");
+    let pos = g.parse("xo.......").unwrap();
+    let (s, _) = Analyzer::new(&g, Options::default()).value(&pos).unwrap();
+    assert_eq!(s.value, Value::Win);
+    let (_, out, _) = run(&["strategy", "tictactoe", "xo.......", "--json"]);
+    assert_eq!(json(&out)["remoteness"].as_u64(), s.remoteness.map(u64::from));
+}
