@@ -92,6 +92,9 @@ enum DbCommand {
     },
     /// Everything about one database: game, definition, counts, size
     Info(Target),
+    /// Measure a game's saved database: opening it, one lookup, and one move of `play`
+    /// (every move from a position with its value, and the best one chosen)
+    Bench(DbBenchArgs),
     /// Remove databases
     Rm {
         #[command(flatten)]
@@ -102,8 +105,74 @@ enum DbCommand {
     },
 }
 
+#[derive(Args)]
+pub struct DbBenchArgs {
+    #[command(flatten)]
+    g: GameArgs,
+    /// Positions to sample (at random, from the database)
+    #[arg(long, default_value_t = 2000)]
+    samples: usize,
+}
+
+impl GameCommand for DbBenchArgs {
+    fn args(&self) -> &GameArgs {
+        &self.g
+    }
+
+    fn run<G: Game>(&self, game: &G, ctx: &Ctx) -> Result<i32> {
+        let started = Instant::now();
+        let Some(store) = self.g.database(ctx)? else {
+            bail!("no database saved for {} (save one with `gamesman solve {} --save`)", self.g.game, self.g.game);
+        };
+        let open = started.elapsed().as_secs_f64();
+        let bytes = std::fs::metadata(store.path()).map(|m| m.len()).unwrap_or(0);
+        let mut keys = Vec::new();
+        store.for_each(|k, _| {
+            keys.push(k.to_string());
+            Ok(())
+        })?;
+        if keys.is_empty() {
+            bail!("{}: the database is empty", store.path().display());
+        }
+        let mut rng = fastrand::Rng::with_seed(1);
+        let sample: Vec<&String> = (0..self.samples.max(1)).map(|_| &keys[rng.usize(..keys.len())]).collect();
+        let t = Instant::now();
+        for k in &sample {
+            std::hint::black_box(store.get(k)?);
+        }
+        let lookup = t.elapsed().as_secs_f64() / sample.len() as f64;
+        let positions: Vec<G::Pos> = sample.iter().map(|k| game.parse(k)).collect::<Result<_, _>>()?;
+        let mut a = Analyzer::new(game, Options::default()).with_database(store);
+        let (mut total, mut worst) = (0.0f64, 0.0f64);
+        let mut moves = 0usize;
+        for p in &positions {
+            let t = Instant::now();
+            let list = a.moves(p)?;
+            // What `play`'s perfect player does with the list: the best move for the mover.
+            std::hint::black_box(list.iter().min_by_key(|m| (m.value as u8, m.remoteness)));
+            let dt = t.elapsed().as_secs_f64();
+            total += dt;
+            worst = worst.max(dt);
+            moves += list.len();
+        }
+        let n = keys.len() as f64;
+        println!("database:    {}", self.g.db_path(ctx)?.display());
+        println!("positions:   {} ({} bytes, {:.1} a position)", keys.len(), bytes, bytes as f64 / n);
+        println!("open:        {:.2} ms (every page's checksum verified)", open * 1e3);
+        println!("lookup:      {:.2} µs a position (mean of {})", lookup * 1e6, sample.len());
+        println!(
+            "play move:   {:.3} ms mean, {:.3} ms worst ({:.1} moves a position, each child formatted and looked up)",
+            total / positions.len() as f64 * 1e3,
+            worst * 1e3,
+            moves as f64 / positions.len() as f64
+        );
+        Ok(0)
+    }
+}
+
 pub fn db_command(a: &DbArgs) -> Result<i32> {
     match &a.command {
+        DbCommand::Bench(b) => super::with_game(b),
         DbCommand::List { dir } => {
             let dir = match dir {
                 Some(d) => d.clone(),
