@@ -13,4 +13,5 @@ pub mod grid;
 pub mod native;
 pub mod progress;
 pub mod script;
+pub mod serve;
 pub mod solve;

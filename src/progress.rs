@@ -70,6 +70,33 @@ impl Progress {
         }))))
     }
 
+    /// A time budget alone, shown nowhere (the web server's, one budget a request).
+    pub fn budget(limit: Duration) -> Progress {
+        let now = Instant::now();
+        Progress(Some(Rc::new(RefCell::new(Inner {
+            started: now,
+            terminal: false,
+            bar: None,
+            lines: false,
+            last_line: now,
+            deadline: Some((now + limit, limit)),
+            countdown: 0,
+        }))))
+    }
+
+    /// Start the time budget afresh (the next request's).
+    pub fn restart(&self) {
+        if let Some(inner) = &self.0 {
+            let mut inner = inner.borrow_mut();
+            let now = Instant::now();
+            inner.started = now;
+            inner.countdown = 0;
+            if let Some((_, limit)) = inner.deadline {
+                inner.deadline = Some((now + limit, limit));
+            }
+        }
+    }
+
     /// A solver has visited `positions` positions in all and its tables hold `bytes`.
     /// `Err` when the time limit has run out.
     pub fn tick(&self, positions: u64, bytes: usize) -> GameResult<()> {

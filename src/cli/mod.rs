@@ -8,6 +8,7 @@ mod database;
 mod output;
 mod play;
 mod sequence;
+mod serve;
 
 use crate::db::{self, Identity, Store};
 use crate::game::{Game, GameInfo, Kind, Misere};
@@ -61,6 +62,8 @@ enum Command {
     /// A winning strategy from a won (or lost) position: the winner's move at each step and
     /// every reply of the loser, as a tree
     Strategy(database::StrategyArgs),
+    /// A web page to play and study the games: moves coloured by value, the value history
+    Serve(serve::ServeArgs),
     /// Measure positions solved per second: scripts, native modules and descriptors
     Bench(bench::BenchArgs),
     /// Solve random positions with two definitions of a game (script, descriptor, native); report disagreements
@@ -324,6 +327,7 @@ pub fn main() -> i32 {
         Command::Play(a) => with_game(&a),
         Command::Analyze(a) => with_game(&a),
         Command::Db(a) => database::db_command(&a),
+        Command::Serve(a) => serve::run(a),
         Command::Export(a) => with_game(&a),
         Command::Strategy(a) => with_game(&a),
         Command::Games { dir } => list_games(dir).map(|()| 0),

@@ -76,6 +76,9 @@ impl<G: Game> Game for Misere<G> {
     fn show(&self, pos: &G::Pos) -> GameResult<String> {
         self.inner.show(pos)
     }
+    fn board(&self, pos: &G::Pos) -> GameResult<Option<crate::game::Board>> {
+        self.inner.board(pos)
+    }
     fn parse_move(&self, pos: &G::Pos, text: &str) -> GameResult<G::Move> {
         self.inner.parse_move(pos, text)
     }

@@ -190,6 +190,26 @@ impl GameInfo {
     }
 }
 
+/// A position drawn as a grid of cells, for the web page (`gamesman serve`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub rows: usize,
+    pub cols: usize,
+    /// One short text a cell, row by row. The page draws `x` and `o` as pieces, `#` as a
+    /// token (or a light that is on), `.` and `0` as empty, anything else as text.
+    pub cells: Vec<String>,
+    /// What a click on each cell types as a move (as `play` reads moves), or `None`.
+    pub clicks: Vec<Option<String>>,
+}
+
+impl Board {
+    /// A board whose cell (r, c) is clicked as the move `r:c`.
+    pub fn new(rows: usize, cols: usize, cells: Vec<String>) -> Board {
+        let clicks = (0..rows * cols).map(|i| Some(format!("{}:{}", i / cols, i % cols))).collect();
+        Board { rows, cols, cells, clicks }
+    }
+}
+
 /// A game, as the solvers see it.
 ///
 /// Required: position text in and out, moves, play, the primitive value.
@@ -287,6 +307,11 @@ pub trait Game {
     }
 
     // --- The gameplay API (what `gamesman play` needs beyond the solver's API) ---
+
+    /// `pos` as a grid of cells for the web page, where the game is drawn that way.
+    fn board(&self, _pos: &Self::Pos) -> GameResult<Option<Board>> {
+        Ok(None)
+    }
 
     /// How to draw `pos` for a person (several lines allowed). Default: the position text.
     fn show(&self, pos: &Self::Pos) -> GameResult<String> {
@@ -388,6 +413,9 @@ impl<G: Game + ?Sized> Game for &G {
     }
     fn show(&self, pos: &G::Pos) -> GameResult<String> {
         (**self).show(pos)
+    }
+    fn board(&self, pos: &G::Pos) -> GameResult<Option<Board>> {
+        (**self).board(pos)
     }
     fn parse_move(&self, pos: &G::Pos, text: &str) -> GameResult<G::Move> {
         (**self).parse_move(pos, text)

@@ -338,6 +338,10 @@ impl Game for LightsOut {
         Ok(format!("{}:{}", j / p.board.cols(), j % p.board.cols()))
     }
 
+    fn board(&self, p: &LoPos) -> GameResult<Option<crate::game::Board>> {
+        Ok(super::grid_board(&p.board))
+    }
+
     fn show(&self, p: &LoPos) -> GameResult<String> {
         Ok(p.board.to_rows('#', '0', "\n"))
     }

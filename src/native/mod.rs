@@ -84,3 +84,14 @@ fn too_many_moves(n: &BigUint) -> GameError {
         "this position has {n} moves, too many to list (`solve` still gives the winning moves)"
     ))
 }
+
+/// A grid drawn for the web page: `#` for a token or a light that is on, `.` for none; a
+/// click on (r, c) is the move `r:c`. Boards past 2^20 cells are not drawn.
+pub fn grid_board(g: &crate::grid::Grid) -> Option<crate::game::Board> {
+    let (rows, cols) = (g.rows(), g.cols());
+    if rows.saturating_mul(cols) > 1 << 20 {
+        return None;
+    }
+    let cells = (0..rows * cols).map(|i| if g.get(i / cols, i % cols) { "#" } else { "." }.to_string()).collect();
+    Some(crate::game::Board::new(rows, cols, cells))
+}

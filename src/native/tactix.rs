@@ -50,6 +50,10 @@ impl Game for TacTix {
         Ok(g.to_pbm())
     }
 
+    fn board(&self, g: &Grid) -> GameResult<Option<crate::game::Board>> {
+        Ok(super::grid_board(g))
+    }
+
     fn show(&self, g: &Grid) -> GameResult<String> {
         Ok(g.to_rows('#', '.', "\n"))
     }

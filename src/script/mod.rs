@@ -9,7 +9,7 @@ pub mod descriptor;
 pub mod helpers;
 pub mod key;
 
-use crate::game::{Game, GameError, GameInfo, GameResult, Kind, Value, default_parse_move};
+use crate::game::{Board, Game, GameError, GameInfo, GameResult, Kind, Value, default_parse_move};
 use key::Key;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, Position, Scope};
 use std::path::Path;
@@ -31,6 +31,7 @@ const OPTIONAL: &[(&str, usize)] = &[
     ("parse_move", 2),
     ("to_move", 1),
     ("parts", 1),
+    ("board", 1),
 ];
 
 #[derive(Default, Clone, Copy)]
@@ -45,6 +46,7 @@ struct Hooks {
     show: bool,
     parse_move: bool,
     to_move: bool,
+    board: bool,
     /// The decomposition hook's name: `parts`, or `split` (its older name), if either.
     split_name: Option<&'static str>,
 }
@@ -390,9 +392,11 @@ impl ScriptGame {
             show: next()?,
             parse_move: next()?,
             to_move: next()?,
+            board: false,
             split_name: None,
         };
         let parts = next()?;
+        hooks.board = next()?;
         hooks.split_name = match (parts, hooks.split) {
             (true, true) => {
                 return Err(def(
@@ -722,6 +726,57 @@ impl Game for ScriptGame {
         }
         let d = self.call("canonical", (pos.to_dynamic(),))?;
         self.key("canonical", &d)
+    }
+
+    fn board(&self, pos: &Key) -> GameResult<Option<Board>> {
+        if !self.hooks.board {
+            return Ok(None);
+        }
+        let d = self.call("board", (pos.to_dynamic(),))?;
+        let bad = |why: &str| {
+            GameError::Definition(format!(
+                "{}: board must return a Grid or #{{ rows, cols, cells, clicks }} ({why})",
+                self.at_fn("board")
+            ))
+        };
+        if d.is_unit() {
+            return Ok(None);
+        }
+        if let Some(g) = d.clone().try_cast::<crate::grid::Grid>() {
+            let (rows, cols) = (g.rows(), g.cols());
+            let cells =
+                (0..rows * cols).map(|i| if g.get(i / cols, i % cols) { "#" } else { "." }.to_string()).collect();
+            return Ok(Some(Board::new(rows, cols, cells)));
+        }
+        let Some(map) = d.try_cast::<rhai::Map>() else { return Err(bad("it returned something else")) };
+        let int = |k: &str| {
+            map.get(k)
+                .and_then(|v| v.as_int().ok())
+                .filter(|&n| (1..=1 << 16).contains(&n))
+                .map(|n| n as usize)
+                .ok_or_else(|| bad(&format!("`{k}` must be a whole number from 1 to 65536")))
+        };
+        let (rows, cols) = (int("rows")?, int("cols")?);
+        let n = rows.checked_mul(cols).filter(|&n| n <= 1 << 20).ok_or_else(|| bad("more than 2^20 cells"))?;
+        let cells: Vec<String> = match map.get("cells") {
+            Some(v) if v.is_string() => v.to_string().chars().map(String::from).collect(),
+            Some(v) if v.is_array() => {
+                v.clone().into_array().unwrap_or_default().iter().map(|c| c.to_string()).collect()
+            }
+            _ => return Err(bad("`cells` must be a string (one character a cell) or an array")),
+        };
+        if cells.len() != n {
+            return Err(bad(&format!("{rows}×{cols} is {n} cells, and `cells` has {}", cells.len())));
+        }
+        let mut board = Board::new(rows, cols, cells);
+        if let Some(v) = map.get("clicks") {
+            let clicks = v.clone().into_array().map_err(|_| bad("`clicks` must be an array, one entry a cell"))?;
+            if clicks.len() != n {
+                return Err(bad(&format!("`clicks` has {} entries for {n} cells", clicks.len())));
+            }
+            board.clicks = clicks.iter().map(|c| (!c.is_unit()).then(|| c.to_string())).collect();
+        }
+        Ok(Some(board))
     }
 
     fn show(&self, pos: &Key) -> GameResult<String> {

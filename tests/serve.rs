@@ -1,0 +1,466 @@
+//! `gamesman serve`: the JSON API's answers and errors, and the page driven in a real
+//! headless browser (Debian's chromium through chromedriver): a tic-tac-toe game and a Lights
+//! Out puzzle played to the end by clicking, the colours and the value history checked
+//! against the solver run here.
+//!
+//! Without chromium and chromedriver the browser test is skipped with a message, unless
+//! GAMESMAN_REQUIRE_BROWSER=1 (as `.ci/run` sets, after installing them), when it fails.
+//! GAMESMAN_SCREENSHOTS=DIR writes the screenshots there (the README's are in docs/).
+
+mod common;
+
+use common::{bin, game};
+use gamesman::game::{Game, Value};
+use gamesman::solve::{Analyzer, Options};
+use serde_json::{Value as Json, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+/// A server for the test's life.
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(games: &[&str]) -> Server {
+    let mut child = bin()
+        .arg("serve")
+        .args(games)
+        .args(["--port", "0", "--no-db"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("gamesman serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("the address").to_string();
+    Server { child, url: url.trim_end_matches('/').to_string() }
+}
+
+/// GET `path`: (status, body as JSON).
+fn get(server: &Server, path: &str) -> (u16, Json) {
+    let addr = server.url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let status: u16 = text.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let body = text.split_once("\r\n\r\n").map(|x| x.1).unwrap_or("");
+    (status, serde_json::from_str(body).unwrap_or(Json::String(body.to_string())))
+}
+
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| if b.is_ascii_alphanumeric() || b == b'.' { (b as char).to_string() } else { format!("%{b:02X}") })
+        .collect()
+}
+
+/// The value of making each move (`r:c`) from `pos`, for the player who makes it, as the
+/// solver here says: the opposite of the child's value (a puzzle: nearer the goal or not).
+fn mover_values<G: Game>(g: &G, a: &mut Analyzer<'_, G>, text: &str, clicks: &[String]) -> Vec<(String, u32)> {
+    let pos = g.parse(text).unwrap();
+    let (here, _) = a.value(&pos).unwrap();
+    clicks
+        .iter()
+        .map(|c| {
+            let child = g.play(&pos, &g.parse_move(&pos, c).unwrap()).unwrap();
+            let (s, _) = a.value(&child).unwrap();
+            let r = s.remoteness.unwrap_or(u32::MAX);
+            let v = if g.kind() == gamesman::game::Kind::Puzzle {
+                if s.value == Value::Win && Some(r) < here.remoteness { "win" } else { "lose" }
+            } else {
+                match s.value {
+                    Value::Lose => "win",
+                    Value::Win => "lose",
+                    Value::Tie => "tie",
+                    Value::Draw => "draw",
+                }
+            };
+            (v.to_string(), r)
+        })
+        .collect()
+}
+
+#[test]
+fn the_api_answers_and_refuses_bad_requests_with_4xx() {
+    let s = serve(&["tictactoe", "lightsout", "nim"]);
+    let (code, games) = get(&s, "/api/games");
+    assert_eq!(code, 200);
+    let ids: Vec<&str> = games.as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["tictactoe", "lightsout", "nim"]);
+    // X (top left) against O (top middle): X wins by 1:0, 1:1 or 2:0 (see tests/database.rs).
+    let (code, p) = get(&s, "/api/tictactoe/position?p=xo.......");
+    assert_eq!(code, 200);
+    assert_eq!((p["value"].as_str(), p["to_move"].as_u64()), (Some("win"), Some(0)));
+    let wins: Vec<&str> = p["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["mover"] == "win")
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(wins, ["1:0", "1:1", "2:0"]);
+    let cells = p["board"]["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 9);
+    assert!(cells[0].get("click").is_none() && cells[3]["click"] == "1:0" && cells[3]["mover"] == "win");
+    // Nim 3,5 has Grundy value 6, and no board.
+    let (_, p) = get(&s, "/api/nim/position?p=3,5");
+    assert_eq!((p["grundy"].as_u64(), p["board"].is_null()), (Some(6), true));
+    let (code, p) = get(&s, "/api/tictactoe/play?p=xo.......&m=1:1");
+    assert_eq!((code, p["position"].as_str()), (200, Some("xo..x....")));
+    // Bad requests: 4xx with a message.
+    for (path, want) in [
+        ("/api/chess/position", 404),
+        ("/api/tictactoe/position?p=xxx", 400),
+        ("/api/tictactoe/play?p=xo.......&m=0:0", 400),
+        ("/api/tictactoe/play?p=xo.......", 400),
+        ("/api/tictactoe/play?p=xxxoo....&m=2:2", 400),
+        ("/api/nim/position?p=1,2,x", 400),
+        ("/nowhere", 404),
+    ] {
+        let (code, body) = get(&s, path);
+        assert_eq!(code, want, "{path}: {body}");
+        assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{path}: {body}");
+    }
+    // A position too long to serve (refused before it is read), and a request too long for
+    // the HTTP layer itself.
+    let (code, body) = get(&s, &format!("/api/nim/position?p={}", "1".repeat(30_000)));
+    assert_eq!(code, 413, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("more than"), "{body}");
+    let (code, _) = get(&s, &format!("/api/nim/position?p={}", "1".repeat(200_000)));
+    assert!((400..500).contains(&code), "{code}");
+    let (code, _) = get(&s, "/api/lightsout/position?p=%23%230/%2300/000");
+    assert_eq!(code, 200);
+    // The server is still there after all that.
+    assert_eq!(get(&s, "/api/games").0, 200);
+}
+
+// ---- The browser ----
+
+fn browser() -> Option<(String, String)> {
+    let find = |names: &[&str]| {
+        names.iter().find_map(|n| {
+            std::env::var_os("PATH")?
+                .to_str()?
+                .split(':')
+                .map(|d| std::path::Path::new(d).join(n))
+                .find(|p| p.is_file())
+                .map(|p| p.display().to_string())
+        })
+    };
+    Some((find(&["chromium", "chromium-browser", "google-chrome"])?, find(&["chromedriver"])?))
+}
+
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+async fn js(c: &fantoccini::Client, script: &str) -> Json {
+    c.execute(script, vec![]).await.unwrap_or_else(|e| panic!("{script}: {e}"))
+}
+
+/// Wait until the page has `len` positions in its history and nothing pending.
+async fn settle(c: &fantoccini::Client, len: usize) {
+    let started = Instant::now();
+    loop {
+        let s = js(c, "return [state.history.length, state.busy, document.getElementById('error').textContent]").await;
+        assert_eq!(s[2], "", "the page shows an error");
+        if s[0] == len && s[1] == false {
+            // Rendered: the value history has a point for every position.
+            let n = js(c, "return document.querySelectorAll('.vvh-point').length").await;
+            if n == len {
+                return;
+            }
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "the page never reached {len} positions: {s}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Every clickable cell: (click, data-value, remoteness, background as r, g, b).
+async fn cells(c: &fantoccini::Client) -> Vec<(String, String, u32, [f64; 3])> {
+    let v = js(
+        c,
+        "return [...document.querySelectorAll('.cell[data-click]')].map(b => [b.dataset.click, b.dataset.value, \
+         b.dataset.remoteness, getComputedStyle(b).backgroundColor])",
+    )
+    .await;
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            let r = x[2].as_str().unwrap().parse().unwrap_or(u32::MAX);
+            (x[0].as_str().unwrap().into(), x[1].as_str().unwrap().into(), r, rgb(x[3].as_str().unwrap()))
+        })
+        .collect()
+}
+
+/// "rgb(31, 157, 58)", or "color(srgb 0.12 0.61 0.22)" (what a color-mix computes to), as 0..255.
+fn rgb(css: &str) -> [f64; 3] {
+    let inner = css.split_once('(').map(|x| x.1).unwrap_or("").trim_end_matches(')');
+    let nums: Vec<f64> = inner.split([',', ' ', '/']).filter_map(|t| t.trim().parse::<f64>().ok()).collect();
+    assert!(nums.len() >= 3, "a colour: {css}");
+    if css.starts_with("color(") {
+        [nums[0] * 255.0, nums[1] * 255.0, nums[2] * 255.0]
+    } else {
+        [nums[0], nums[1], nums[2]]
+    }
+}
+
+/// Which value colour a background is, by its hue (mixing with white for remoteness keeps
+/// the hue): red (lose), yellow (tie), green (win), blue (draw), or grey (values hidden).
+fn hue(c: [f64; 3]) -> &'static str {
+    let [r, g, b] = c;
+    let (max, min) = (r.max(g).max(b), r.min(g).min(b));
+    if max - min < 12.0 {
+        return "grey";
+    }
+    let d = max - min;
+    let h = if max == r {
+        60.0 * (((g - b) / d).rem_euclid(6.0))
+    } else if max == g {
+        60.0 * ((b - r) / d + 2.0)
+    } else {
+        60.0 * ((r - g) / d + 4.0)
+    };
+    match h {
+        h if !(20.0..340.0).contains(&h) => "lose",
+        h if h < 75.0 => "tie",
+        h if h < 170.0 => "win",
+        _ => "draw",
+    }
+}
+
+async fn screenshot(c: &fantoccini::Client, name: &str) {
+    let png = c.screenshot().await.unwrap();
+    let dir = common::root().join("target/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), &png).unwrap();
+    if let Some(d) = std::env::var_os("GAMESMAN_SCREENSHOTS") {
+        std::fs::write(std::path::Path::new(&d).join(name), &png).unwrap();
+    }
+}
+
+#[test]
+fn the_page_plays_tic_tac_toe_and_lights_out_in_a_browser() {
+    let Some((chromium, chromedriver)) = browser() else {
+        if std::env::var_os("GAMESMAN_REQUIRE_BROWSER").is_some_and(|v| v == "1") {
+            panic!(
+                "GAMESMAN_REQUIRE_BROWSER=1, but chromium or chromedriver is not installed (scripts/install-browser.sh)"
+            );
+        }
+        eprintln!(
+            "SKIPPED the browser test: chromium and chromedriver are not installed (scripts/install-browser.sh installs \
+             Debian's)"
+        );
+        return;
+    };
+    let server = serve(&["tictactoe", "lightsout"]);
+    let port = free_port();
+    let driver = Driver(
+        std::process::Command::new(&chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts"),
+    );
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let caps: serde_json::Map<String, Json> = serde_json::from_value(json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--window-size=1040,640", "--hide-scrollbars"],
+            }
+        }))
+        .unwrap();
+        let started = Instant::now();
+        let c = loop {
+            let mut b = fantoccini::ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
+            match b.capabilities(caps.clone()).connect(&format!("http://127.0.0.1:{port}")).await {
+                Ok(c) => break c,
+                Err(e) if started.elapsed() < Duration::from_secs(20) => {
+                    let _ = e;
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(e) => panic!("cannot start a browser session: {e}"),
+            }
+        };
+        tic_tac_toe(&c, &server.url).await;
+        lights_out(&c, &server.url).await;
+        c.close().await.unwrap();
+    });
+    drop(driver);
+}
+
+/// X (clicked here, always the solver's best move) against the page's perfect O, from the
+/// empty board: a tie. Before every click, each empty cell's value and colour must be the
+/// solver's; at the end, every point of the value history.
+async fn tic_tac_toe(c: &fantoccini::Client, url: &str) {
+    use fantoccini::Locator;
+    let g = game("tictactoe");
+    let mut a = Analyzer::new(&g, Options::default());
+    c.goto(&format!("{url}/?game=tictactoe")).await.unwrap();
+    settle(c, 1).await;
+    // Undo takes back X's move and O's reply.
+    c.find(Locator::Css(".cell[data-click='0:0']")).await.unwrap().click().await.unwrap();
+    settle(c, 3).await;
+    c.find(Locator::Id("undo")).await.unwrap().click().await.unwrap();
+    settle(c, 1).await;
+    let mut len = 1;
+    loop {
+        let position = js(c, "return current().position").await.as_str().unwrap().to_string();
+        let over = js(c, "return document.getElementById('status').dataset.over").await;
+        if over == "true" {
+            break;
+        }
+        let cs = cells(c).await;
+        let clicks: Vec<String> = cs.iter().map(|x| x.0.clone()).collect();
+        let want = mover_values(&g, &mut a, &position, &clicks);
+        assert_eq!(cs.len(), position.matches('.').count(), "one clickable cell for each empty one at {position}");
+        for (cell, (v, r)) in cs.iter().zip(&want) {
+            assert_eq!((&cell.1, cell.2), (v, *r), "{} at {position}", cell.0);
+            assert_eq!(hue(cell.3), v, "the colour of {} at {position}: {:?}", cell.0, cell.3);
+        }
+        // Play blind for a moment: every cell grey.
+        if len == 3 {
+            c.find(Locator::Id("showvalues")).await.unwrap().click().await.unwrap();
+            assert!(cells(c).await.iter().all(|x| hue(x.3) == "grey"), "values hidden");
+            c.find(Locator::Id("showvalues")).await.unwrap().click().await.unwrap();
+        }
+        // X's best move as the solver here ranks it: a win soonest, else a tie.
+        let best = (0..cs.len())
+            .min_by_key(|&i| (["win", "tie", "draw", "lose"].iter().position(|v| *v == want[i].0), want[i].1))
+            .unwrap();
+        c.find(Locator::Css(&format!(".cell[data-click='{}']", cs[best].0))).await.unwrap().click().await.unwrap();
+        // O replies unless X's move ended the game.
+        len += 1;
+        let start = Instant::now();
+        loop {
+            let s = js(c, "return [state.history.length, state.busy, document.getElementById('status').dataset.over]")
+                .await;
+            if s[0] == len + 1 && s[1] == false {
+                len += 1;
+                break;
+            }
+            if s[0] == len && s[2] == "true" {
+                break;
+            }
+            assert!(start.elapsed() < Duration::from_secs(30), "no reply: {s}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        settle(c, len).await;
+    }
+    // Perfect play from the empty board is a tie (the known value), in 9 moves.
+    assert_eq!(len, 10);
+    let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
+    assert_eq!(status, "It is a tie.");
+    history_agrees(c, &g, &mut a).await;
+
+    // Two people: X takes the centre, O answers on an edge (a mistake: X now wins), and the
+    // value history marks O's move.
+    c.goto(&format!("{url}/?game=tictactoe")).await.unwrap();
+    settle(c, 1).await;
+    c.execute("document.getElementById('p1').value = 'human'", vec![]).await.unwrap();
+    for (i, click) in ["1:1", "0:1"].iter().enumerate() {
+        c.find(Locator::Css(&format!(".cell[data-click='{click}']"))).await.unwrap().click().await.unwrap();
+        settle(c, i + 2).await;
+    }
+    let marks = js(c, "return document.querySelectorAll('.vvh-mistake').length").await;
+    assert_eq!(marks, 1, "O's edge reply threw the tie away");
+    let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
+    assert!(status.starts_with("X to move: wins in"), "{status}");
+    history_agrees(c, &g, &mut a).await;
+    screenshot(c, "serve-tictactoe.png").await;
+}
+
+/// Every point of the visual value history against the solver.
+async fn history_agrees<G: Game>(c: &fantoccini::Client, g: &G, a: &mut Analyzer<'_, G>) {
+    let pts = js(
+        c,
+        "return [...document.querySelectorAll('.vvh-point')].map(p => [p.dataset.position, p.dataset.value, \
+         p.dataset.remoteness])",
+    )
+    .await;
+    let pts = pts.as_array().unwrap();
+    let history = js(c, "return state.history.map(h => h.data.position)").await;
+    assert_eq!(pts.len(), history.as_array().unwrap().len());
+    for (p, h) in pts.iter().zip(history.as_array().unwrap()) {
+        let text = p[0].as_str().unwrap();
+        assert_eq!(text, h.as_str().unwrap());
+        let (s, _) = a.value(&g.parse(text).unwrap()).unwrap();
+        assert_eq!(p[1].as_str().unwrap(), s.value.as_str(), "{text}");
+        assert_eq!(p[2].as_str().unwrap(), s.remoteness.map(|r| r.to_string()).unwrap_or_default(), "{text}");
+    }
+}
+
+/// A 3×3 board (the 3×3 press matrix is invertible, so its solution is unique): the shortest
+/// solution is shown, the cells it names are exactly the solver's and exactly the green ones,
+/// and pressing them solves the puzzle.
+async fn lights_out(c: &fantoccini::Client, url: &str) {
+    use fantoccini::Locator;
+    let board = "#0#\n##0\n0#0";
+    let g = game("lightsout");
+    let mut a = Analyzer::new(&g, Options::default());
+    let report = a.solve(&g.parse(board).unwrap()).unwrap();
+    let mut want: Vec<String> = report.winning_moves.iter().map(|m| m.name.clone()).collect();
+    want.sort();
+    let n = want.len();
+    assert_eq!(report.remoteness, Some(n as u32));
+    c.goto(&format!("{url}/?game=lightsout&p={}", enc(board))).await.unwrap();
+    settle(c, 1).await;
+    let cs = cells(c).await;
+    assert_eq!(cs.len(), 9, "every light can be pressed");
+    let clicks: Vec<String> = cs.iter().map(|x| x.0.clone()).collect();
+    let values = mover_values(&g, &mut a, board, &clicks);
+    let mut green: Vec<String> = Vec::new();
+    for (cell, (v, r)) in cs.iter().zip(&values) {
+        assert_eq!((&cell.1, cell.2), (v, *r), "{}", cell.0);
+        assert_eq!(hue(cell.3), v, "the colour of {}", cell.0);
+        if v == "win" {
+            green.push(cell.0.clone());
+        }
+    }
+    green.sort();
+    assert_eq!(green, want, "the presses that bring the goal nearer are the solution's");
+    c.find(Locator::Id("solution")).await.unwrap().click().await.unwrap();
+    let start = Instant::now();
+    let mut hinted: Vec<String> = loop {
+        let h = js(c, "return [...document.querySelectorAll('.cell.hint')].map(b => b.dataset.click)").await;
+        let h: Vec<String> = h.as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()).collect();
+        if !h.is_empty() {
+            break h;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "no solution shown");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    hinted.sort();
+    assert_eq!(hinted, want);
+    screenshot(c, "serve-lightsout.png").await;
+    for (i, press) in want.iter().enumerate() {
+        c.find(Locator::Css(&format!(".cell[data-click='{press}']"))).await.unwrap().click().await.unwrap();
+        settle(c, i + 2).await;
+    }
+    let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
+    assert_eq!(status, "You got all the lights out!");
+    history_agrees(c, &g, &mut a).await;
+}
