@@ -464,3 +464,24 @@ async fn lights_out(c: &fantoccini::Client, url: &str) {
     assert_eq!(status, "You got all the lights out!");
     history_agrees(c, &g, &mut a).await;
 }
+
+#[test]
+fn the_page_reads_the_saved_database() {
+    let dir = common::temp_dir("serve-db");
+    let out = bin().args(["solve", "tictactoe", "--save"]).env("XDG_CACHE_HOME", &dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut child = bin()
+        .args(["serve", "tictactoe", "--port", "0"])
+        .env("XDG_CACHE_HOME", &dir)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_string();
+    let s = Server { child, url };
+    let (code, p) = get(&s, "/api/tictactoe/position?p=xo.......");
+    assert_eq!((code, p["source"].as_str(), p["value"].as_str()), (200, Some("database"), Some("win")));
+    drop(s);
+    let _ = std::fs::remove_dir_all(&dir);
+}
