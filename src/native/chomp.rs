@@ -388,6 +388,34 @@ impl Game for Chomp {
         Ok(format!("{c}:{r}"))
     }
 
+    /// The bar of chocolate as the page draws it: the poisoned square bottom left, a click on
+    /// a square (column c, row r from the bottom) is the move `c:r`. Boards past 2^16 squares
+    /// are not drawn.
+    fn board(&self, x: &Vec<u32>) -> GameResult<Option<crate::game::Board>> {
+        let rows = x.first().copied().unwrap_or(0) as usize;
+        let cols = x.len();
+        if rows == 0 || rows.saturating_mul(cols) > 1 << 16 {
+            return Ok(None);
+        }
+        let mut b = crate::game::Board::new(rows, cols, Vec::new());
+        for i in 0..rows * cols {
+            let (r, c) = (rows - 1 - i / cols, i % cols);
+            let here = (r as u32) < x[c];
+            b.cells.push(
+                if !here {
+                    "."
+                } else if (c, r) == (0, 0) {
+                    "☠"
+                } else {
+                    "#"
+                }
+                .to_string(),
+            );
+            b.clicks[i] = here.then(|| format!("{c}:{r}"));
+        }
+        Ok(Some(b))
+    }
+
     fn primitive(&self, x: &Vec<u32>) -> GameResult<Option<Value>> {
         Ok(x.iter().all(|&v| v == 0).then_some(Value::Win))
     }
