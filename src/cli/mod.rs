@@ -9,6 +9,7 @@ mod output;
 mod play;
 mod sequence;
 mod serve;
+mod sum;
 
 use crate::db::{self, Identity, Store};
 use crate::game::{Game, GameInfo, Kind, Misere};
@@ -322,6 +323,8 @@ impl GameCommand for Solve<'_> {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Solve(a) if sum::is_sum(&a.g.game) => sum::run(&a, false),
+        Command::Moves(a) if sum::is_sum(&a.g.game) => sum::run(&a, true),
         Command::Solve(a) => with_game(&Solve(&a, false)),
         Command::Moves(a) => with_game(&Solve(&a, true)),
         Command::Play(a) => with_game(&a),

@@ -10,6 +10,7 @@ pub mod grundy;
 pub mod memo;
 pub mod puzzle;
 pub mod sequence;
+pub mod sum;
 pub mod value;
 
 use crate::game::{Game, GameError, GameResult, Kind, Value};
