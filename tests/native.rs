@@ -255,3 +255,62 @@ fn tactix_check_against_the_script() {
     assert_eq!(code, 0, "{out}\n{err}");
     assert!(out.contains(" 0 disagreements"), "{out}");
 }
+
+/// Every state below 6×6 (and a wide 3×9 one): the native table of nimbers against the
+/// script's own Grundy search (a different program: `chomp.rhai` through the generic
+/// solver), and against facts known by hand: a single row of n squares is a Nim heap of
+/// n − 1, a single column likewise, and an L (a column of a and a row of b) is the Nim sum of
+/// heaps a − 1 and b − 1.
+#[test]
+fn chomp_nimbers_native_against_the_script() {
+    use gamesman::game::Game;
+    use gamesman::native::chomp::Chomp;
+    use gamesman::solve::{Analyzer, Options};
+    let script = game("chomp");
+    let native = Chomp::new(script.info().clone());
+    let opts = Options { remoteness: false, ..Options::default() };
+    let mut by_script = Analyzer::new(&script, opts);
+    for bound in [vec![6u32; 6], vec![3; 9]] {
+        // Every non-increasing x ≤ bound with x_0 ≥ 1.
+        let mut x = vec![0u32; bound.len()];
+        let mut checked = 0;
+        loop {
+            // Next state in lexicographic order.
+            let mut i = x.len();
+            loop {
+                if i == 0 {
+                    break;
+                }
+                i -= 1;
+                let cap = if i == 0 { bound[0] } else { x[i - 1].min(bound[i]) };
+                if x[i] < cap {
+                    x[i] += 1;
+                    x[i + 1..].iter_mut().for_each(|v| *v = 0);
+                    break;
+                }
+                if i == 0 {
+                    x.clear();
+                }
+            }
+            if x.is_empty() {
+                break;
+            }
+            let text = x.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+            let pos = script.parse(&text).unwrap();
+            let want = by_script.value(&pos).unwrap().1.expect("a Grundy value");
+            assert_eq!(native.nimber(&x).unwrap(), Some(want), "{text}");
+            checked += 1;
+        }
+        assert!(checked > 200, "{checked}");
+    }
+    for n in 1..=12u32 {
+        let row = vec![1u32; n as usize];
+        assert_eq!(native.nimber(&row).unwrap(), Some(n as u64 - 1), "a row of {n}");
+        assert_eq!(native.nimber(&[n]).unwrap(), Some(n as u64 - 1), "a column of {n}");
+        for b in 1..=12u32 {
+            let mut l = vec![1u32; b as usize];
+            l[0] = n;
+            assert_eq!(native.nimber(&l).unwrap(), Some(((n - 1) ^ (b - 1)) as u64), "an L {n} by {b}");
+        }
+    }
+}

@@ -57,6 +57,29 @@ fn counts(h: &[u32]) -> Option<Vec<Vec<u64>>> {
 impl Table {
     /// Solve every state below `h` (non-increasing).
     pub fn build(h: &[u32]) -> GameResult<Table> {
+        let mut table = Table::layout(h, MAX_STATES)?;
+        table.losing = vec![0; (table.total as usize).div_ceil(64)];
+        let (n, total) = (h.len(), table.total);
+        // One pass in rank order. A state not yet marked as won is lost, and then every
+        // state with a move to it is won: so only the (few) losing states do any work.
+        let mut won = vec![0u64; table.losing.len()];
+        won[0] |= 1; // rank 0, the empty board: a win for the player to move
+        let mut x = vec![0u32; n];
+        let mut run = Vec::with_capacity(n);
+        for rank in 1..total {
+            table.advance(&mut x);
+            if won[(rank / 64) as usize] >> (rank % 64) & 1 == 1 {
+                continue;
+            }
+            table.losing[(rank / 64) as usize] |= 1 << (rank % 64);
+            table.mark_parents(&x, rank, &mut won, &mut run);
+        }
+        Ok(table)
+    }
+
+    /// The counting tables of the states below `h`, with no values yet; refused past
+    /// `max_states` states.
+    fn layout(h: &[u32], max_states: u64) -> GameResult<Table> {
         let n = h.len();
         let top = h.first().copied().unwrap_or(0) as usize;
         let too_big = || {
@@ -65,7 +88,7 @@ impl Table {
                 state = format!("{}… ({n} columns)", &state[..32]);
             }
             GameError::OutOfMemory(format!(
-                "{state} has more than {MAX_STATES} states below it, more than fit in memory"
+                "{state} has more than {max_states} states below it, more than fit in memory"
             ))
         };
         // The count tables hold (columns + 1) × (tallest + 1) numbers three times over: a
@@ -82,7 +105,7 @@ impl Table {
         }
         let f = counts(h).ok_or_else(too_big)?;
         let total = f[0][top];
-        if total > MAX_STATES {
+        if total > max_states {
             return Err(too_big());
         }
         let mut t = vec![vec![0u64; top + 1]; n];
@@ -97,22 +120,7 @@ impl Table {
                 row[j + 1] = row[j] + if r <= h[j] as usize { t[j][r] } else { 0 };
             }
         }
-        let mut table = Table { h: h.to_vec(), t, pt, total, losing: vec![0; (total as usize).div_ceil(64)] };
-        // One pass in rank order. A state not yet marked as won is lost, and then every
-        // state with a move to it is won: so only the (few) losing states do any work.
-        let mut won = vec![0u64; table.losing.len()];
-        won[0] |= 1; // rank 0, the empty board: a win for the player to move
-        let mut x = vec![0u32; n];
-        let mut run = Vec::with_capacity(n);
-        for rank in 1..total {
-            table.advance(&mut x);
-            if won[(rank / 64) as usize] >> (rank % 64) & 1 == 1 {
-                continue;
-            }
-            table.losing[(rank / 64) as usize] |= 1 << (rank % 64);
-            table.mark_parents(&x, rank, &mut won, &mut run);
-        }
-        Ok(table)
+        Ok(Table { h: h.to_vec(), t, pt, total, losing: Vec::new() })
     }
 
     /// Mark as won every state with a move to `x` (rank `rank`).
@@ -261,6 +269,82 @@ impl Table {
     }
 }
 
+/// The most states a table of nimbers may hold (two bytes each: 256 MiB).
+pub const MAX_NIMBER_STATES: u64 = 1 << 27;
+
+/// The nimber (Grundy value) of every state below a bound.
+pub struct Nimbers {
+    table: Table,
+    /// By rank; the empty board (rank 0) is never a child and has none.
+    g: Vec<u16>,
+}
+
+impl Nimbers {
+    /// Every state below `h` in rank order: each state's children have smaller ranks, so
+    /// one pass computes each nimber as the mex of its children's, reading each child's rank
+    /// from the prefix sums in O(1) (as `first_losing_child` does).
+    pub fn build(h: &[u32]) -> GameResult<Nimbers> {
+        let table = Table::layout(h, MAX_NIMBER_STATES)?;
+        let (n, total) = (h.len(), table.total as usize);
+        let mut g: Vec<u16> = Vec::new();
+        g.try_reserve_exact(total).map_err(|_| {
+            GameError::OutOfMemory(format!("{total} nimbers ({} MiB) do not fit in memory", (total * 2) >> 20))
+        })?;
+        g.resize(total, 0);
+        let mut x = vec![0u32; n];
+        let mut sx = vec![0u64; n + 1];
+        // Nimbers seen among a state's children, as bits; `high` bounds the words in use.
+        let mut seen = vec![0u64; 1024];
+        let mut high = 1usize;
+        for rank in 1..total {
+            table.advance(&mut x);
+            table.suffix_sums(&x, &mut sx);
+            seen[..high].iter_mut().for_each(|w| *w = 0);
+            for c in 0..n {
+                let mut k = c;
+                while k < n && x[k] > 0 {
+                    k += 1;
+                }
+                for r in 0..x[c] {
+                    if c == 0 && r == 0 {
+                        continue; // the poison
+                    }
+                    while k > c + 1 && x[k - 1] <= r {
+                        k -= 1;
+                    }
+                    let pt = &table.pt[r as usize];
+                    let child = rank as u64 - sx[c] + sx[k] + pt[k] - pt[c];
+                    let v = g[child as usize] as usize;
+                    seen[v / 64] |= 1 << (v % 64);
+                }
+            }
+            let mut mex = 0;
+            while seen[mex / 64] >> (mex % 64) & 1 == 1 {
+                mex += 1;
+            }
+            if mex >= u16::MAX as usize || mex / 64 + 2 > seen.len() {
+                return Err(GameError::Unsupported(format!("a nimber above {mex}: more than this table holds")));
+            }
+            high = high.max(mex / 64 + 1);
+            g[rank] = mex as u16;
+        }
+        Ok(Nimbers { table, g })
+    }
+
+    pub fn contains(&self, x: &[u32]) -> bool {
+        self.table.contains(x)
+    }
+
+    /// The nimber of `x` (a state below the bound; not the empty board).
+    pub fn get(&self, x: &[u32]) -> u64 {
+        self.g[self.table.rank(x) as usize] as u64
+    }
+
+    pub fn states(&self) -> u64 {
+        self.table.total
+    }
+}
+
 /// The state after taking (c, r).
 pub fn cut(x: &[u32], c: usize, r: u32) -> Vec<u32> {
     x.iter().enumerate().map(|(i, &v)| if i >= c { v.min(r) } else { v }).collect()
@@ -335,11 +419,25 @@ pub fn assignment(arg: &str) -> Result<String, Option<GameError>> {
 pub struct Chomp {
     info: GameInfo,
     table: RefCell<Option<Table>>,
+    nimbers: RefCell<Option<Nimbers>>,
 }
 
 impl Chomp {
     pub fn new(info: GameInfo) -> Chomp {
-        Chomp { info, table: RefCell::new(None) }
+        Chomp { info, table: RefCell::new(None), nimbers: RefCell::new(None) }
+    }
+
+    /// The nimber of `x` from a table that covers it (built when needed), or `None` for a
+    /// board with too many states below it for a table of nimbers.
+    pub fn nimber(&self, x: &[u32]) -> GameResult<Option<u64>> {
+        if x.iter().all(|&v| v == 0) || count_states(x).is_none_or(|n| n > MAX_NIMBER_STATES) {
+            return Ok(None);
+        }
+        let mut cache = self.nimbers.borrow_mut();
+        if !cache.as_ref().is_some_and(|t| t.contains(x)) {
+            *cache = Some(Nimbers::build(x)?);
+        }
+        Ok(cache.as_ref().map(|t| t.get(x)))
     }
 
     /// Whether `x` is a loss, from a table that covers it (built when needed).
@@ -433,7 +531,8 @@ impl Game for Chomp {
                 }
             }
         }
-        Ok(Some(Shortcut { value, remoteness: None, grundy: None, winning_moves }))
+        let grundy = self.nimber(x)?;
+        Ok(Some(Shortcut { value, remoteness: None, grundy, winning_moves }))
     }
 
     fn search_size(&self, x: &Vec<u32>) -> Option<f64> {
