@@ -53,6 +53,47 @@ impl Grid {
         r >= 0 && c >= 0 && (r as usize) < self.rows && (c as usize) < self.cols
     }
 
+    /// Row `r` as words of bits (bit c = cell (r, c)).
+    pub fn row_words(&self, r: usize) -> Vec<u64> {
+        let w = self.cols;
+        let mut out = vec![0u64; w.div_ceil(64)];
+        let start = r * w;
+        for (k, word) in out.iter_mut().enumerate() {
+            let bit = start + k * 64;
+            let (i, sh) = (bit / 64, bit % 64);
+            let mut v = self.bits[i] >> sh;
+            if sh > 0 && i + 1 < self.bits.len() {
+                v |= self.bits[i + 1] << (64 - sh);
+            }
+            *word = v;
+        }
+        if !w.is_multiple_of(64)
+            && let Some(last) = out.last_mut()
+        {
+            *last &= (1u64 << (w % 64)) - 1;
+        }
+        out
+    }
+
+    /// XOR `words` (bits 0..cols) into row `r`.
+    pub fn xor_row_words(&mut self, r: usize, words: &[u64]) {
+        let w = self.cols;
+        let start = r * w;
+        for (k, &v) in words.iter().enumerate() {
+            let base = k * 64;
+            if base >= w {
+                break;
+            }
+            let v = if w - base < 64 { v & ((1u64 << (w - base)) - 1) } else { v };
+            let bit = start + base;
+            let (i, sh) = (bit / 64, bit % 64);
+            self.bits[i] ^= v << sh;
+            if sh > 0 && i + 1 < self.bits.len() {
+                self.bits[i + 1] ^= v >> (64 - sh);
+            }
+        }
+    }
+
     pub fn get(&self, r: usize, c: usize) -> bool {
         let i = r * self.cols + c;
         self.bits[i / 64] >> (i % 64) & 1 == 1

@@ -15,6 +15,10 @@
 use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, Shortcut, Value};
 use crate::grid::Grid;
 
+/// Whole boards at least this wide (after turning the short side up) are solved by
+/// polynomials ([`super::gf2`]).
+pub const POLYNOMIAL_WIDTH: usize = 64;
+
 /// Enumerate the null space while 2^k × (words per press set) stays below this.
 pub const ENUMERATION_BUDGET: f64 = 4e8;
 
@@ -110,6 +114,13 @@ pub fn solve_bytes(board: &Grid, next: usize) -> f64 {
     let chased = if next == 0 { w.min(h) } else { w };
     let nvars = if next < w { chased - next.min(chased) } else { 0 };
     let words = (nvars + 1).div_ceil(64) as f64;
+    if next == 0 && chased >= POLYNOMIAL_WIDTH {
+        // The rows of the board, of the presses and of a chase of the null space (a word
+        // vector each), a few polynomials, and the grids.
+        let long = w.max(h) as f64;
+        let row = (chased as f64 / 64.0).ceil() * 8.0 + 48.0;
+        return 3.0 * long * row + 8.0 * row + 6.0 * (h * w) as f64 / 8.0;
+    }
     4.0 * chased as f64 * words * 8.0 + 6.0 * (h * w) as f64 / 8.0
 }
 
@@ -140,8 +151,47 @@ pub fn solve(board: &Grid, next: usize) -> Option<Solution> {
     solve_chased(board, next)
 }
 
-/// [`solve`] by chasing the lights down from the top row.
+/// [`solve`] by chasing the lights down from the top row: a whole board by polynomials
+/// ([`super::gf2`]), a partly decided one by symbolic chasing.
 fn solve_chased(board: &Grid, next: usize) -> Option<Solution> {
+    let (h, w) = (board.rows(), board.cols());
+    if next >= h * w || w == 0 {
+        return board.is_empty().then(|| Solution { presses: Grid::new(h, w), minimal: true, nullity: 0 });
+    }
+    // Narrow boards chase symbolically (a word or so a form); wider ones use polynomials.
+    if next == 0
+        && w >= POLYNOMIAL_WIDTH
+        && let Some(answer) = solve_by_polynomials(board)
+    {
+        return answer;
+    }
+    solve_symbolic(board, next)
+}
+
+/// A whole board's top row from [`super::gf2::first_row`], checked by chasing it down: `None`
+/// (never expected) when the chase leaves a light on, so that the caller can solve it
+/// another way.
+fn solve_by_polynomials(board: &Grid) -> Option<Option<Solution>> {
+    use super::gf2::{Row, chase_rows, first_row};
+    let (h, w) = (board.rows(), board.cols());
+    let rows: Vec<Row> = (0..h).map(|r| Row::from_words(w, board.row_words(r))).collect();
+    let Some((particular, basis)) = first_row(&rows) else { return Some(None) };
+    let to_grid = |presses: &[Row]| {
+        let mut g = Grid::new(h, w);
+        presses.iter().enumerate().for_each(|(r, p)| g.xor_row_words(r, p.words()));
+        g
+    };
+    let (presses, off) = chase_rows(&rows, &particular);
+    if !off {
+        return None;
+    }
+    let zero = vec![Row::new(w); h];
+    let deltas = || basis.iter().map(|b| to_grid(&chase_rows(&zero, b).0)).collect();
+    Some(fewest(h, w, to_grid(&presses), basis.len(), &deltas))
+}
+
+/// [`solve`] by chasing affine forms over the free presses, then Gaussian elimination.
+pub fn solve_symbolic(board: &Grid, next: usize) -> Option<Solution> {
     let (h, w) = (board.rows(), board.cols());
     let n = h * w;
     if next >= n || w == 0 {
@@ -241,7 +291,15 @@ fn solve_chased(board: &Grid, next: usize) -> Option<Solution> {
         .collect();
     let (end, best) = chase(board, next, &particular);
     debug_assert!(end.is_empty(), "the particular solution must turn every light off");
-    let nullity = basis.len();
+    let empty = Grid::new(h, w);
+    let deltas = || basis.iter().map(|v| chase(&empty, next, v).1).collect();
+    fewest(h, w, best, basis.len(), &deltas)
+}
+
+/// From one solution (`best`) and a basis of the free presses' null space: the solution with
+/// the fewest presses, while the null space is small enough to walk.
+fn fewest(h: usize, w: usize, best: Grid, nullity: usize, deltas: &dyn Fn() -> Vec<Grid>) -> Option<Solution> {
+    let n = h * w;
     let words_per_set = (n as f64 / 64.0).ceil();
     if nullity == 0 {
         return Some(Solution { presses: best, minimal: true, nullity });
@@ -250,8 +308,7 @@ fn solve_chased(board: &Grid, next: usize) -> Option<Solution> {
         return Some(Solution { presses: best, minimal: false, nullity });
     }
     // The press set is affine in the free variables: walk the null space in Gray code order.
-    let empty = Grid::new(h, w);
-    let deltas: Vec<Grid> = basis.iter().map(|v| chase(&empty, next, v).1).collect();
+    let deltas = deltas();
     let mut current = best.clone();
     let mut best = best;
     let mut best_count = best.count();
@@ -416,6 +473,61 @@ mod tests {
                 }
                 assert!(x.is_empty());
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod polynomial_tests {
+    use super::*;
+
+    /// The polynomial method against the symbolic chase with elimination on random boards of
+    /// every shape up to 24 × 24 (singular sizes included: 4×4, 5×5, 9×9, 11×11, 16×16, 17×17,
+    /// 19×19, 23×23 have null spaces): same solvability, same null space dimension, the same
+    /// fewest presses, and the presses turn every light off.
+    #[test]
+    fn polynomials_agree_with_elimination() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut singular = 0;
+        for h in (1..=24).chain([70, 130]) {
+            for w in (1..=h.min(24)).chain([64, 65, 70, 128].into_iter().filter(|&w| w <= h)) {
+                for _ in 0..3 {
+                    // (Both methods run here whatever the width.)
+                    let mut b = Grid::new(h, w);
+                    for r in 0..h {
+                        for c in 0..w {
+                            if rng.bool() {
+                                b.toggle(r, c);
+                            }
+                        }
+                    }
+                    let fast = solve_by_polynomials(&b).expect("the chase checks out");
+                    let slow = solve_symbolic(&b, 0);
+                    match (&fast, &slow) {
+                        (None, None) => {}
+                        (Some(f), Some(s)) => {
+                            assert_eq!(f.nullity, s.nullity, "{h}x{w}");
+                            assert_eq!(f.presses.count(), s.presses.count(), "{h}x{w}");
+                            let mut check = b.clone();
+                            f.presses.cells().for_each(|(r, c)| check.toggle_plus(r, c));
+                            assert!(check.is_empty(), "{h}x{w}");
+                            singular += usize::from(f.nullity > 0);
+                        }
+                        _ => panic!("{h}x{w}: polynomials say {}, elimination {}", fast.is_some(), slow.is_some()),
+                    }
+                }
+            }
+        }
+        assert!(singular > 10, "singular boards were met: {singular}");
+    }
+
+    #[test]
+    fn known_null_spaces_of_square_boards() {
+        // The nullity of the n×n all-on puzzle's matrix (OEIS A159257): 4×4 → 4, 5×5 → 2,
+        // 9×9 → 8, 11×11 → 6, 16×16 → 8, 17×17 → 2, 19×19 → 16.
+        for (n, k) in [(4, 4), (5, 2), (9, 8), (11, 6), (16, 8), (17, 2), (19, 16), (3, 0), (6, 0)] {
+            let s = solve_by_polynomials(&Grid::full(n, n)).expect("checked").expect("all-on is solvable");
+            assert_eq!(s.nullity, k, "{n}x{n}");
         }
     }
 }

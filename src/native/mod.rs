@@ -5,6 +5,7 @@
 //! says otherwise; `gamesman check` compares the two.
 
 pub mod chomp;
+pub mod gf2;
 pub mod lightsout;
 pub mod nim;
 pub mod nimrod;
