@@ -2,7 +2,7 @@
 
 use super::{Ctx, GameArgs, GameCommand, WatchArgs, database, output};
 use crate::game::{Game, Kind, Value};
-use crate::solve::census::{ByValue, Census, census};
+use crate::solve::census::{ByValue, Census, census_on};
 use anyhow::Result;
 use clap::Args;
 use serde_json::{Value as Json, json};
@@ -21,6 +21,10 @@ pub struct AnalyzeArgs {
     /// --db), so that solve, moves, play and analyze answer from it later
     #[arg(long, conflicts_with = "no_db")]
     save: bool,
+    /// Threads that expand positions (a script game runs a copy of itself on each). Default:
+    /// every core. The answers are the same for any number
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
 }
 
 impl GameCommand for AnalyzeArgs {
@@ -45,7 +49,8 @@ impl GameCommand for AnalyzeArgs {
             return Ok(0);
         }
         let progress = self.watch.progress();
-        let c = census(game, &root, self.g.max_memory_bytes(), &progress);
+        let threads = self.threads.map_or_else(super::default_threads, usize::from);
+        let c = census_on(game, &root, self.g.max_memory_bytes(), &progress, threads);
         progress.finish();
         let c = c?;
         let mut report = to_json(game, &c, ctx.engine, started.elapsed().as_secs_f64())?;
@@ -53,6 +58,7 @@ impl GameCommand for AnalyzeArgs {
             database::write(game, &c, &report, &self.g, ctx)?;
         }
         report["source"] = "search".into();
+        report["threads"] = threads.into();
         self.print(game, &report)?;
         Ok(0)
     }

@@ -226,6 +226,11 @@ impl WatchArgs {
     }
 }
 
+/// Threads for a whole-game solve: every core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// A positive number of seconds.
 fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
     text.trim()

@@ -210,6 +210,17 @@ impl Board {
     }
 }
 
+/// A position on its way between threads (see [`Replica`]).
+pub type Wire = Box<dyn std::any::Any + Send>;
+
+/// What a parallel solve needs of a game: a recipe for an independent copy of it on another
+/// thread (a script engine is not shared between threads), and a way for positions to cross.
+pub struct Replica<G: Game> {
+    pub make: std::sync::Arc<dyn Fn() -> GameResult<G> + Send + Sync>,
+    pub send: fn(&G::Pos) -> Wire,
+    pub receive: fn(Wire) -> G::Pos,
+}
+
 /// A game, as the solvers see it.
 ///
 /// Required: position text in and out, moves, play, the primitive value.
@@ -307,6 +318,15 @@ pub trait Game {
     }
 
     // --- The gameplay API (what `gamesman play` needs beyond the solver's API) ---
+
+    /// A copy of this game for another thread, where the game can make one; `None` keeps
+    /// the solvers on one thread.
+    fn replicate(&self) -> Option<Replica<Self>>
+    where
+        Self: Sized,
+    {
+        None
+    }
 
     /// `pos` as a grid of cells for the web page, where the game is drawn that way.
     fn board(&self, _pos: &Self::Pos) -> GameResult<Option<Board>> {

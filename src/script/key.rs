@@ -103,6 +103,49 @@ impl Key {
     }
 }
 
+/// A [`Key`] that can cross threads (no reference counts shared with a script engine).
+#[derive(Debug)]
+pub enum SendKey {
+    Unit,
+    Bool(bool),
+    Int(i64),
+    Char(char),
+    Str(String),
+    Array(Vec<SendKey>),
+    Map(Vec<(String, SendKey)>),
+    Grid(Grid),
+}
+
+impl Key {
+    pub fn to_send(&self) -> SendKey {
+        match self {
+            Key::Unit => SendKey::Unit,
+            Key::Bool(b) => SendKey::Bool(*b),
+            Key::Int(i) => SendKey::Int(*i),
+            Key::Char(c) => SendKey::Char(*c),
+            Key::Str(s) => SendKey::Str(s.to_string()),
+            Key::Array(a) => SendKey::Array(a.iter().map(Key::to_send).collect()),
+            Key::Map(m) => SendKey::Map(m.iter().map(|(k, v)| (k.to_string(), v.to_send())).collect()),
+            Key::Grid(g) => SendKey::Grid(Grid::clone(g)),
+        }
+    }
+
+    pub fn from_send(k: SendKey) -> Key {
+        match k {
+            SendKey::Unit => Key::Unit,
+            SendKey::Bool(b) => Key::Bool(b),
+            SendKey::Int(i) => Key::Int(i),
+            SendKey::Char(c) => Key::Char(c),
+            SendKey::Str(s) => Key::Str(s.into()),
+            SendKey::Array(a) => Key::Array(a.into_iter().map(Key::from_send).collect::<Vec<_>>().into()),
+            SendKey::Map(m) => {
+                Key::Map(m.into_iter().map(|(k, v)| (k.into(), Key::from_send(v))).collect::<Vec<_>>().into())
+            }
+            SendKey::Grid(g) => Key::Grid(Rc::new(g)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -53,6 +53,8 @@ struct Hooks {
 
 pub struct ScriptGame {
     file: String,
+    /// The script's text, for a copy of the game on another thread.
+    source: std::sync::Arc<str>,
     engine: Engine,
     /// The AST the solver calls into: the functions, plus the top-level statements when
     /// there are any besides the metadata constants (so that a constant such as a table of
@@ -432,6 +434,7 @@ impl ScriptGame {
         let fn_lines = defined_lines(source);
         Ok(ScriptGame {
             file: file.to_string(),
+            source: source.into(),
             engine,
             calls,
             eval_globals,
@@ -593,7 +596,28 @@ fn plain_text(d: &Dynamic) -> String {
     d.to_string()
 }
 
+fn send_key(k: &Key) -> crate::game::Wire {
+    Box::new(k.to_send())
+}
+
+fn receive_key(w: crate::game::Wire) -> Key {
+    match w.downcast::<key::SendKey>() {
+        Ok(k) => Key::from_send(*k),
+        Err(_) => unreachable!("a script position crosses threads as a SendKey"),
+    }
+}
+
 impl Game for ScriptGame {
+    /// The same script compiled again (an engine is not shared between threads).
+    fn replicate(&self) -> Option<crate::game::Replica<Self>> {
+        let (file, source) = (self.file.clone(), self.source.clone());
+        Some(crate::game::Replica {
+            make: std::sync::Arc::new(move || ScriptGame::from_source(&file, &source)),
+            send: send_key,
+            receive: receive_key,
+        })
+    }
+
     type Pos = Key;
     type Move = Dynamic;
 

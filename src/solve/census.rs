@@ -54,20 +54,43 @@ pub struct Census<P> {
     pub visited: u64,
 }
 
-/// Explore and solve everything reachable from `root`.
+/// What the explorer learns of one position.
+fn expand<G: Game>(game: &G, pos: &G::Pos, budget: usize) -> GameResult<Node<G::Pos>> {
+    super::check_fanout(game, pos, budget)?;
+    if let Some(v) = game.primitive(pos)? {
+        // A puzzle's moves go on past a solved position: count the whole puzzle.
+        return Ok(if game.kind() == Kind::Puzzle { Node::EndWith(v, game.children(pos)?) } else { Node::End(v) });
+    }
+    let children = game.children(pos)?;
+    Ok(if children.is_empty() { Node::End(game.stalemate()) } else { Node::Inner(children) })
+}
+
+/// Explore and solve everything reachable from `root`, on one thread.
 pub fn census<G: Game>(game: &G, root: &G::Pos, budget: usize, progress: &Progress) -> GameResult<Census<G::Pos>> {
+    census_on(game, root, budget, progress, 1)
+}
+
+/// Explore and solve everything reachable from `root`, expanding positions on `threads`
+/// threads where the game can be copied to them ([`Game::replicate`]). The positions are
+/// numbered and merged in the same order whatever the number of threads, so every figure is
+/// the same.
+pub fn census_on<G: Game>(
+    game: &G,
+    root: &G::Pos,
+    budget: usize,
+    progress: &Progress,
+    threads: usize,
+) -> GameResult<Census<G::Pos>> {
     let mut visited = 0u64;
     let puzzle = game.kind() == Kind::Puzzle;
-    let graph = Graph::explore(root.clone(), budget, progress, |pos| {
-        visited += 1;
-        super::check_fanout(game, pos, budget)?;
-        if let Some(v) = game.primitive(pos)? {
-            // A puzzle's moves go on past a solved position: count the whole puzzle.
-            return Ok(if puzzle { Node::EndWith(v, game.children(pos)?) } else { Node::End(v) });
-        }
-        let children = game.children(pos)?;
-        Ok(if children.is_empty() { Node::End(game.stalemate()) } else { Node::Inner(children) })
-    })?;
+    let replica = if threads > 1 { game.replicate() } else { None };
+    let graph = match replica {
+        Some(r) => parallel::explore(root.clone(), budget, progress, threads, r, &mut visited)?,
+        None => Graph::explore(root.clone(), budget, progress, |pos| {
+            visited += 1;
+            expand(game, pos, budget)
+        })?,
+    };
     let solutions = if puzzle { puzzle_distances(&graph) } else { graph.retrograde() };
     let grundy = (game.kind() == Kind::Impartial).then(|| graph.grundy()).flatten();
 
@@ -144,4 +167,120 @@ fn puzzle_distances<P>(graph: &Graph<P>) -> Vec<Solution> {
             None => Solution { value: Value::Lose, remoteness: None },
         })
         .collect()
+}
+
+/// Breadth-first exploration with the expansions done on worker threads, each with its own
+/// copy of the game: the main thread hands out the discovered positions in chunks, in order,
+/// and merges what comes back in the same order, exactly as the one-thread explorer would.
+mod parallel {
+    use super::{Node, expand};
+    use crate::game::{Footprint, Game, GameError, GameResult, Replica, Value, Wire};
+    use crate::progress::Progress;
+    use crate::solve::graph::Graph;
+    use std::collections::BTreeMap;
+    use std::sync::{Arc, Mutex, mpsc};
+
+    /// Positions a worker expands per job.
+    const CHUNK: usize = 64;
+
+    /// A node as it crosses back: the end value, and the children.
+    type WireNode = (Option<Value>, bool, Vec<Wire>);
+
+    pub fn explore<G: Game>(
+        root: G::Pos,
+        budget: usize,
+        progress: &Progress,
+        threads: usize,
+        replica: Replica<G>,
+        visited: &mut u64,
+    ) -> GameResult<Graph<G::Pos>> {
+        let Replica { make, send, receive } = replica;
+        let (job_tx, job_rx) = mpsc::channel::<(usize, Vec<Wire>)>();
+        let job_rx = Arc::new(Mutex::new(job_rx));
+        let (done_tx, done_rx) = mpsc::channel::<(usize, GameResult<Vec<WireNode>>)>();
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let (make, job_rx, done_tx) = (make.clone(), job_rx.clone(), done_tx.clone());
+                scope.spawn(move || {
+                    let game = match make() {
+                        Ok(g) => g,
+                        Err(e) => {
+                            let _ = done_tx.send((usize::MAX, Err(e)));
+                            return;
+                        }
+                    };
+                    loop {
+                        let job = job_rx.lock().map(|rx| rx.recv());
+                        let Ok(Ok((id, wires))) = job else { return };
+                        let out: GameResult<Vec<WireNode>> = wires
+                            .into_iter()
+                            .map(|w| {
+                                let pos = receive(w);
+                                Ok(match expand(&game, &pos, budget)? {
+                                    Node::End(v) => (Some(v), false, Vec::new()),
+                                    Node::Inner(kids) => (None, false, kids.iter().map(send).collect()),
+                                    Node::EndWith(v, kids) => (Some(v), true, kids.iter().map(send).collect()),
+                                })
+                            })
+                            .collect();
+                        if done_tx.send((id, out)).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+            drop(done_tx);
+            let result = merge(root, budget, progress, &job_tx, &done_rx, send, receive, visited);
+            drop(job_tx); // the workers stop
+            result
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn merge<P: Clone + Eq + std::hash::Hash + Footprint>(
+        root: P,
+        budget: usize,
+        progress: &Progress,
+        jobs: &mpsc::Sender<(usize, Vec<Wire>)>,
+        done: &mpsc::Receiver<(usize, GameResult<Vec<WireNode>>)>,
+        send: fn(&P) -> Wire,
+        receive: fn(Wire) -> P,
+        visited: &mut u64,
+    ) -> GameResult<Graph<P>> {
+        let mut b = Graph::builder(root);
+        let stopped = || GameError::Definition("a worker thread stopped".into());
+        while b.next() < b.len() {
+            // Every position found so far and not yet expanded, in order, in chunks.
+            let (from, to) = (b.next(), b.len());
+            let chunks: Vec<(usize, usize)> = (from..to).step_by(CHUNK).map(|s| (s, (s + CHUNK).min(to))).collect();
+            for (id, &(s, e)) in chunks.iter().enumerate() {
+                let wires = (s..e).map(|i| send(b.node(i))).collect();
+                jobs.send((id, wires)).map_err(|_| stopped())?;
+            }
+            // Merge in order as the chunks come back.
+            let mut waiting: BTreeMap<usize, Vec<WireNode>> = BTreeMap::new();
+            let mut want = 0;
+            while want < chunks.len() {
+                let (id, out) = done.recv().map_err(|_| stopped())?;
+                if id == usize::MAX {
+                    return Err(out.err().unwrap_or_else(stopped));
+                }
+                waiting.insert(id, out?);
+                while let Some(nodes) = waiting.remove(&want) {
+                    for (end, with, kids) in nodes {
+                        *visited += 1;
+                        let kids: Vec<P> = kids.into_iter().map(receive).collect();
+                        let node = match (end, with) {
+                            (Some(v), false) => Node::End(v),
+                            (Some(v), true) => Node::EndWith(v, kids),
+                            (None, _) => Node::Inner(kids),
+                        };
+                        b.add(node, budget, progress)?;
+                    }
+                    want += 1;
+                }
+            }
+        }
+        Ok(b.finish())
+    }
 }

@@ -44,45 +44,86 @@ impl<P: Clone + Eq + Hash + Footprint> Graph<P> {
         progress: &Progress,
         mut expand: impl FnMut(&P) -> GameResult<Node<P>>,
     ) -> GameResult<Graph<P>> {
-        let mut index: HashMap<P, u32> = HashMap::new();
-        let mut g = Graph { nodes: Vec::new(), end: Vec::new(), first: vec![0], children: Vec::new(), bytes: 0 };
-        index.insert(root.clone(), 0);
-        g.nodes.push(root);
-        let mut next = 0usize;
-        while next < g.nodes.len() {
-            let (end, kids) = match expand(&g.nodes[next])? {
-                Node::End(v) => (Some(v), Vec::new()),
-                Node::Inner(kids) => (None, kids),
-                Node::EndWith(v, kids) => (Some(v), kids),
-            };
-            g.end.push(end);
-            for c in kids {
-                let id = match index.get(&c) {
-                    Some(&id) => id,
-                    None => {
-                        let id = u32::try_from(g.nodes.len())
-                            .map_err(|_| GameError::OutOfMemory("more than 2^32 reachable positions".into()))?;
-                        g.bytes += 3 * std::mem::size_of::<P>() + 2 * c.heap_bytes() + 48;
-                        index.insert(c.clone(), id);
-                        g.nodes.push(c);
-                        id
-                    }
-                };
-                g.children.push(id);
-            }
-            g.first.push(g.children.len() as u32);
-            let bytes = g.bytes + g.children.len() * 12;
-            if bytes > budget {
-                return Err(GameError::OutOfMemory(format!(
-                    "the reachable positions need more than the memory budget after {} of them (raise --max-memory)",
-                    g.nodes.len()
-                )));
-            }
-            progress.tick(next as u64, bytes)?;
-            next += 1;
+        let mut b = Graph::builder(root);
+        while b.next() < b.len() {
+            let node = expand(b.node(b.next()))?;
+            b.add(node, budget, progress)?;
         }
+        Ok(b.finish())
+    }
+
+    /// A graph built one expanded node at a time, in the order the nodes were found.
+    pub fn builder(root: P) -> Builder<P> {
+        let mut index: HashMap<P, u32> = HashMap::new();
+        index.insert(root.clone(), 0);
+        let g = Graph { nodes: vec![root], end: Vec::new(), first: vec![0], children: Vec::new(), bytes: 0 };
+        Builder { g, index }
+    }
+}
+
+/// A graph under construction (see [`Graph::builder`]).
+pub struct Builder<P> {
+    g: Graph<P>,
+    index: HashMap<P, u32>,
+}
+
+impl<P: Clone + Eq + Hash + Footprint> Builder<P> {
+    /// The next node to expand.
+    pub fn next(&self) -> usize {
+        self.g.end.len()
+    }
+
+    /// Nodes found so far.
+    pub fn len(&self) -> usize {
+        self.g.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.g.nodes.is_empty()
+    }
+
+    pub fn node(&self, i: usize) -> &P {
+        &self.g.nodes[i]
+    }
+
+    /// What the next node expands to.
+    pub fn add(&mut self, node: Node<P>, budget: usize, progress: &Progress) -> GameResult<()> {
+        let g = &mut self.g;
+        let (end, kids) = match node {
+            Node::End(v) => (Some(v), Vec::new()),
+            Node::Inner(kids) => (None, kids),
+            Node::EndWith(v, kids) => (Some(v), kids),
+        };
+        g.end.push(end);
+        for c in kids {
+            let id = match self.index.get(&c) {
+                Some(&id) => id,
+                None => {
+                    let id = u32::try_from(g.nodes.len())
+                        .map_err(|_| GameError::OutOfMemory("more than 2^32 reachable positions".into()))?;
+                    g.bytes += 3 * std::mem::size_of::<P>() + 2 * c.heap_bytes() + 48;
+                    self.index.insert(c.clone(), id);
+                    g.nodes.push(c);
+                    id
+                }
+            };
+            g.children.push(id);
+        }
+        g.first.push(g.children.len() as u32);
+        let bytes = g.bytes + g.children.len() * 12;
+        if bytes > budget {
+            return Err(GameError::OutOfMemory(format!(
+                "the reachable positions need more than the memory budget after {} of them (raise --max-memory)",
+                g.nodes.len()
+            )));
+        }
+        progress.tick(g.end.len() as u64 - 1, bytes)
+    }
+
+    pub fn finish(self) -> Graph<P> {
+        let mut g = self.g;
         g.bytes += g.children.len() * 12;
-        Ok(g)
+        g
     }
 }
 

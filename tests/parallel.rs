@@ -1,0 +1,59 @@
+//! The whole-game solve on several threads (`analyze --threads N`) gives exactly what one
+//! thread gives: the same positions in the same order, so the same report, figure for
+//! figure; and the figures are the known ones.
+
+mod common;
+
+use common::run_in;
+use serde_json::Value as Json;
+
+fn analyze(args: &[&str], threads: &str) -> Json {
+    let mut all = vec!["analyze"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--json", "--threads", threads]);
+    let (code, out, err) = run_in(&all, "");
+    assert_eq!(code, 0, "{err}");
+    let mut j: Json = serde_json::from_str(&out).unwrap();
+    let o = j.as_object_mut().unwrap();
+    o.remove("seconds");
+    assert_eq!(o.remove("threads"), Some(Json::from(threads.parse::<u64>().unwrap())));
+    j
+}
+
+#[test]
+fn one_thread_or_many_the_same_answers() {
+    for args in [
+        &["tictactoe"][..],
+        &["connect4", "4x4k3"],
+        &["cram", "####/####/####"],
+        &["kayles", "12"],
+        &["lightsout.rhai", "##0/#00/000", "--engine", "script"],
+        &["tactix", "111/111/111"],
+    ] {
+        let one = analyze(args, "1");
+        for t in ["2", "3", "7"] {
+            assert_eq!(analyze(args, t), one, "{args:?} on {t} threads");
+        }
+    }
+    // And the known figures: tic-tac-toe's 5,478 positions; Connect-3 on 4×4 a first-player
+    // win in 9; Cram 3×4 Grundy value 1; the full 3×3 TacTix board's 512 positions.
+    assert_eq!(analyze(&["tictactoe"], "2")["positions"], 5478);
+    let c3 = analyze(&["connect4", "4x4k3"], "2");
+    assert_eq!((c3["value"].as_str(), c3["remoteness"].as_u64()), (Some("win"), Some(9)));
+    assert_eq!(analyze(&["cram", "####/####/####"], "2")["grundy"], 1);
+    assert_eq!(analyze(&["tactix", "111/111/111"], "2")["positions"], 512);
+}
+
+#[test]
+fn errors_on_a_worker_thread_are_reported_as_on_one() {
+    // A script error met while expanding on a worker: one line, exit 1, as on one thread.
+    let (code1, _, err1) = run_in(&["analyze", "tests/games/broken_runtime.rhai", "3", "--threads", "1"], "");
+    let (code2, _, err2) = run_in(&["analyze", "tests/games/broken_runtime.rhai", "3", "--threads", "2"], "");
+    assert_eq!((code1, code2), (1, 1));
+    assert_eq!(err1, err2);
+    assert!(err1.contains("no_such_helper"), "{err1}");
+    // The memory budget holds too.
+    let (code, _, err) = run_in(&["analyze", "connect4", "4x4k3", "--threads", "2", "--max-memory", "1"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("memory budget"), "{err}");
+}
