@@ -234,6 +234,22 @@ impl Table {
     /// from c on whose height is at most r, the child's rank is
     /// rank(x) − Σ_{j≥c} T[j][x_j] + Σ_{c≤j<k} T[j][r] + Σ_{j≥k} T[j][x_j].
     fn first_losing_child(&self, x: &[u32], rank: u64, sx: &[u64]) -> Option<(usize, u32)> {
+        let mut found = None;
+        self.each_child(x, rank, sx, |c, r, child| {
+            if self.is_losing_rank(child) {
+                found = Some((c, r));
+                return true;
+            }
+            false
+        });
+        found
+    }
+
+    /// Every move (c, r) from `x` (rank `rank`, suffix sums `sx`) in the assignment's order,
+    /// with the rank of the state it leaves, until `f` says to stop. See
+    /// [`Table::first_losing_child`] for the formula.
+    #[inline]
+    fn each_child(&self, x: &[u32], rank: u64, sx: &[u64], mut f: impl FnMut(usize, u32, u64) -> bool) {
         let n = x.len();
         for c in 0..n {
             let mut k = c;
@@ -248,13 +264,11 @@ impl Table {
                     k -= 1;
                 }
                 let pt = &self.pt[r as usize];
-                let child = rank - sx[c] + sx[k] + pt[k] - pt[c];
-                if self.is_losing_rank(child) {
-                    return Some((c, r));
+                if f(c, r, rank - sx[c] + sx[k] + pt[k] - pt[c]) {
+                    return;
                 }
             }
         }
-        None
     }
 
     /// The first winning move from `x` in the assignment's order, if any.
@@ -300,24 +314,11 @@ impl Nimbers {
             table.advance(&mut x);
             table.suffix_sums(&x, &mut sx);
             seen[..high].iter_mut().for_each(|w| *w = 0);
-            for c in 0..n {
-                let mut k = c;
-                while k < n && x[k] > 0 {
-                    k += 1;
-                }
-                for r in 0..x[c] {
-                    if c == 0 && r == 0 {
-                        continue; // the poison
-                    }
-                    while k > c + 1 && x[k - 1] <= r {
-                        k -= 1;
-                    }
-                    let pt = &table.pt[r as usize];
-                    let child = rank as u64 - sx[c] + sx[k] + pt[k] - pt[c];
-                    let v = g[child as usize] as usize;
-                    seen[v / 64] |= 1 << (v % 64);
-                }
-            }
+            table.each_child(&x, rank as u64, &sx, |_, _, child| {
+                let v = g[child as usize] as usize;
+                seen[v / 64] |= 1 << (v % 64);
+                false
+            });
             let mut mex = 0;
             while seen[mex / 64] >> (mex % 64) & 1 == 1 {
                 mex += 1;

@@ -40,6 +40,18 @@ impl<G: Game + 'static> Dyn<G> {
 }
 
 impl<G: Game + 'static> Dyn<G> {
+    /// Every move (its name) and the position it leads to; none where the game is over.
+    fn moves_of(&self, pos: &G::Pos) -> GameResult<Vec<(String, G::Pos)>> {
+        if self.game.primitive(pos)?.is_some() {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        for mv in self.game.moves(pos)? {
+            out.push((self.game.move_name(pos, &mv)?, self.game.play(pos, &mv)?));
+        }
+        Ok(out)
+    }
+
     /// From the game's own shortcut where it has one (a native module, a nim-sequence),
     /// else by the Grundy solver.
     fn grundy_of(&mut self, pos: &G::Pos) -> GameResult<Option<u64>> {
@@ -68,15 +80,11 @@ impl<G: Game + 'static> Component for Dyn<G> {
 
     fn moves(&mut self, text: &str) -> GameResult<Vec<MoveInfo>> {
         let pos = self.game.parse(text)?;
-        if self.game.primitive(&pos)?.is_some() {
-            return Ok(Vec::new());
-        }
         let mut out = Vec::new();
-        for mv in self.game.moves(&pos)? {
-            let child = self.game.play(&pos, &mv)?;
+        for (name, child) in self.moves_of(&pos)? {
             let grundy = self.grundy_of(&child)?;
             out.push(MoveInfo {
-                name: self.game.move_name(&pos, &mv)?,
+                name,
                 position: self.game.format(&child)?,
                 value: if grundy == Some(0) { Value::Lose } else { Value::Win },
                 remoteness: None,
@@ -88,15 +96,7 @@ impl<G: Game + 'static> Component for Dyn<G> {
 
     fn children(&self, text: &str) -> GameResult<Vec<(String, String)>> {
         let pos = self.game.parse(text)?;
-        if self.game.primitive(&pos)?.is_some() {
-            return Ok(Vec::new());
-        }
-        let mut out = Vec::new();
-        for mv in self.game.moves(&pos)? {
-            let child = self.game.play(&pos, &mv)?;
-            out.push((self.game.move_name(&pos, &mv)?, self.game.format(&child)?));
-        }
-        Ok(out)
+        self.moves_of(&pos)?.into_iter().map(|(name, child)| Ok((name, self.game.format(&child)?))).collect()
     }
 }
 
