@@ -318,7 +318,7 @@ fn strategy_trees_check_out() {
     assert_eq!(searched, saved);
     // The text form names the players.
     let (_, text, _) = run(&["strategy", "tictactoe", "xo......."]);
-    assert!(text.starts_with("X wins from xo......."), "{text}");
+    assert!(text.starts_with("X wins from xo....... in at most"), "{text}");
     // Nobody wins from the empty board.
     let (code, _, err) = run(&["strategy", "tictactoe"]);
     assert_eq!(code, 1);

@@ -399,16 +399,16 @@ impl GameCommand for StrategyArgs {
         }
         let who = |winner_turn: bool| match winner {
             Some(w) => names[if winner_turn { w } else { 1 - w }].to_string(),
-            None => if winner_turn { "winner" } else { "loser" }.to_string(),
+            None => if winner_turn { "winner:" } else { "reply:" }.to_string(),
         };
-        println!(
-            "{} wins from {} in at most {}; {} positions in the tree.",
-            who(true),
-            nodes[0].position.trim_end().replace('\n', "/"),
-            output::count(nodes[0].remoteness, "move"),
-            nodes.len()
-        );
-        println!("(the winner's move at each step, and under it every reply)");
+        let at = nodes[0].position.trim_end().replace('\n', "/");
+        let moves = output::count(nodes[0].remoteness, "move");
+        match (winner, nodes[0].winner_to_move) {
+            (Some(_), _) => println!("{} wins from {at} in at most {moves}.", who(true)),
+            (None, true) => println!("The player to move wins from {at} in at most {moves}."),
+            (None, false) => println!("The player to move loses from {at}: the other wins in at most {moves}."),
+        }
+        println!("The winner's move at each step, and under it every reply ({} positions):", nodes.len());
         print_tree(&nodes, &who);
         Ok(0)
     }
