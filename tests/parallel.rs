@@ -52,6 +52,10 @@ fn errors_on_a_worker_thread_are_reported_as_on_one() {
     assert_eq!((code1, code2), (1, 1));
     assert_eq!(err1, err2);
     assert!(err1.contains("no_such_helper"), "{err1}");
+    // The time limit stops the workers too (Connect-4 4×5 takes minutes).
+    let (code, _, err) = run_in(&["analyze", "connect4", "4x5k4", "--threads", "2", "--time-limit", "1"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("time limit"), "{err}");
     // The memory budget holds too.
     let (code, _, err) = run_in(&["analyze", "connect4", "4x4k3", "--threads", "2", "--max-memory", "1"], "");
     assert_eq!(code, 1);

@@ -178,6 +178,7 @@ mod parallel {
     use crate::progress::Progress;
     use crate::solve::graph::Graph;
     use std::collections::BTreeMap;
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::{Arc, Mutex, mpsc};
 
     /// Positions a worker expands per job.
@@ -197,10 +198,11 @@ mod parallel {
         let Replica { make, send, receive } = replica;
         let (job_tx, job_rx) = mpsc::channel::<(usize, Vec<Wire>)>();
         let job_rx = Arc::new(Mutex::new(job_rx));
+        let stop = AtomicBool::new(false);
         let (done_tx, done_rx) = mpsc::channel::<(usize, GameResult<Vec<WireNode>>)>();
         std::thread::scope(|scope| {
             for _ in 0..threads {
-                let (make, job_rx, done_tx) = (make.clone(), job_rx.clone(), done_tx.clone());
+                let (make, job_rx, done_tx, stop) = (make.clone(), job_rx.clone(), done_tx.clone(), &stop);
                 scope.spawn(move || {
                     let game = match make() {
                         Ok(g) => g,
@@ -212,6 +214,9 @@ mod parallel {
                     loop {
                         let job = job_rx.lock().map(|rx| rx.recv());
                         let Ok(Ok((id, wires))) = job else { return };
+                        if stop.load(Ordering::Relaxed) {
+                            return;
+                        }
                         let out: GameResult<Vec<WireNode>> = wires
                             .into_iter()
                             .map(|w| {
@@ -231,6 +236,11 @@ mod parallel {
             }
             drop(done_tx);
             let result = merge(root, budget, progress, &job_tx, &done_rx, send, receive, visited);
+            if result.is_err() {
+                // Stopped early (an error, the time limit): the chunks still queued are not
+                // expanded; each worker stops after the one it holds.
+                stop.store(true, Ordering::Relaxed);
+            }
             drop(job_tx); // the workers stop
             result
         })
