@@ -22,13 +22,7 @@ fn block(text: &str) -> String {
 }
 
 fn move_json(m: &MoveInfo) -> Json {
-    json!({
-        "move": m.name,
-        "position": m.position,
-        "value": m.value.as_str(),
-        "remoteness": m.remoteness,
-        "grundy": m.grundy,
-    })
+    m.to_json()
 }
 
 pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, engine: &str, elapsed: Duration) {

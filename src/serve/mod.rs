@@ -135,14 +135,9 @@ impl<G: Game + 'static> ServedGame<G> {
     }
 
     fn move_json(&self, here: Option<u32>, m: &MoveInfo) -> Json {
-        json!({
-            "move": m.name,
-            "position": m.position,
-            "value": m.value.as_str(),
-            "remoteness": m.remoteness,
-            "grundy": m.grundy,
-            "mover": self.for_mover(here, m.value, m.remoteness),
-        })
+        let mut j = m.to_json();
+        j["mover"] = self.for_mover(here, m.value, m.remoteness).into();
+        j
     }
 
     fn describe(&mut self, pos: &G::Pos) -> Result<Json, Reply> {

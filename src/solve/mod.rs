@@ -78,6 +78,19 @@ pub struct MoveInfo {
     pub grundy: Option<u64>,
 }
 
+impl MoveInfo {
+    /// `{"move", "position", "value", "remoteness", "grundy"}`, as every front end writes it.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "move": self.name,
+            "position": self.position,
+            "value": self.value.as_str(),
+            "remoteness": self.remoteness,
+            "grundy": self.grundy,
+        })
+    }
+}
+
 /// Everything `solve` reports about a position.
 #[derive(Clone, Debug)]
 pub struct Report {
