@@ -333,27 +333,41 @@ impl Grid {
     /// How many segments [`Grid::segments`] lists, counted without listing them (a row of
     /// 100,000 tokens has five billion).
     pub fn segment_count(&self) -> u64 {
-        let runs = |len: u64| len * (len + 1) / 2;
+        self.segment_count_within(1, usize::MAX)
+    }
+
+    /// How many segments [`Grid::segments_within`] lists, counted without listing them.
+    pub fn segment_count_within(&self, min: usize, max: usize) -> u64 {
+        // Runs of `len` cells that a line of `len` tokens holds, with length in min..=max.
+        let runs = |len: usize, min: usize| -> u64 {
+            let (lo, hi) = (min.max(1) as u64, max.min(len) as u64);
+            if lo > hi {
+                return 0;
+            }
+            // Σ_{k=lo}^{hi} (len − k + 1)
+            let len = len as u64;
+            (hi - lo + 1) * (len + 1) - (lo + hi) * (hi - lo + 1) / 2
+        };
         let mut n = 0u64;
         for r in 0..self.rows {
-            let mut len = 0u64;
+            let mut len = 0;
             for c in 0..=self.cols {
                 if c < self.cols && self.get(r, c) {
                     len += 1;
                 } else {
-                    n = n.saturating_add(runs(len));
+                    n = n.saturating_add(runs(len, min));
                     len = 0;
                 }
             }
         }
         for c in 0..self.cols {
-            let mut len = 0u64;
+            let mut len = 0;
             for r in 0..=self.rows {
                 if r < self.rows && self.get(r, c) {
                     len += 1;
                 } else {
                     // Single cells were counted with the rows.
-                    n = n.saturating_add(runs(len).saturating_sub(len));
+                    n = n.saturating_add(runs(len, min.max(2)));
                     len = 0;
                 }
             }
@@ -364,12 +378,20 @@ impl Grid {
     /// Every contiguous run of tokens within one row or one column, each single cell listed
     /// once: row runs first (row by row, left to right), then column runs of length ≥ 2.
     pub fn segments(&self) -> Vec<Segment> {
+        self.segments_within(1, usize::MAX)
+    }
+
+    /// The segments of [`Grid::segments`] whose length (cells) is between `min` and `max`,
+    /// in the same order: `segments_within(2, 2)` lists the places for a domino.
+    pub fn segments_within(&self, min: usize, max: usize) -> Vec<Segment> {
         let mut out = Vec::new();
         for r in 0..self.rows {
             for c0 in 0..self.cols {
                 let mut c1 = c0;
-                while c1 < self.cols && self.get(r, c1) {
-                    out.push([r, c0, r, c1]);
+                while c1 < self.cols && c1 - c0 < max && self.get(r, c1) {
+                    if c1 - c0 + 1 >= min {
+                        out.push([r, c0, r, c1]);
+                    }
                     c1 += 1;
                 }
             }
@@ -377,8 +399,8 @@ impl Grid {
         for c in 0..self.cols {
             for r0 in 0..self.rows {
                 let mut r1 = r0;
-                while r1 < self.rows && self.get(r1, c) {
-                    if r1 > r0 {
+                while r1 < self.rows && r1 - r0 < max && self.get(r1, c) {
+                    if r1 > r0 && r1 - r0 + 1 >= min {
                         out.push([r0, c, r1, c]);
                     }
                     r1 += 1;
@@ -449,5 +471,29 @@ mod tests {
         assert_eq!(Grid::full(3, 1).segment_count(), 6);
         let g = Grid::parse("#0##/####/0#0#").unwrap();
         assert_eq!(g.segment_count(), g.segments().len() as u64);
+    }
+
+    #[test]
+    fn segments_within_lengths() {
+        // Dominoes on a full 3×4 board: 3 in each of 3 rows, 2 in each of 4 columns.
+        assert_eq!(Grid::full(3, 4).segments_within(2, 2).len(), 17);
+        // Runs of 2 or 3: rows 3·(3 + 2), columns 4·(2 + 1).
+        assert_eq!(Grid::full(3, 4).segments_within(2, 3).len(), 27);
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..200 {
+            let (rows, cols) = (rng.usize(1..7), rng.usize(1..7));
+            let mut g = Grid::new(rows, cols);
+            for r in 0..rows {
+                for c in 0..cols {
+                    g.set(r, c, rng.u8(..4) != 0);
+                }
+            }
+            for (min, max) in [(1, usize::MAX), (1, 1), (2, 2), (2, 4), (3, 9)] {
+                let len = |s: &Segment| s[2] - s[0] + s[3] - s[1] + 1;
+                let want: Vec<Segment> = g.segments().into_iter().filter(|s| (min..=max).contains(&len(s))).collect();
+                assert_eq!(g.segments_within(min, max), want, "{min}..{max} on {}", g.to_rows('#', '0', "/"));
+                assert_eq!(g.segment_count_within(min, max), want.len() as u64);
+            }
+        }
     }
 }

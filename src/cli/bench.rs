@@ -45,24 +45,44 @@ const DESCRIPTOR_CASES: &[(&str, &str)] = &[
     ("lightsout", "#0#0##0/0#0#0#0/##00#0#/#000000/#0#0#00/#0##0##"),
 ];
 
-/// Best time of `repeat` runs of `f`, and what the last run returned.
-fn best<T>(repeat: u32, mut f: impl FnMut() -> Result<T>) -> Result<(f64, T)> {
+/// Best time of `repeat` runs of `f` (each returns the time it measured), and what the last
+/// run returned.
+fn best<T>(repeat: u32, mut f: impl FnMut() -> Result<(f64, T)>) -> Result<(f64, T)> {
     let mut best = f64::INFINITY;
     let mut out = None;
     for _ in 0..repeat.max(1) {
-        let started = Instant::now();
-        out = Some(f()?);
-        best = best.min(started.elapsed().as_secs_f64());
+        let (t, o) = f()?;
+        out = Some(o);
+        best = best.min(t);
     }
     Ok((best, out.expect("ran at least once")))
 }
 
-/// Solve `text` as `gamesman solve` does; the positions visited.
-fn solve<G: Game>(game: &G, text: &str) -> Result<u64> {
-    let pos = game.parse(text)?;
-    let mut analyzer = Analyzer::new(game, Options::default());
-    analyzer.solve(&pos)?;
-    Ok(analyzer.visited())
+/// Run `f` and time it.
+fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(f64, T)> {
+    let started = Instant::now();
+    let out = f()?;
+    Ok((started.elapsed().as_secs_f64(), out))
+}
+
+/// Solve `text` as `gamesman solve` does: the time (parsing and solving, not loading the
+/// game) and the positions visited.
+fn solve<G: Game>(game: &G, text: &str) -> Result<(f64, u64)> {
+    timed(|| {
+        let pos = game.parse(text)?;
+        let mut analyzer = Analyzer::new(game, Options::default());
+        analyzer.solve(&pos)?;
+        Ok(analyzer.visited())
+    })
+}
+
+/// Best time of `repeat` solves of `text`, each by a copy of the game loaded afresh, so that
+/// nothing a run remembers (a script's memo of `canonical`, say) speeds up the next.
+fn best_solve(repeat: u32, load: impl Fn() -> Result<Loaded>, text: &str) -> Result<(f64, u64)> {
+    best(repeat, || {
+        let game = load()?;
+        with_loaded!(&game, |g| solve(g, text))
+    })
 }
 
 /// The games the shipped benchmarks cover.
@@ -93,22 +113,20 @@ fn table(title: &str, header: &str, left: usize, rows: &[String]) {
 fn bench_other(args: &BenchArgs, spec: &str) -> Result<String> {
     let game = load(spec)?;
     let name = game.info().name.clone();
-    with_loaded!(&game, |g| {
-        let text = match &args.position {
-            Some(t) => t.clone(),
-            None => match g.start()? {
-                Some(p) => g.format(&p)?,
-                None => anyhow::bail!("{spec}: the game has no start position: give one with --position"),
-            },
-        };
-        let (t, visited) = best(args.repeat, || solve(g, &text))?;
-        let shown = if text.len() > 30 { format!("{}…", text.chars().take(28).collect::<String>()) } else { text };
-        Ok(format!(
-            "| {name} | `{}` | `solve` | {visited} | {t:.3} | {:.0} |",
-            shown.replace('\n', "/"),
-            visited as f64 / t
-        ))
-    })
+    let text = with_loaded!(&game, |g| match &args.position {
+        Some(t) => t.clone(),
+        None => match g.start()? {
+            Some(p) => g.format(&p)?,
+            None => anyhow::bail!("{spec}: the game has no start position: give one with --position"),
+        },
+    });
+    let (t, visited) = best_solve(args.repeat, || load(spec), &text)?;
+    let shown = if text.len() > 30 { format!("{}…", text.chars().take(28).collect::<String>()) } else { text };
+    Ok(format!(
+        "| {name} | `{}` | `solve` | {visited} | {t:.3} | {:.0} |",
+        shown.replace('\n', "/"),
+        visited as f64 / t
+    ))
 }
 
 /// A board made by pressing random lights on a dark one: solvable by construction.
@@ -131,8 +149,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         if !wanted(args, name) {
             continue;
         }
-        let game = load(name)?;
-        let (t, visited) = with_loaded!(&game, |g| best(args.repeat, || solve(g, position))?);
+        let (t, visited) = best_solve(args.repeat, || load(name), position)?;
         let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
         rows.push(format!("| {name} | `{shown}` | {what} | {visited} | {t:.3} | {:.0} |", visited as f64 / t));
     }
@@ -153,9 +170,9 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         if !wanted(args, name) {
             continue;
         }
-        let (ts, _) = with_loaded!(&script, |g| best(args.repeat, || solve(g, position))?);
+        let (ts, _) = best_solve(args.repeat, || load(name), position)?;
         let info: GameInfo = script.info().clone();
-        let (tn, _) = with_native!(kind, info, |g| best(args.repeat, || solve(&g, position))?);
+        let (tn, _) = best(args.repeat, || with_native!(kind, info.clone(), |g| solve(&g, position)))?;
         let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
         rows.push(format!("| {name} | `{shown}` | {ts:.4} | {tn:.4} | {:.0}× |", ts / tn));
     }
@@ -173,10 +190,8 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         if !wanted(args, name) {
             continue;
         }
-        let script = load(name)?;
-        let descriptor = super::load_path(&path)?;
-        let (ts, _) = with_loaded!(&script, |g| best(args.repeat, || solve(g, position))?);
-        let (td, _) = with_loaded!(&descriptor, |g| best(args.repeat, || solve(g, position))?);
+        let (ts, _) = best_solve(args.repeat, || load(name), position)?;
+        let (td, _) = best_solve(args.repeat, || super::load_path(&path), position)?;
         let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
         rows.push(format!("| {name} | `{shown}` | {ts:.4} | {td:.4} | {:.1}× |", ts / td));
     }
@@ -190,13 +205,13 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     let mut rows = Vec::new();
     if wanted(args, "chomp") {
         let h = vec![9u32; 20];
-        let (t, answer) = best(args.repeat, || Ok(chomp::answer(&h)?))?;
+        let (t, answer) = best(args.repeat, || timed(|| Ok(chomp::answer(&h)?)))?;
         let states = chomp::count_states(&h).unwrap_or(0);
         rows.push(format!("| Chomp, 20 columns of height 9 ({states} states) | `{answer}` | {t:.3} |"));
     }
     if wanted(args, "lightsout") {
         let board = solvable_lights_out(2048, 1);
-        let (t, sol) = best(args.repeat, || Ok(lightsout::solve(&board, 0)))?;
+        let (t, sol) = best(args.repeat, || timed(|| Ok(lightsout::solve(&board, 0))))?;
         let what = match sol {
             Some(s) => format!("{} presses, 2^{} solutions", s.presses.count(), s.nullity),
             None => "no solution".into(),
@@ -206,7 +221,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     if wanted(args, "nimrod") {
         let a: num_bigint::BigUint = "1618033988749894848204586834365".parse().expect("digits");
         let b: num_bigint::BigUint = &a + 1_000_000_000_000_000_000_000_000_000_000u128 + 7u32;
-        let (t, out) = best(args.repeat, || Ok(crate::native::nimrod::report(&a, &b)))?;
+        let (t, out) = best(args.repeat, || timed(|| Ok(crate::native::nimrod::report(&a, &b))))?;
         rows.push(format!("| Nimrod, piles near 10^30 | {} | {t:.6} |", out.trim_end().replace('\n', "; ")));
     }
     table("Native targets (the assignments' commands' work):", "| what | result | best time (s) |", 2, &rows);

@@ -45,11 +45,83 @@ fn segment(g: &Grid, seg: &Array) -> Res<Segment> {
 /// Refuse to list more segments than a script array may hold (a row of 100,000 tokens has
 /// five billion), before listing them.
 fn check_segments(g: &Grid) -> Res<()> {
-    let n = g.segment_count();
+    check_segments_within(g, 1, usize::MAX)
+}
+
+fn check_segments_within(g: &Grid, min: usize, max: usize) -> Res<()> {
+    let n = g.segment_count_within(min, max);
     if n > 1 << 20 {
         return Err(format!("this grid has {n} runs, more than the 1048576 a script array may hold").into());
     }
     Ok(())
+}
+
+/// The lengths `min..=max` of `segments(min, max)`.
+fn lengths(min: i64, max: i64) -> Res<(usize, usize)> {
+    if min < 1 || max < min {
+        return Err(
+            format!("segment lengths {min} to {max}: the least must be 1 or more, and not above the most").into()
+        );
+    }
+    Ok((min as usize, max as usize))
+}
+
+/// A permutation of `0..len` given as a script array.
+fn permutation(p: &Array, len: usize) -> Res<Vec<usize>> {
+    let bad = || -> Box<EvalAltResult> {
+        format!("a symmetry is an array of the {len} indices 0..{len} in some order, not {p:?}").into()
+    };
+    if p.len() != len {
+        return Err(bad());
+    }
+    let mut seen = vec![false; len];
+    let mut out = Vec::with_capacity(len);
+    for v in p {
+        let i = v.as_int().map_err(|_| bad())?;
+        if i < 0 || i as usize >= len || seen[i as usize] {
+            return Err(bad());
+        }
+        seen[i as usize] = true;
+        out.push(i as usize);
+    }
+    Ok(out)
+}
+
+/// The least of `items` and its images under the permutations `perms` (image[i] =
+/// items[p[i]]), compared item by item with `less`.
+fn least_image<T: Clone>(items: &[T], perms: &Array, less: impl Fn(&T, &T) -> std::cmp::Ordering) -> Res<Vec<T>> {
+    let mut best: Vec<T> = items.to_vec();
+    let mut image: Vec<T> = Vec::with_capacity(items.len());
+    for p in perms {
+        let p = p.read_lock::<Array>().ok_or("least_image takes an array of symmetries (arrays of indices)")?;
+        let p = permutation(&p, items.len())?;
+        image.clear();
+        image.extend(p.iter().map(|&i| items[i].clone()));
+        if image.iter().zip(&best).map(|(a, b)| less(a, b)).find(|o| o.is_ne()) == Some(std::cmp::Ordering::Less) {
+            std::mem::swap(&mut best, &mut image);
+        }
+    }
+    Ok(best)
+}
+
+/// Whether every cell of some line (an array of indices) of `lines` holds `p`.
+fn any_line<T>(items: &[T], lines: &Array, is: impl Fn(&T) -> bool) -> Res<bool> {
+    for line in lines {
+        let line = line.read_lock::<Array>().ok_or("any_line takes an array of lines (arrays of indices)")?;
+        let mut full = !line.is_empty();
+        for i in line.iter() {
+            let i = i.as_int().map_err(|_| "a line is an array of indices")?;
+            let i = index(i, items.len(), "index")?;
+            if !is(&items[i]) {
+                full = false;
+                break;
+            }
+        }
+        if full {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 fn seg_array(s: Segment) -> Dynamic {
@@ -140,6 +212,39 @@ pub fn register(engine: &mut Engine) {
         .register_fn("run_removals", |g: &mut Grid| -> Res<Array> {
             check_segments(g)?;
             Ok(grids(g.segments().into_iter().map(|s| g.without(s)).collect()))
+        })
+        .register_fn("segments", |g: &mut Grid, min: i64, max: i64| -> Res<Array> {
+            let (min, max) = lengths(min, max)?;
+            check_segments_within(g, min, max)?;
+            Ok(g.segments_within(min, max).into_iter().map(seg_array).collect())
+        })
+        .register_fn("run_removals", |g: &mut Grid, min: i64, max: i64| -> Res<Array> {
+            let (min, max) = lengths(min, max)?;
+            check_segments_within(g, min, max)?;
+            Ok(grids(g.segments_within(min, max).into_iter().map(|s| g.without(s)).collect()))
+        });
+
+    // Boards as strings or arrays: counting, lines and symmetry.
+    engine
+        .register_fn("count", |s: &str, ch: char| s.chars().filter(|&c| c == ch).count() as i64)
+        .register_fn("least_image", |s: &str, perms: Array| -> Res<String> {
+            let chars: Vec<char> = s.chars().collect();
+            Ok(least_image(&chars, &perms, |a, b| a.cmp(b))?.into_iter().collect())
+        })
+        .register_fn("least_image", |a: &mut Array, perms: Array| -> Res<Array> {
+            let ints: Vec<i64> = a
+                .iter()
+                .map(|v| v.as_int())
+                .collect::<Result<_, _>>()
+                .map_err(|_| "least_image takes a string or an array of integers")?;
+            Ok(least_image(&ints, &perms, |a, b| a.cmp(b))?.into_iter().map(Dynamic::from_int).collect())
+        })
+        .register_fn("any_line", |s: &str, lines: Array, ch: char| -> Res<bool> {
+            let chars: Vec<char> = s.chars().collect();
+            any_line(&chars, &lines, |&c| c == ch)
+        })
+        .register_fn("any_line", |a: &mut Array, lines: Array, v: i64| -> Res<bool> {
+            any_line(a, &lines, |x| x.as_int() == Ok(v))
         });
 
     engine
@@ -183,4 +288,59 @@ pub fn register(engine: &mut Engine) {
         .register_fn("heap_sum", |arr: Array| -> Res<i64> {
             ints(&arr)?.iter().try_fold(0i64, |a, &h| a.checked_add(h)).ok_or_else(|| "heap sum overflows".into())
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use rhai::Dynamic;
+
+    fn eval<T: Clone + 'static>(script: &str) -> T {
+        super::super::engine().eval::<T>(script).unwrap_or_else(|e| panic!("{script}: {e}"))
+    }
+
+    fn error(script: &str) -> String {
+        super::super::engine().eval::<Dynamic>(script).expect_err(script).to_string()
+    }
+
+    #[test]
+    fn count_characters() {
+        assert_eq!(eval::<i64>(r#""xox.x".count('x')"#), 3);
+        assert_eq!(eval::<i64>(r#""".count('x')"#), 0);
+    }
+
+    #[test]
+    fn any_line_on_strings_and_arrays() {
+        let lines = "[[0,1,2],[3,4,5],[0,4,8]]";
+        assert!(eval::<bool>(&format!(r#"any_line("x...x...x", {lines}, 'x')"#)));
+        assert!(!eval::<bool>(&format!(r#"any_line("xx.oo....", {lines}, 'x')"#)));
+        assert!(eval::<bool>(&format!("any_line([0,0,0,2,2,2,0,0,0], {lines}, 2)")));
+        assert!(!eval::<bool>(&format!("any_line([0,0,0,2,2,2,0,0,0], {lines}, 1)")));
+        // An empty line is never full.
+        assert!(!eval::<bool>(r#"any_line("x", [[]], 'x')"#));
+        assert!(error(r#"any_line("xx", [[0, 5]], 'x')"#).contains("index 5 is outside 0..2"));
+    }
+
+    #[test]
+    fn least_image_under_symmetries() {
+        // Reversal of a 3-cell row: "xo." and ".ox" are one position, ".ox" the least.
+        let syms = "[[0,1,2],[2,1,0]]";
+        assert_eq!(eval::<String>(&format!(r#"least_image("xo.", {syms})"#)), ".ox");
+        assert_eq!(eval::<String>(&format!(r#"least_image(".ox", {syms})"#)), ".ox");
+        let a = eval::<rhai::Array>(&format!("least_image([3, 1, 2], {syms})"));
+        assert_eq!(a.iter().map(|v| v.as_int().unwrap()).collect::<Vec<_>>(), vec![2, 1, 3]);
+        // The value itself counts as an image, whether or not the identity is listed.
+        assert_eq!(eval::<String>(r#"least_image("ab", [[1, 0]])"#), "ab");
+        assert_eq!(eval::<String>(r#"least_image("ba", [[1, 0]])"#), "ab");
+        assert!(error(r#"least_image("abc", [[0, 0, 1]])"#).contains("a symmetry is an array of the 3 indices"));
+        assert!(error(r#"least_image("abc", [[0, 1]])"#).contains("a symmetry is an array of the 3 indices"));
+    }
+
+    #[test]
+    fn segments_of_given_lengths() {
+        // Dominoes on a full 2×3 board: 2 a row, 3 columns of one.
+        assert_eq!(eval::<rhai::Array>("full_grid(2, 3).segments(2, 2)").len(), 7);
+        assert_eq!(eval::<rhai::Array>("full_grid(2, 3).run_removals(2, 2)").len(), 7);
+        assert!(error("full_grid(2, 3).segments(3, 2)").contains("segment lengths 3 to 2"));
+        assert!(error("full_grid(2, 3).segments(0, 2)").contains("segment lengths 0 to 2"));
+    }
 }

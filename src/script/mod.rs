@@ -14,6 +14,9 @@ use key::Key;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, Position, Scope};
 use std::path::Path;
 
+/// A script's top-level constants, shared by its engine and the error tracer.
+type Constants = rhai::Shared<rhai::Module>;
+
 /// Operations one call into a script may take before it is stopped.
 pub const MAX_OPERATIONS: u64 = 20_000_000;
 
@@ -56,12 +59,10 @@ pub struct ScriptGame {
     /// The script's text, for a copy of the game on another thread.
     source: std::sync::Arc<str>,
     engine: Engine,
-    /// The AST the solver calls into: the functions, plus the top-level statements when
-    /// there are any besides the metadata constants (so that a constant such as a table of
-    /// lines is defined, as `global::LINES`, inside every function).
+    /// The script's functions, as the solver calls into them.
     calls: AST,
-    /// Whether `calls` has top-level statements to run before each call.
-    eval_globals: bool,
+    /// The script's top-level constants (`global::LINES`), computed once.
+    constants: Constants,
     info: GameInfo,
     start_text: Option<String>,
     hooks: Hooks,
@@ -70,6 +71,43 @@ pub struct ScriptGame {
     fn_lines: Vec<(String, usize)>,
     /// How many positions `children` has been checked against `moves` + `play` on.
     children_checked: std::cell::Cell<u32>,
+    /// Answers of `canonical` and of the decomposition hook, by position: the solvers ask
+    /// them once for every move they look at, and most positions are reached by many moves.
+    canonical_memo: CallMemo<Key>,
+    parts_memo: CallMemo<Option<Vec<Key>>>,
+}
+
+/// The answers of one script function of a position, remembered up to [`CALL_MEMO_BYTES`]
+/// (then forgotten all at once). A script function is a function of the position alone, so
+/// remembering its answer changes nothing but the time.
+struct CallMemo<V> {
+    map: std::cell::RefCell<hashbrown::HashMap<Key, V>>,
+    bytes: std::cell::Cell<usize>,
+}
+
+/// Bytes each [`CallMemo`] may hold, beside the solvers' own memory budget.
+const CALL_MEMO_BYTES: usize = 16 << 20;
+
+impl<V: Clone> CallMemo<V> {
+    fn new() -> Self {
+        CallMemo { map: Default::default(), bytes: Default::default() }
+    }
+
+    fn get_or(&self, pos: &Key, size: impl Fn(&V) -> usize, f: impl FnOnce() -> GameResult<V>) -> GameResult<V> {
+        use crate::game::Footprint;
+        if let Some(v) = self.map.borrow().get(pos) {
+            return Ok(v.clone());
+        }
+        let v = f()?;
+        let bytes = pos.heap_bytes() + size(&v) + 2 * std::mem::size_of::<(Key, V)>();
+        if self.bytes.get() + bytes > CALL_MEMO_BYTES {
+            self.map.borrow_mut().clear();
+            self.bytes.set(0);
+        }
+        self.bytes.set(self.bytes.get() + bytes);
+        self.map.borrow_mut().insert(pos.clone(), v.clone());
+        Ok(v)
+    }
 }
 
 /// Positions on which a script's `children` is checked against `moves` + `play`.
@@ -172,12 +210,12 @@ struct Trace {
 /// Run `f(args)` once more under a debugger that records each statement's position, to
 /// find where a sandbox limit (operations, call depth, data size) struck.
 #[allow(deprecated)] // Rhai marks its debugger API "volatile", not deprecated.
-fn trace_limit(ast: &AST, eval_globals: bool, f: &str, args: impl FuncArgs) -> Option<Trace> {
+fn trace_limit(ast: &AST, constants: &Constants, f: &str, args: impl FuncArgs) -> Option<Trace> {
     use std::cell::RefCell;
     use std::rc::Rc;
     let last: Rc<RefCell<(Position, Vec<String>)>> = Rc::new(RefCell::new((Position::NONE, Vec::new())));
     let seen = last.clone();
-    let mut e = engine();
+    let mut e = engine_with(constants);
     e.register_debugger(
         |_, dbg| dbg,
         move |ctx, event, node, _source, pos| {
@@ -192,8 +230,7 @@ fn trace_limit(ast: &AST, eval_globals: bool, f: &str, args: impl FuncArgs) -> O
             Ok(rhai::debugger::DebuggerCommand::StepInto)
         },
     );
-    let opts = CallFnOptions::new().eval_ast(eval_globals).rewind_scope(true);
-    let result = e.call_fn_with_options::<Dynamic>(opts, &mut Scope::new(), ast, f, args);
+    let result = e.call_fn_with_options::<Dynamic>(call_options(), &mut Scope::new(), ast, f, args);
     let _ = result.err()?;
     let (pos, stack) = last.borrow().clone();
     if pos.is_none() {
@@ -216,11 +253,11 @@ fn trace_limit(ast: &AST, eval_globals: bool, f: &str, args: impl FuncArgs) -> O
 /// A script error in `f` as one line naming the file, line and column. Rhai reports the
 /// sandbox's limits (operations, call depth, data size) without a position, so the call is
 /// run once more under a debugger that records where it was when the limit struck.
-fn error_text(file: &str, ast: &AST, eval_globals: bool, f: &str, e: &EvalAltResult, args: impl FuncArgs) -> String {
+fn error_text(file: &str, ast: &AST, constants: &Constants, f: &str, e: &EvalAltResult, args: impl FuncArgs) -> String {
     let (inner, mut pos) = innermost(e);
     let mut msg = message(inner);
     if inner.is_system_exception()
-        && let Some(trace) = trace_limit(ast, eval_globals, f, args)
+        && let Some(trace) = trace_limit(ast, constants, f, args)
     {
         pos = trace.pos;
         if matches!(inner, EvalAltResult::ErrorStackOverflow(_)) {
@@ -253,6 +290,39 @@ pub fn engine() -> Engine {
     e.on_debug(|s, _, pos| eprintln!("debug {}: {s}", pos.line().unwrap_or(0)));
     helpers::register(&mut e);
     e
+}
+
+/// [`engine`] with a script's top-level constants readable in its functions as `global::NAME`.
+fn engine_with(constants: &Constants) -> Engine {
+    let mut e = engine();
+    e.register_static_module("global", constants.clone());
+    e
+}
+
+/// How every function of a script is called: its top-level statements are not run again
+/// (their constants are in the engine, see [`run_top_level`]), and the scope is left empty.
+fn call_options() -> CallFnOptions<'static> {
+    CallFnOptions::new().eval_ast(false).rewind_scope(true)
+}
+
+/// Run a script's top-level statements once. Returns what they left in scope (the metadata
+/// constants are read from it) and their constants as a module, which [`engine_with`] makes
+/// readable inside every function as `global::NAME`, as running the statements before each
+/// call did, without the cost of building every table again on every call.
+fn run_top_level(engine: &Engine, ast: &AST, file: &str) -> GameResult<(Scope<'static>, Constants)> {
+    let mut scope = Scope::new();
+    engine.run_ast_with_scope(&mut scope, ast).map_err(|e| {
+        let (inner, pos) = innermost(&e);
+        GameError::Definition(located(file, pos, &message(inner)))
+    })?;
+    let mut constants = rhai::Module::new();
+    for (name, is_constant, value) in scope.iter() {
+        if is_constant {
+            constants.set_var(name, value);
+        }
+    }
+    constants.build_index();
+    Ok((scope, constants.into()))
 }
 
 fn located(file: &str, pos: Position, msg: &str) -> String {
@@ -310,16 +380,10 @@ impl ScriptGame {
     }
 
     pub fn from_source(file: &str, source: &str) -> GameResult<ScriptGame> {
-        let engine = engine();
         let def = |pos: Position, msg: &str| GameError::Definition(located(file, pos, msg));
-        let mut ast = engine.compile(source).map_err(|e| def(e.1, &e.0.to_string()))?;
+        let mut ast = engine().compile(source).map_err(|e| def(e.1, &e.0.to_string()))?;
         ast.set_source(file);
-
-        let mut scope = Scope::new();
-        engine.run_ast_with_scope(&mut scope, &ast).map_err(|e| {
-            let (inner, pos) = innermost(&e);
-            def(pos, &message(inner))
-        })?;
+        let (scope, constants) = run_top_level(&engine(), &ast, file)?;
         let text_const = |name: &str| -> GameResult<Option<String>> {
             match scope.get(name) {
                 None => Ok(None),
@@ -428,21 +492,21 @@ impl ScriptGame {
             ));
         }
         let info = GameInfo { name, description, kind, native, move_verb, solved_message, players };
-        let metadata = ["NAME", "DESCRIPTION", "KIND", "NATIVE", "START", "MOVE_VERB", "SOLVED_MESSAGE", "PLAYERS"];
-        let eval_globals = scope.iter().any(|(n, _, _)| !metadata.contains(&n));
-        let calls = if eval_globals { ast.clone() } else { ast.clone_functions_only() };
+        let calls = ast.clone_functions_only();
         let fn_lines = defined_lines(source);
         Ok(ScriptGame {
             file: file.to_string(),
             source: source.into(),
-            engine,
+            engine: engine_with(&constants),
             calls,
-            eval_globals,
+            constants,
             info,
             start_text,
             hooks,
             fn_lines,
             children_checked: std::cell::Cell::new(0),
+            canonical_memo: CallMemo::new(),
+            parts_memo: CallMemo::new(),
         })
     }
 
@@ -450,14 +514,10 @@ impl ScriptGame {
         &self.file
     }
 
-    fn options(&self) -> CallFnOptions<'static> {
-        CallFnOptions::new().eval_ast(self.eval_globals).rewind_scope(true)
-    }
-
     fn call<A: FuncArgs + Clone>(&self, f: &str, args: A) -> GameResult<Dynamic> {
         let mut scope = Scope::new();
         self.engine
-            .call_fn_with_options::<Dynamic>(self.options(), &mut scope, &self.calls, f, args.clone())
+            .call_fn_with_options::<Dynamic>(call_options(), &mut scope, &self.calls, f, args.clone())
             .map_err(|e| self.script_error(f, &e, args))
     }
 
@@ -465,7 +525,7 @@ impl ScriptGame {
     /// limits (operations, call depth, data size) without a position, so the call is run once
     /// more under a debugger that records where it was when the limit struck.
     fn script_error(&self, f: &str, e: &EvalAltResult, args: impl FuncArgs) -> GameError {
-        GameError::Definition(error_text(&self.file, &self.calls, self.eval_globals, f, e, args))
+        GameError::Definition(error_text(&self.file, &self.calls, &self.constants, f, e, args))
     }
 
     /// The line where function `f` is defined, as "file:line" (or the file alone).
@@ -548,7 +608,7 @@ pub struct ScriptHook {
     engine: Engine,
     ast: AST,
     function: String,
-    eval_globals: bool,
+    constants: Constants,
 }
 
 impl ScriptHook {
@@ -557,30 +617,24 @@ impl ScriptHook {
         let file = path.display().to_string();
         let source = std::fs::read_to_string(path)
             .map_err(|e| GameError::Definition(format!("{file}: cannot read the script: {e}")))?;
-        let engine = engine();
         let def = |pos: Position, msg: &str| GameError::Definition(located(&file, pos, msg));
-        let mut ast = engine.compile(&source).map_err(|e| def(e.1, &e.0.to_string()))?;
+        let mut ast = engine().compile(&source).map_err(|e| def(e.1, &e.0.to_string()))?;
         ast.set_source(file.as_str());
         if !ast.iter_functions().any(|f| f.name == function && f.params.len() == arity) {
             return Err(def(Position::NONE, &format!("no function `{function}` with {arity} parameter(s)")));
         }
-        // Top-level constants (tables) must be defined in every call; run them once to see.
-        let mut scope = Scope::new();
-        engine.run_ast_with_scope(&mut scope, &ast).map_err(|e| {
-            let (inner, pos) = innermost(&e);
-            def(pos, &message(inner))
-        })?;
-        let eval_globals = !scope.is_empty();
-        let ast = if eval_globals { ast } else { ast.clone_functions_only() };
-        Ok(ScriptHook { file, engine, ast, function: function.to_string(), eval_globals })
+        let (_, constants) = run_top_level(&engine(), &ast, &file)?;
+        let ast = ast.clone_functions_only();
+        Ok(ScriptHook { engine: engine_with(&constants), file, ast, function: function.to_string(), constants })
     }
 
     pub fn call<A: FuncArgs + Clone>(&self, args: A) -> GameResult<Dynamic> {
         let mut scope = Scope::new();
-        let opts = CallFnOptions::new().eval_ast(self.eval_globals).rewind_scope(true);
-        self.engine.call_fn_with_options::<Dynamic>(opts, &mut scope, &self.ast, &self.function, args.clone()).map_err(
-            |e| GameError::Definition(error_text(&self.file, &self.ast, self.eval_globals, &self.function, &e, args)),
-        )
+        self.engine
+            .call_fn_with_options::<Dynamic>(call_options(), &mut scope, &self.ast, &self.function, args.clone())
+            .map_err(|e| {
+                GameError::Definition(error_text(&self.file, &self.ast, &self.constants, &self.function, &e, args))
+            })
     }
 
     pub fn file(&self) -> &str {
@@ -638,7 +692,7 @@ impl Game for ScriptGame {
         let args = (text.to_string(),);
         let d = self
             .engine
-            .call_fn_with_options::<Dynamic>(self.options(), &mut scope, &self.calls, "parse", args.clone())
+            .call_fn_with_options::<Dynamic>(call_options(), &mut scope, &self.calls, "parse", args.clone())
             .map_err(|e| {
                 let (inner, pos) = innermost(&e);
                 match inner {
@@ -707,11 +761,17 @@ impl Game for ScriptGame {
             return Ok(None);
         }
         let Some(f) = self.hooks.split_name else { return Ok(None) };
-        let d = self.call(f, (pos.to_dynamic(),))?;
-        if d.is_unit() {
-            return Ok(None);
-        }
-        self.keys(f, d).map(Some)
+        let size = |v: &Option<Vec<Key>>| {
+            use crate::game::Footprint;
+            v.iter().flatten().map(|k| k.heap_bytes() + std::mem::size_of::<Key>()).sum()
+        };
+        self.parts_memo.get_or(pos, size, || {
+            let d = self.call(f, (pos.to_dynamic(),))?;
+            if d.is_unit() {
+                return Ok(None);
+            }
+            self.keys(f, d).map(Some)
+        })
     }
 
     fn has_split(&self) -> bool {
@@ -748,8 +808,14 @@ impl Game for ScriptGame {
         if !self.hooks.canonical {
             return Ok(pos.clone());
         }
-        let d = self.call("canonical", (pos.to_dynamic(),))?;
-        self.key("canonical", &d)
+        let size = |k: &Key| {
+            use crate::game::Footprint;
+            k.heap_bytes()
+        };
+        self.canonical_memo.get_or(pos, size, || {
+            let d = self.call("canonical", (pos.to_dynamic(),))?;
+            self.key("canonical", &d)
+        })
     }
 
     fn board(&self, pos: &Key) -> GameResult<Option<Board>> {
@@ -817,7 +883,7 @@ impl Game for ScriptGame {
         let mut scope = Scope::new();
         let args = (pos.to_dynamic(), text.trim().to_string());
         self.engine
-            .call_fn_with_options::<Dynamic>(self.options(), &mut scope, &self.calls, "parse_move", args)
+            .call_fn_with_options::<Dynamic>(call_options(), &mut scope, &self.calls, "parse_move", args)
             .map_err(|e| {
                 let (inner, pos) = innermost(&e);
                 match inner {
