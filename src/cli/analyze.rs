@@ -58,7 +58,7 @@ impl GameCommand for AnalyzeArgs {
             database::write(game, &c, &report, &self.g, ctx)?;
         }
         report["source"] = "search".into();
-        report["threads"] = threads.into();
+        report["threads"] = c.threads.into();
         self.print(game, &report)?;
         Ok(0)
     }

@@ -31,6 +31,16 @@ impl<G: Game> Game for Misere<G> {
     fn info(&self) -> &GameInfo {
         &self.info
     }
+    /// A copy of the inner game, in misère play too.
+    fn replicate(&self) -> Option<super::Replica<'_, Self>> {
+        let inner = self.inner.replicate()?;
+        let make = inner.make.clone();
+        Some(super::Replica {
+            make: std::sync::Arc::new(move || Ok(Misere::new(make()?))),
+            send: inner.send,
+            receive: inner.receive,
+        })
+    }
     fn start(&self) -> GameResult<Option<G::Pos>> {
         self.inner.start()
     }

@@ -215,8 +215,8 @@ pub type Wire = Box<dyn std::any::Any + Send>;
 
 /// What a parallel solve needs of a game: a recipe for an independent copy of it on another
 /// thread (a script engine is not shared between threads), and a way for positions to cross.
-pub struct Replica<G: Game> {
-    pub make: std::sync::Arc<dyn Fn() -> GameResult<G> + Send + Sync>,
+pub struct Replica<'a, G: Game> {
+    pub make: std::sync::Arc<dyn Fn() -> GameResult<G> + Send + Sync + 'a>,
     pub send: fn(&G::Pos) -> Wire,
     pub receive: fn(Wire) -> G::Pos,
 }
@@ -321,7 +321,7 @@ pub trait Game {
 
     /// A copy of this game for another thread, where the game can make one; `None` keeps
     /// the solvers on one thread.
-    fn replicate(&self) -> Option<Replica<Self>>
+    fn replicate(&self) -> Option<Replica<'_, Self>>
     where
         Self: Sized,
     {

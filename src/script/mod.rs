@@ -663,7 +663,7 @@ fn receive_key(w: crate::game::Wire) -> Key {
 
 impl Game for ScriptGame {
     /// The same script compiled again (an engine is not shared between threads).
-    fn replicate(&self) -> Option<crate::game::Replica<Self>> {
+    fn replicate(&self) -> Option<crate::game::Replica<'_, Self>> {
         let (file, source) = (self.file.clone(), self.source.clone());
         Some(crate::game::Replica {
             make: std::sync::Arc::new(move || ScriptGame::from_source(&file, &source)),

@@ -52,6 +52,8 @@ pub struct Census<P> {
     pub longest_loss: Option<usize>,
     /// Positions expanded (each once).
     pub visited: u64,
+    /// Threads that expanded positions: 1 when the game cannot be copied to other threads.
+    pub threads: usize,
 }
 
 /// What the explorer learns of one position.
@@ -84,6 +86,7 @@ pub fn census_on<G: Game>(
     let mut visited = 0u64;
     let puzzle = game.kind() == Kind::Puzzle;
     let replica = if threads > 1 { game.replicate() } else { None };
+    let threads = if replica.is_some() { threads } else { 1 };
     let graph = match replica {
         Some(r) => parallel::explore(root.clone(), budget, progress, threads, r, &mut visited)?,
         None => Graph::explore(root.clone(), budget, progress, |pos| {
@@ -131,6 +134,7 @@ pub fn census_on<G: Game>(
         longest_win,
         longest_loss,
         visited,
+        threads,
     })
 }
 
@@ -192,7 +196,7 @@ mod parallel {
         budget: usize,
         progress: &Progress,
         threads: usize,
-        replica: Replica<G>,
+        replica: Replica<'_, G>,
         visited: &mut u64,
     ) -> GameResult<Graph<G::Pos>> {
         let Replica { make, send, receive } = replica;
