@@ -262,6 +262,11 @@ struct SolveArgs {
     /// (see --db); this and later commands then answer from it
     #[arg(long, conflicts_with_all = ["no_db", "no_remoteness"])]
     save: bool,
+    /// Threads for a large search: past 20,000 positions, a game that can copy itself to other
+    /// threads (scripts, descriptors) is explored whole on all of them. Default: every core.
+    /// The answers are the same for any number
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
 }
 
 impl SolveArgs {
@@ -271,6 +276,7 @@ impl SolveArgs {
             remoteness: !self.no_remoteness,
             progress: self.watch.progress(),
             full_search: self.full_search,
+            threads: self.threads.map_or_else(default_threads, usize::from),
         }
     }
 }

@@ -88,7 +88,7 @@ pub fn census_on<G: Game>(
     let replica = if threads > 1 { game.replicate() } else { None };
     let threads = if replica.is_some() { threads } else { 1 };
     let graph = match replica {
-        Some(r) => parallel::explore(root.clone(), budget, progress, threads, r, &mut visited)?,
+        Some(r) => parallel::explore(game, root.clone(), budget, progress, threads, r, &mut visited, expand)?,
         None => Graph::explore(root.clone(), budget, progress, |pos| {
             visited += 1;
             expand(game, pos, budget)
@@ -176,8 +176,8 @@ fn puzzle_distances<P>(graph: &Graph<P>) -> Vec<Solution> {
 /// Breadth-first exploration with the expansions done on worker threads, each with its own
 /// copy of the game: the main thread hands out the discovered positions in chunks, in order,
 /// and merges what comes back in the same order, exactly as the one-thread explorer would.
-mod parallel {
-    use super::{Node, expand};
+pub(super) mod parallel {
+    use super::Node;
     use crate::game::{Footprint, Game, GameError, GameResult, Replica, Value, Wire};
     use crate::progress::Progress;
     use crate::solve::graph::Graph;
@@ -191,13 +191,23 @@ mod parallel {
     /// A node as it crosses back: the end value, and the children.
     type WireNode = (Option<Value>, bool, Vec<Wire>);
 
+    /// How a worker expands one position of `G`: `(game, position, memory budget)`.
+    pub type Expand<G> = fn(&G, &<G as Game>::Pos, usize) -> GameResult<Node<<G as Game>::Pos>>;
+
+    /// Explore everything reachable from `root` level by level: each level's positions are
+    /// expanded (by `expand`) on `threads` workers, each with its own copy of the game, and
+    /// merged in order, so the graph is the one a single thread builds. A level too small to
+    /// share out is expanded here, with `game`.
+    #[allow(clippy::too_many_arguments)]
     pub fn explore<G: Game>(
+        game: &G,
         root: G::Pos,
         budget: usize,
         progress: &Progress,
         threads: usize,
         replica: Replica<'_, G>,
         visited: &mut u64,
+        expand: Expand<G>,
     ) -> GameResult<Graph<G::Pos>> {
         let Replica { make, send, receive } = replica;
         let (job_tx, job_rx) = mpsc::channel::<(usize, Vec<Wire>)>();
@@ -239,7 +249,8 @@ mod parallel {
                 });
             }
             drop(done_tx);
-            let result = merge(root, budget, progress, &job_tx, &done_rx, send, receive, visited);
+            let here = |p: &G::Pos| expand(game, p, budget);
+            let result = merge(root, budget, progress, &job_tx, &done_rx, send, receive, visited, here);
             if result.is_err() {
                 // Stopped early (an error, the time limit): the chunks still queued are not
                 // expanded; each worker stops after the one it holds.
@@ -260,12 +271,23 @@ mod parallel {
         send: fn(&P) -> Wire,
         receive: fn(Wire) -> P,
         visited: &mut u64,
+        mut here: impl FnMut(&P) -> GameResult<Node<P>>,
     ) -> GameResult<Graph<P>> {
         let mut b = Graph::builder(root);
         let stopped = || GameError::Definition("a worker thread stopped".into());
         while b.next() < b.len() {
             // Every position found so far and not yet expanded, in order, in chunks.
             let (from, to) = (b.next(), b.len());
+            if to - from < CHUNK {
+                // Too few to share out (a narrow level): a round trip to the workers would
+                // cost more than the work.
+                for i in from..to {
+                    let pos = b.node(i).clone();
+                    *visited += 1;
+                    b.add(here(&pos)?, budget, progress)?;
+                }
+                continue;
+            }
             let chunks: Vec<(usize, usize)> = (from..to).step_by(CHUNK).map(|s| (s, (s + CHUNK).min(to))).collect();
             for (id, &(s, e)) in chunks.iter().enumerate() {
                 let wires = (s..e).map(|i| send(b.node(i))).collect();

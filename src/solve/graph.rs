@@ -226,20 +226,34 @@ impl<P> Graph<P> {
     /// it is undefined: an end that is not a loss for the player to move (misère play, a
     /// primitive win), or a cycle.
     pub fn grundy(&self) -> Option<Vec<u64>> {
-        if self.end.iter().any(|e| e.is_some_and(|v| v != Value::Lose)) {
-            return None;
-        }
+        self.grundy_where_defined().0.into_iter().collect()
+    }
+
+    /// The Grundy value of each node where it is defined: at an end that is a loss for the
+    /// player to move (0), and at a node whose children all have one (their mex). Undefined
+    /// below a primitive win, and on and above a cycle. Also: whether the graph is acyclic.
+    pub fn grundy_where_defined(&self) -> (Vec<Option<u64>>, bool) {
         let n = self.len();
         let (first, parents) = self.parents();
         let mut remaining: Vec<u32> = (0..n).map(|i| self.children_of(i).len() as u32).collect();
         let mut grundy: Vec<Option<u64>> = vec![None; n];
+        // Nodes whose value is settled (defined or not), children first.
         let mut ready: Vec<u32> = (0..n as u32).filter(|&i| remaining[i as usize] == 0).collect();
+        let mut undefined = vec![false; n];
         let mut seen = Vec::new();
+        let mut settled = 0;
         while let Some(i) = ready.pop() {
+            settled += 1;
             let i = i as usize;
-            seen.clear();
-            seen.extend(self.children_of(i).iter().map(|&c| grundy[c as usize].expect("children come first")));
-            grundy[i] = Some(super::grundy::mex(&seen));
+            let defined = self.end[i].is_none_or(|v| v == Value::Lose)
+                && self.children_of(i).iter().all(|&c| !undefined[c as usize]);
+            if defined {
+                seen.clear();
+                seen.extend(self.children_of(i).iter().map(|&c| grundy[c as usize].expect("children come first")));
+                grundy[i] = Some(super::grundy::mex(&seen));
+            } else {
+                undefined[i] = true;
+            }
             for &p in &parents[first[i] as usize..first[i + 1] as usize] {
                 remaining[p as usize] -= 1;
                 if remaining[p as usize] == 0 {
@@ -247,6 +261,6 @@ impl<P> Graph<P> {
                 }
             }
         }
-        grundy.into_iter().collect()
+        (grundy, settled == n)
     }
 }

@@ -59,11 +59,19 @@ pub struct Options {
     pub progress: Progress,
     /// Search remoteness even where the game estimates the search too large.
     pub full_search: bool,
+    /// Threads for a large value search (see [`ValueSolver::with_threads`]).
+    pub threads: usize,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_memory: DEFAULT_MAX_MEMORY, remoteness: true, progress: Progress::default(), full_search: false }
+        Options {
+            max_memory: DEFAULT_MAX_MEMORY,
+            remoteness: true,
+            progress: Progress::default(),
+            full_search: false,
+            threads: 1,
+        }
     }
 }
 
@@ -136,7 +144,8 @@ impl<'g, G: Game> Analyzer<'g, G> {
         let grundy = separate.then(|| GrundySolver::new(game, half).with_progress(opts.progress.clone()));
         let with_grundy = normal_play && !separate;
         let values = ValueSolver::new(game, if separate { half } else { opts.max_memory }, with_grundy)
-            .with_progress(opts.progress.clone());
+            .with_progress(opts.progress.clone())
+            .with_threads(opts.threads);
         Analyzer { game, opts, values, grundy, grundy_note: None, remoteness_note: None, puzzle_visited: 0, db: None }
     }
 

@@ -106,8 +106,15 @@ enum Expanded<P> {
 
 enum Stop {
     Loop,
+    /// The search has visited enough positions to be worth finishing on every core.
+    Parallel,
     Error(GameError),
 }
+
+/// Positions the depth-first search visits on one thread before a solve with more threads
+/// goes over to exploring the whole game on all of them (a small game is done by then, and
+/// copying a script game to other threads costs milliseconds).
+const PARALLEL_AFTER: u64 = 4_096;
 
 impl From<GameError> for Stop {
     fn from(e: GameError) -> Self {
@@ -119,12 +126,16 @@ impl From<GameError> for Stop {
 pub struct ValueSolver<'g, G: Game> {
     game: &'g G,
     memo: Memo<G::Pos, Entry>,
-    /// Every reachable position, once a loopy game has been analysed.
-    complete: HashMap<G::Pos, Solution>,
+    /// Every reachable position, once the whole game has been analysed (a loopy game, or a
+    /// solve on several threads).
+    complete: HashMap<G::Pos, Entry>,
     budget: usize,
     visited: u64,
     with_grundy: bool,
     progress: Progress,
+    threads: usize,
+    /// Where the depth-first search stops to go over to all threads (a visit count).
+    parallel_at: Option<u64>,
 }
 
 impl<'g, G: Game> ValueSolver<'g, G> {
@@ -140,7 +151,17 @@ impl<'g, G: Game> ValueSolver<'g, G> {
             visited: 0,
             with_grundy,
             progress: Progress::default(),
+            threads: 1,
+            parallel_at: None,
         }
+    }
+
+    /// Solve on `threads` threads where the game can be copied to them: a search that grows
+    /// past [`PARALLEL_AFTER`] positions explores the whole game on all of them and solves it
+    /// by retrograde analysis. The answers are the same for any number of threads.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.threads = threads.max(1);
+        self
     }
 
     /// Report progress to `progress` as positions are visited.
@@ -166,21 +187,71 @@ impl<'g, G: Game> ValueSolver<'g, G> {
         if let Some(e) = self.lookup(&root) {
             return Ok((e.sol, e.grundy));
         }
-        match self.dfs(root.clone()) {
+        let parallel = self.threads > 1 && self.game.replicate().is_some();
+        self.parallel_at = parallel.then_some(self.visited + PARALLEL_AFTER);
+        let result = self.dfs(root.clone());
+        self.parallel_at = None;
+        match result {
             Ok(e) => Ok((e.sol, e.grundy)),
             Err(Stop::Error(e)) => Err(e),
             Err(Stop::Loop) => {
                 self.retrograde(&root)?;
-                Ok((self.complete[&root], None))
+                let e = self.complete[&root];
+                Ok((e.sol, e.grundy))
             }
+            Err(Stop::Parallel) => match self.explore_parallel(&root) {
+                Ok(()) => {
+                    let e = self.complete[&root];
+                    Ok((e.sol, e.grundy))
+                }
+                // The whole game does not fit the budget at once; the depth-first search on
+                // one thread can still finish by forgetting positions.
+                Err(GameError::OutOfMemory(_)) => match self.dfs(root.clone()) {
+                    Ok(e) => Ok((e.sol, e.grundy)),
+                    Err(Stop::Error(e)) => Err(e),
+                    Err(Stop::Loop | Stop::Parallel) => {
+                        self.retrograde(&root)?;
+                        let e = self.complete[&root];
+                        Ok((e.sol, e.grundy))
+                    }
+                },
+                Err(e) => Err(e),
+            },
         }
     }
 
     fn lookup(&mut self, pos: &G::Pos) -> Option<Entry> {
-        if let Some(s) = self.complete.get(pos) {
-            return Some(Entry { sol: *s, grundy: None });
+        if let Some(e) = self.complete.get(pos) {
+            return Some(*e);
         }
         self.memo.get(pos)
+    }
+
+    /// Explore everything reachable from `root` on every thread (each with its own copy of
+    /// the game), then solve it by retrograde analysis, as [`ValueSolver::retrograde`] does
+    /// on one thread, Grundy values too where they are computed.
+    fn explore_parallel(&mut self, root: &G::Pos) -> GameResult<()> {
+        let Some(replica) = self.game.replicate() else { unreachable!("checked before the search") };
+        let mut visited = 0;
+        let graph = super::census::parallel::explore(
+            self.game,
+            root.clone(),
+            self.budget,
+            &self.progress,
+            self.threads,
+            replica,
+            &mut visited,
+            expand_canonical::<G>,
+        )?;
+        self.visited += visited;
+        let solutions = graph.retrograde();
+        // As the depth-first search gives them: none at all in a loopy game.
+        let (grundy, acyclic) = graph.grundy_where_defined();
+        let with_grundy = self.with_grundy && acyclic;
+        for ((pos, sol), g) in graph.nodes.into_iter().zip(solutions).zip(grundy) {
+            self.complete.insert(pos, Entry { sol, grundy: g.filter(|_| with_grundy) });
+        }
+        Ok(())
     }
 
     fn leaf(&self, value: Value) -> Entry {
@@ -243,6 +314,9 @@ impl<'g, G: Game> ValueSolver<'g, G> {
                 if on_stack.contains(&child) {
                     return Err(Stop::Loop);
                 }
+                if self.parallel_at.is_some_and(|at| self.visited >= at) {
+                    return Err(Stop::Parallel);
+                }
                 match self.expand(&child)? {
                     Expanded::Leaf(s) => {
                         self.memo.insert(child, s, 1);
@@ -283,9 +357,23 @@ impl<'g, G: Game> ValueSolver<'g, G> {
             })
         })?;
         let solutions = graph.retrograde();
-        for (pos, s) in graph.nodes.into_iter().zip(solutions) {
-            self.complete.insert(pos, s);
+        for (pos, sol) in graph.nodes.into_iter().zip(solutions) {
+            self.complete.insert(pos, Entry { sol, grundy: None });
         }
         Ok(())
     }
+}
+
+/// One position as the search sees it, for a worker thread: its value if it is an end,
+/// else the canonical forms of its children.
+fn expand_canonical<G: Game>(game: &G, pos: &G::Pos, budget: usize) -> GameResult<Node<G::Pos>> {
+    if let Some(v) = game.primitive(pos)? {
+        return Ok(Node::End(v));
+    }
+    super::check_fanout(game, pos, budget)?;
+    let children = game.children(pos)?;
+    if children.is_empty() {
+        return Ok(Node::End(game.stalemate()));
+    }
+    Ok(Node::Inner(children.iter().map(|c| game.canonical(c)).collect::<GameResult<Vec<_>>>()?))
 }
