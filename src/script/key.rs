@@ -5,6 +5,10 @@
 //! can hash and compare, so each one is converted to a [`Key`] on the way out of the script
 //! and back to a Rhai value on the way in. Floating-point numbers are refused: `0.1 + 0.2`
 //! and `0.3` would be different positions.
+//!
+//! An array of integers only (a board of cells, a list of heaps) is kept flat: one byte an
+//! entry when every entry fits in a byte, else eight. Which form an array takes depends on
+//! its entries alone, so equal arrays are always equal keys.
 
 use crate::game::Footprint;
 use crate::grid::Grid;
@@ -21,6 +25,10 @@ pub enum Key {
     Int(i64),
     Char(char),
     Str(ImmutableString),
+    /// An array of integers from -128 to 127.
+    Bytes(Rc<[i8]>),
+    /// An array of integers, some outside -128..=127.
+    Ints(Rc<[i64]>),
     Array(Rc<[Key]>),
     Map(Rc<[(ImmutableString, Key)]>),
     Grid(Rc<Grid>),
@@ -30,6 +38,8 @@ impl Footprint for Key {
     fn heap_bytes(&self) -> usize {
         match self {
             Key::Str(s) => s.len() + 16,
+            Key::Bytes(a) => a.len() + 16,
+            Key::Ints(a) => a.len() * 8 + 16,
             Key::Array(a) => a.len() * std::mem::size_of::<Key>() + a.iter().map(Key::heap_bytes).sum::<usize>() + 16,
             Key::Map(m) => {
                 m.iter().map(|(k, v)| k.len() + 16 + std::mem::size_of::<Key>() + v.heap_bytes()).sum::<usize>() + 16
@@ -69,6 +79,9 @@ impl Key {
             return Ok(Key::Grid(Rc::new(g.clone())));
         }
         if let Some(a) = d.read_lock::<Array>() {
+            if let Some(ints) = a.iter().map(|v| v.as_int().ok()).collect::<Option<Vec<i64>>>() {
+                return Ok(Key::from_ints(ints));
+            }
             let keys = a.iter().map(|v| Key::convert(v, depth + 1)).collect::<Result<Vec<_>, _>>()?;
             return Ok(Key::Array(keys.into()));
         }
@@ -86,6 +99,13 @@ impl Key {
         ))
     }
 
+    fn from_ints(ints: Vec<i64>) -> Key {
+        match ints.iter().map(|&i| i8::try_from(i).ok()).collect::<Option<Vec<i8>>>() {
+            Some(bytes) => Key::Bytes(bytes.into()),
+            None => Key::Ints(ints.into()),
+        }
+    }
+
     pub fn to_dynamic(&self) -> Dynamic {
         match self {
             Key::Unit => Dynamic::UNIT,
@@ -93,6 +113,8 @@ impl Key {
             Key::Int(i) => Dynamic::from_int(*i),
             Key::Char(c) => Dynamic::from_char(*c),
             Key::Str(s) => Dynamic::from(s.clone()),
+            Key::Bytes(a) => Dynamic::from_array(a.iter().map(|&i| Dynamic::from_int(i64::from(i))).collect()),
+            Key::Ints(a) => Dynamic::from_array(a.iter().map(|&i| Dynamic::from_int(i)).collect()),
             Key::Array(a) => Dynamic::from_array(a.iter().map(Key::to_dynamic).collect()),
             Key::Map(m) => {
                 let map: Map = m.iter().map(|(k, v)| (k.as_str().into(), v.to_dynamic())).collect();
@@ -111,6 +133,8 @@ pub enum SendKey {
     Int(i64),
     Char(char),
     Str(String),
+    Bytes(Vec<i8>),
+    Ints(Vec<i64>),
     Array(Vec<SendKey>),
     Map(Vec<(String, SendKey)>),
     Grid(Grid),
@@ -124,6 +148,8 @@ impl Key {
             Key::Int(i) => SendKey::Int(*i),
             Key::Char(c) => SendKey::Char(*c),
             Key::Str(s) => SendKey::Str(s.to_string()),
+            Key::Bytes(a) => SendKey::Bytes(a.to_vec()),
+            Key::Ints(a) => SendKey::Ints(a.to_vec()),
             Key::Array(a) => SendKey::Array(a.iter().map(Key::to_send).collect()),
             Key::Map(m) => SendKey::Map(m.iter().map(|(k, v)| (k.to_string(), v.to_send())).collect()),
             Key::Grid(g) => SendKey::Grid(Grid::clone(g)),
@@ -137,6 +163,8 @@ impl Key {
             SendKey::Int(i) => Key::Int(i),
             SendKey::Char(c) => Key::Char(c),
             SendKey::Str(s) => Key::Str(s.into()),
+            SendKey::Bytes(a) => Key::Bytes(a.into()),
+            SendKey::Ints(a) => Key::Ints(a.into()),
             SendKey::Array(a) => Key::Array(a.into_iter().map(Key::from_send).collect::<Vec<_>>().into()),
             SendKey::Map(m) => {
                 Key::Map(m.into_iter().map(|(k, v)| (k.into(), Key::from_send(v))).collect::<Vec<_>>().into())
@@ -161,6 +189,24 @@ mod tests {
         let k = Key::from_dynamic(&d).unwrap();
         let back = Key::from_dynamic(&k.to_dynamic()).unwrap();
         assert_eq!(k, back);
+    }
+
+    #[test]
+    fn integer_arrays_are_flat_and_equal_by_content() {
+        let arr = |v: &[i64]| Dynamic::from_array(v.iter().map(|&i| Dynamic::from_int(i)).collect());
+        let small = Key::from_dynamic(&arr(&[4, 5, -128, 127])).unwrap();
+        assert!(matches!(&small, Key::Bytes(b) if b.len() == 4));
+        let wide = Key::from_dynamic(&arr(&[4, 128])).unwrap();
+        assert!(matches!(&wide, Key::Ints(b) if &b[..] == [4, 128]));
+        // The same array always makes the same key, and converts back to itself.
+        assert_eq!(Key::from_dynamic(&arr(&[4, 5, -128, 127])).unwrap(), small);
+        for k in [small, wide, Key::from_dynamic(&arr(&[])).unwrap()] {
+            assert_eq!(Key::from_dynamic(&k.to_dynamic()).unwrap(), k);
+            assert_eq!(Key::from_send(k.to_send()), k);
+        }
+        // A mixed array stays a tree.
+        let mixed = Dynamic::from_array(vec![Dynamic::from_int(1), Dynamic::from("x")]);
+        assert!(matches!(Key::from_dynamic(&mixed).unwrap(), Key::Array(_)));
     }
 
     #[test]
