@@ -197,7 +197,7 @@ mod tests {
         let small = Key::from_dynamic(&arr(&[4, 5, -128, 127])).unwrap();
         assert!(matches!(&small, Key::Bytes(b) if b.len() == 4));
         let wide = Key::from_dynamic(&arr(&[4, 128])).unwrap();
-        assert!(matches!(&wide, Key::Ints(b) if &b[..] == [4, 128]));
+        assert!(matches!(&wide, Key::Ints(b) if b[..] == [4, 128]));
         // The same array always makes the same key, and converts back to itself.
         assert_eq!(Key::from_dynamic(&arr(&[4, 5, -128, 127])).unwrap(), small);
         for k in [small, wide, Key::from_dynamic(&arr(&[])).unwrap()] {
