@@ -45,7 +45,7 @@ pub fn nimsum_with_stats(
         Err(e) => return (Err(e.0), solver::Stats::default()),
     };
     let tables = usable.saturating_sub(board.bytes()).max(1 << 16);
-    let mut solver = Solver::new(tables, limit.map(|l| started + l));
+    let mut solver = Solver::for_board(tables, limit.map(|l| started + l), board.width, board.height);
     let result = solver.board(&mut board).map_err(|e| e.to_string());
     (result, solver.stats)
 }

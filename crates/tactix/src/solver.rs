@@ -105,6 +105,43 @@ impl Word {
     }
 }
 
+/// One entry of a narrow table (see [`Table::narrow`]): half a [`Word`], shared between
+/// threads on the same terms.
+#[cfg(target_has_atomic = "64")]
+#[derive(Default)]
+struct Word32(std::sync::atomic::AtomicU32);
+
+#[cfg(target_has_atomic = "64")]
+impl Word32 {
+    #[inline]
+    fn load(&self) -> u32 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+    #[inline]
+    fn store(&self, v: u32) {
+        self.0.store(v, std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+#[cfg(not(target_has_atomic = "64"))]
+#[derive(Default)]
+struct Word32(std::cell::Cell<u32>);
+
+#[cfg(not(target_has_atomic = "64"))]
+impl Word32 {
+    #[inline]
+    fn load(&self) -> u32 {
+        self.0.get()
+    }
+    #[inline]
+    fn store(&self, v: u32) {
+        self.0.set(v)
+    }
+}
+
+// SAFETY: a `Word32` is a `u32` in a cell or an atomic: all zeros is 0, and it has no `Drop`.
+unsafe impl Zero for Word32 {}
+
 /// The memo table: buckets of 8 one-word entries, 64 bytes, aligned to a cache line, so a
 /// lookup costs one memory access.
 ///
@@ -122,12 +159,19 @@ impl Word {
 /// as they are first touched: a small board does not pay for a large table (and a large
 /// table is in huge pages where it can be: see [`crate::memory`]).
 pub struct Table {
-    words: Zeroed<Word>,
+    words: Words,
     /// Index of the first word of bucket 0 (64-byte aligned).
     base: usize,
     buckets: usize,
     /// Bits of `h` an entry keeps.
     kept: u32,
+}
+
+/// A table's entries: one 64-bit word each (8 to a bucket), or, in a narrow table, 32 bits
+/// (16 to a bucket) for keys below 2^32.
+enum Words {
+    Wide(Zeroed<Word>),
+    Narrow(Zeroed<Word32>),
 }
 
 /// Entries hold Grundy values up to this; a larger one (never seen on a real board) is
@@ -153,7 +197,26 @@ impl Table {
         let base = if misalign == 0 { 0 } else { 8 - misalign };
         // k = 64 - floor(log2(buckets)): a bucket gets fewer than 2^k hash values.
         let kept = 64 - (63 - (buckets as u64).leading_zeros());
-        Table { words, base, buckets, kept }
+        Table { words: Words::Wide(words), base, buckets, kept }
+    }
+
+    /// A table for keys below 2^32 only (the canonical key of a component at most 4 cells
+    /// across, see [`bits::canonical`]): 4-byte entries, so twice as many in the same bytes.
+    /// A larger key is neither stored nor found (still right, only slower).
+    pub fn narrow(bytes: usize) -> Table {
+        let mut buckets = (bytes / 64).max(1 << DATA_BITS);
+        let words: Zeroed<Word32> = loop {
+            match Zeroed::try_new(buckets * 16 + 16) {
+                Some(w) => break w,
+                None if buckets > 1 << DATA_BITS => buckets = (buckets / 2).max(1 << DATA_BITS),
+                None => break Zeroed::new(buckets * 16 + 16),
+            }
+        };
+        let misalign = (words.as_ptr() as usize % 64) / 4;
+        let base = if misalign == 0 { 0 } else { 16 - misalign };
+        // As for a wide table, over 2^32 hash values: buckets ≥ 2^11 leave room for the data.
+        let kept = 32 - (63 - (buckets as u64).leading_zeros());
+        Table { words: Words::Narrow(words), base, buckets, kept }
     }
 
     /// A bijection on 64-bit words (odd multipliers and a shift-xor are each invertible).
@@ -161,6 +224,13 @@ impl Table {
     fn mix(key: u64) -> u64 {
         let x = key.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         (x ^ (x >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    }
+
+    /// A bijection on 32-bit words.
+    #[inline]
+    fn mix32(key: u32) -> u32 {
+        let x = key.wrapping_mul(0x9E37_79B1);
+        (x ^ (x >> 16)).wrapping_mul(0x85EB_CA6B)
     }
 
     /// The first word of `h`'s bucket, and what an entry for it stores above its data bits.
@@ -171,13 +241,26 @@ impl Table {
         (self.base + bucket * 8, (h & (u64::MAX >> (64 - self.kept))) << DATA_BITS)
     }
 
+    /// [`Table::place`] in a narrow table.
+    #[inline]
+    fn place32(&self, key: u32) -> (usize, u32) {
+        let h = Self::mix32(key);
+        let bucket = ((h as u64 * self.buckets as u64) >> 32) as usize;
+        (self.base + bucket * 16, (h & (u32::MAX >> (32 - self.kept))) << DATA_BITS)
+    }
+
     /// Ask the CPU to start loading `key`'s bucket (a no-op where there is no prefetch).
     #[inline]
     fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let (b, _) = self.place(key);
-            let ptr = self.words[b..].as_ptr() as *const i8;
+            let ptr = match &self.words {
+                Words::Wide(w) => w[self.place(key).0..].as_ptr() as *const i8,
+                Words::Narrow(w) => match u32::try_from(key) {
+                    Ok(k) => w[self.place32(k).0..].as_ptr() as *const i8,
+                    Err(_) => return,
+                },
+            };
             // SAFETY: prefetching is a hint; it never faults and reads nothing.
             unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr) };
         }
@@ -187,37 +270,67 @@ impl Table {
 
     #[inline]
     fn get(&self, key: u64) -> Option<u32> {
-        let (b, tag) = self.place(key);
-        let w: &[Word; 8] = self.words[b..b + 8].try_into().expect("a bucket is 8 words");
-        w.iter().map(Word::load).find(|&e| e != 0 && e >> DATA_BITS << DATA_BITS == tag).map(|e| (e >> 4 & 0x7F) as u32)
+        match &self.words {
+            Words::Wide(words) => {
+                let (b, tag) = self.place(key);
+                let w: &[Word; 8] = words[b..b + 8].try_into().expect("a bucket is 8 words");
+                w.iter()
+                    .map(Word::load)
+                    .find(|&e| e != 0 && e >> DATA_BITS << DATA_BITS == tag)
+                    .map(|e| (e >> 4 & 0x7F) as u32)
+            }
+            Words::Narrow(words) => {
+                let (b, tag) = self.place32(u32::try_from(key).ok()?);
+                let w: &[Word32; 16] = words[b..b + 16].try_into().expect("a bucket is 16 words");
+                w.iter()
+                    .map(Word32::load)
+                    .find(|&e| e != 0 && e >> DATA_BITS << DATA_BITS == tag)
+                    .map(|e| e >> 4 & 0x7F)
+            }
+        }
     }
 
     fn insert(&self, key: u64, grundy: u32, work: u64) {
         if grundy > MAX_STORED {
             return;
         }
-        let (b, tag) = self.place(key);
         let class = (64 - work.leading_zeros()).clamp(1, 15) as u64;
-        let w = &self.words[b..b + 8];
-        let slot = match (0..8).find(|&j| {
-            let e = w[j].load();
-            e == 0 || e >> DATA_BITS << DATA_BITS == tag
-        }) {
-            Some(j) => j,
-            None => {
-                // Full: replace the entry that took the least work, unless this one took less.
-                let j = (0..8).min_by_key(|&j| w[j].load() & 0xF).expect("8 slots");
-                if w[j].load() & 0xF > class {
-                    return;
+        match &self.words {
+            Words::Wide(words) => {
+                let (b, tag) = self.place(key);
+                let w = &words[b..b + 8];
+                if let Some(slot) = Self::slot(w.iter().map(Word::load), tag, class) {
+                    w[slot].store(tag | (grundy as u64) << 4 | class);
                 }
-                j
             }
-        };
-        w[slot].store(tag | (grundy as u64) << 4 | class);
+            Words::Narrow(words) => {
+                let Ok(key) = u32::try_from(key) else { return };
+                let (b, tag) = self.place32(key);
+                let w = &words[b..b + 16];
+                if let Some(slot) = Self::slot(w.iter().map(|e| e.load() as u64), tag as u64, class) {
+                    w[slot].store(tag | grundy << 4 | class as u32);
+                }
+            }
+        }
+    }
+
+    /// Where in a bucket (its entries in order) an entry with `tag` and work `class` goes:
+    /// its own slot or an empty one; when the bucket is full, the entry that took the least
+    /// work, unless this one took less (then nowhere).
+    #[inline]
+    fn slot(bucket: impl Iterator<Item = u64> + Clone, tag: u64, class: u64) -> Option<usize> {
+        if let Some(j) = bucket.clone().position(|e| e == 0 || e >> DATA_BITS << DATA_BITS == tag) {
+            return Some(j);
+        }
+        let (j, least) = bucket.map(|e| e & 0xF).enumerate().min_by_key(|&(_, c)| c).expect("a bucket has slots");
+        (least <= class).then_some(j)
     }
 
     fn bytes(&self) -> usize {
-        self.words.len() * 8
+        match &self.words {
+            Words::Wide(w) => w.len() * 8,
+            Words::Narrow(w) => w.len() * 4,
+        }
     }
 }
 
@@ -384,15 +497,28 @@ enum Quick {
 impl Solver {
     /// A solver whose tables use about `budget` bytes; `deadline` stops a search.
     pub fn new(budget: usize, deadline: Option<Instant>) -> Solver {
-        let small = budget / 4 * 3;
+        Self::build(budget, deadline, false, false)
+    }
+
+    /// A solver for one board of `width` × `height`. Where the board fits 8×8, no component
+    /// takes the paths beyond 8×8, so their share of the budget goes to the table too; where
+    /// it is at most 4 across one way, so is every component, and the table is narrow (4-byte
+    /// entries: twice as many, see [`Table::narrow`]).
+    pub fn for_board(budget: usize, deadline: Option<Instant>, width: usize, height: usize) -> Solver {
+        Self::build(budget, deadline, width <= 8 && height <= 8, width.min(height) <= 4)
+    }
+
+    fn build(budget: usize, deadline: Option<Instant>, fits_8x8: bool, narrow: bool) -> Solver {
+        let small = if fits_8x8 { budget } else { budget / 4 * 3 };
         let large_budget = budget - small;
         // A slot is the (Shape, u32) pair plus a control byte, at 7/8 load: about 64 bytes.
         let large_capacity = (large_budget / 8 / 64).max(16);
         let cache = (budget / 16 / 16).clamp(8192, CACHE).next_power_of_two().min(CACHE);
+        let table_bytes = small.saturating_sub(cache * 16);
         Solver {
             cache: vec![(0, 0); cache],
             cache_shift: 64 - cache.trailing_zeros(),
-            table: std::sync::Arc::new(Table::new(small.saturating_sub(cache * 16))),
+            table: std::sync::Arc::new(if narrow { Table::narrow(table_bytes) } else { Table::new(table_bytes) }),
             wide: None,
             large: HashMap::with_capacity(large_capacity),
             large_capacity,
@@ -905,6 +1031,96 @@ mod tests {
                 assert_eq!((t.get(ka), t.get(kb)), (Some(1), Some(2)), "{buckets} buckets");
                 found += 1;
             }
+        }
+    }
+
+    #[test]
+    fn a_narrow_table_never_returns_another_keys_value() {
+        // As for the wide table, with keys below 2^32; a larger key is never found.
+        for buckets in [1 << 11, 3000, 1 << 14] {
+            let t = Table::narrow(buckets * 64);
+            let mut keys: Vec<u64> = (1..40_000).collect();
+            keys.extend((0..32).map(|i| 1u64 << i));
+            keys.extend((0..32).map(|i| u32::MAX as u64 >> i));
+            let mut x = 7u64;
+            keys.extend((0..40_000).map(|_| {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                x >> 32
+            }));
+            let value = |k: u64| (k % 97) as u32;
+            for (i, &k) in keys.iter().enumerate() {
+                t.insert(k, value(k), i as u64 % 5000);
+            }
+            let mut hits = 0;
+            for &k in &keys {
+                if let Some(g) = t.get(k) {
+                    assert_eq!(g, value(k), "key {k:#x}");
+                    hits += 1;
+                }
+            }
+            assert!(hits >= keys.len().min(buckets * 16) * 8 / 10, "{hits} hits with {buckets} buckets");
+            t.insert(1 << 32, 5, 1 << 20);
+            assert_eq!(t.get(1 << 32), None);
+            // 16 entries of 4 bytes to a 64-byte bucket.
+            assert!(t.bytes() <= buckets * 64 + 64);
+        }
+    }
+
+    #[test]
+    fn a_narrow_entry_keeps_enough_bits_to_tell_keys_of_one_bucket_apart() {
+        // Two keys in one bucket whose mixed values differ only in the highest bit kept.
+        let inverse = |c: u32| (0..5).fold(c, |i, _| i.wrapping_mul(2u32.wrapping_sub(c.wrapping_mul(i))));
+        let unmix = |h: u32| {
+            let x = h.wrapping_mul(inverse(0x85EB_CA6B));
+            (x ^ (x >> 16)).wrapping_mul(inverse(0x9E37_79B1))
+        };
+        for buckets in [1 << 11, 3000, 1 << 20] {
+            let t = Table::narrow(buckets * 64);
+            let share = (1u64 << 32).div_ceil(buckets as u64);
+            let needed = 64 - (share - 1).leading_zeros();
+            assert!(t.kept >= needed && t.kept + DATA_BITS <= 32, "{} bits kept, {needed} needed", t.kept);
+            let top = 1u32 << (needed - 1);
+            let bucket = |h: u32| (h as u64 * buckets as u64) >> 32;
+            let mut found = 0;
+            let mut h = 12345u32;
+            while found < 20 {
+                h = h.wrapping_mul(1664525).wrapping_add(1013904223);
+                let (a, b) = (h & !top, h | top);
+                if bucket(a) != bucket(b) {
+                    continue;
+                }
+                let (ka, kb) = (unmix(a), unmix(b));
+                assert_eq!((Table::mix32(ka), Table::mix32(kb)), (a, b));
+                t.insert(ka as u64, 1, 1);
+                t.insert(kb as u64, 2, 1);
+                assert_eq!((t.get(ka as u64), t.get(kb as u64)), (Some(1), Some(2)), "{buckets} buckets");
+                found += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn a_narrow_board_gets_the_same_values_with_either_table() {
+        // Random boards at most 4 rows high and 5 wide (every canonical key below 2^32; a
+        // dense 4×8 board would take minutes), solved with a narrow table and with a wide
+        // one; and even×even rectangles, which are 0.
+        let mut x = 99u64;
+        for _ in 0..300 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let (h, w) = (1 + (x >> 60) as usize % 4, 1 + (x >> 56) as usize % 5);
+            let mut text = format!("P1 {w} {h}");
+            for i in 0..h * w {
+                text.push_str(if (x >> (i % 50)) & 3 != 0 { " 1" } else { " 0" });
+            }
+            let mut a = crate::pbm::parse(text.as_bytes()).unwrap();
+            let mut b = crate::pbm::parse(text.as_bytes()).unwrap();
+            let narrow = Solver::for_board(1 << 20, None, w, h).board(&mut a).unwrap();
+            assert_eq!(narrow, Solver::new(1 << 22, None).board(&mut b).unwrap(), "{text}");
+        }
+        for (w, h) in [(2, 4), (4, 4), (6, 4), (8, 2), (6, 2)] {
+            let text = format!("P1 {w} {h} {}", "1".repeat(w * h));
+            let mut b = crate::pbm::parse(text.as_bytes()).unwrap();
+            assert_eq!(Solver::for_board(1 << 20, None, w, h).board(&mut b).unwrap(), 0, "{w}×{h}");
         }
     }
 
