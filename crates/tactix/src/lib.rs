@@ -202,6 +202,7 @@ pub fn nimsum_parallel(
     threads: usize,
 ) -> Result<u64, SolveError> {
     let threads = threads.max(1);
+    let (width, height) = (board.width, board.height);
     // Bars add their length; equal small groups cancel in pairs, so only one of each kind
     // with an odd count is kept (a random board has millions of small groups, few kinds).
     let mut bars = 0u64;
@@ -225,12 +226,12 @@ pub fn nimsum_parallel(
     #[cfg(not(target_has_atomic = "64"))]
     let threads = 1;
     if threads == 1 || comps.is_empty() {
-        let mut s = Solver::new(budget, deadline);
+        let mut s = Solver::for_board(budget, deadline, width, height);
         return comps.iter().try_fold(bars, |acc, c| Ok(acc ^ s.component(c)? as u64));
     }
     #[cfg(target_has_atomic = "64")]
     {
-        Ok(bars ^ shared::nimsum(comps, budget, deadline, threads)?)
+        Ok(bars ^ shared::nimsum(comps, budget, deadline, threads, width.min(height) <= 4)?)
     }
     #[cfg(not(target_has_atomic = "64"))]
     unreachable!("one thread without 64-bit atomics")
@@ -260,8 +261,10 @@ mod shared {
         budget: usize,
         deadline: Option<Instant>,
         threads: usize,
+        narrow: bool,
     ) -> Result<u64, SolveError> {
-        let table = Arc::new(Table::new(budget / 2));
+        // A board at most 4 across one way has only narrow components (see `Table::narrow`).
+        let table = Arc::new(if narrow { Table::narrow(budget / 2) } else { Table::new(budget / 2) });
         let each = budget / 2 / threads;
         let solver = |t: usize, stop: &Arc<AtomicBool>| {
             Solver::sharing(Arc::clone(&table), Arc::clone(stop), (t, threads), each, deadline)
