@@ -79,6 +79,25 @@ fn cram_as_a_descriptor_has_the_known_grundy_values() {
     assert_eq!(common::solve(&cram, "###", true).grundy, Some(1));
 }
 
+#[test]
+fn cram_as_a_script_has_the_known_grundy_values() {
+    // The same known values, and 5×5 = 0, from `cram.rhai` (dominoes as `segments(2, 2)`,
+    // `children` as `run_removals(2, 2)`); the descriptor agrees on 5×5 too.
+    let script = gamesman::script::ScriptGame::load(&root().join("games/cram.rhai")).unwrap();
+    let five = "#####/#####/#####/#####/#####";
+    for (board, want) in [
+        ("###/###/###", 0),
+        ("####/####/####", 1),
+        ("####/####/####/####", 0),
+        ("#####/#####/#####/#####", 2),
+        (five, 0),
+    ] {
+        assert_eq!(common::solve(&script, board, false).grundy, Some(want), "{board}");
+    }
+    let descriptor = DescriptorGame::load(&root().join("games/cram.ron")).unwrap();
+    assert_eq!(common::solve(&descriptor, five, false).grundy, Some(0));
+}
+
 // --- 2. `moves` at a finished position ---------------------------------------------------
 
 #[test]
