@@ -33,6 +33,8 @@ fn one_thread_or_many_the_same_answers() {
         &["lightsout.rhai", "##0/#00/000", "--engine", "script"],
         &["tactix", "111/111/111"],
         &["kayles", "9", "--misere"],
+        &["kayles.ron", "12"],
+        &["cram.ron", "####/####/####"],
         &["nim.rhai", "1,2,3", "--misere", "--engine", "script"],
     ] {
         let one = analyze(args, "1");
@@ -92,7 +94,8 @@ fn solve(args: &[&str], threads: &str) -> Json {
 #[test]
 fn solve_on_many_threads_gives_what_one_gives() {
     // Each past the 4,096 positions after which a solve goes over to all threads: a partisan
-    // game with a win, an impartial one (Grundy values computed alongside), a loopy one.
+    // game with a win, an impartial one (Grundy values computed alongside), a loopy one, and
+    // a descriptor.
     let cases: [&[&str]; 3] =
         [&["connect4", "4x4k3"], &["chomp.rhai", "88888888", "--engine", "script"], &["tests/games/ring.rhai", "r"]];
     for args in cases {
@@ -102,7 +105,9 @@ fn solve_on_many_threads_gives_what_one_gives() {
         }
     }
     // The known values: Connect-3 on 4×4 a first-player win in 9; a rectangle of Chomp a
-    // first-player win (strategy stealing); the ring game drawn by hand in its file.
+    // first-player win (strategy stealing); Cram 4×5 Grundy value 2; the ring game drawn by
+    // hand in its file.
+    assert_eq!(solve(&["cram.ron", "#####/#####/#####/#####"], "2")["grundy"], 2);
     let c3 = solve(&["connect4", "4x4k3"], "2");
     assert_eq!((c3["value"].as_str(), c3["remoteness"].as_u64()), (Some("win"), Some(9)));
     assert_eq!(solve(&["chomp.rhai", "88888888", "--engine", "script"], "2")["value"], "win");

@@ -157,7 +157,8 @@ pub enum DPos {
 impl Footprint for DPos {
     fn heap_bytes(&self) -> usize {
         match self {
-            DPos::Heaps(v) | DPos::Heights(v) => v.capacity() * 8,
+            // By length, not capacity: a copy (one that crossed threads) is counted the same.
+            DPos::Heaps(v) | DPos::Heights(v) => v.len() * 8,
             DPos::Grid(g) | DPos::Lights(g, _) => g.heap_bytes(),
         }
     }
@@ -223,6 +224,8 @@ pub struct DescriptorGame {
     shape: Shape,
     misere: bool,
     primitive_hook: Option<ScriptHook>,
+    /// The descriptor's text and folder, for a copy of the game on another thread.
+    source: std::sync::Arc<(String, Option<std::path::PathBuf>)>,
 }
 
 impl DescriptorGame {
@@ -379,8 +382,16 @@ impl DescriptorGame {
             (Shape::Heaps { families, .. }, false, None) => heap_rules(families).map(|r| NimSequence::new(r).into()),
             _ => None,
         };
-        let game =
-            DescriptorGame { sequence, file: file.to_string(), info, start: d.start, shape, misere, primitive_hook };
+        let game = DescriptorGame {
+            sequence,
+            file: file.to_string(),
+            info,
+            start: d.start,
+            shape,
+            misere,
+            primitive_hook,
+            source: std::sync::Arc::new((text.to_string(), dir.map(Path::to_path_buf))),
+        };
         if let Some(s) = &game.start {
             game.parse(s).map_err(|e| bad_at("start", format!("the start position: {e}")))?;
         }
@@ -600,6 +611,19 @@ fn chase_moves(g: &Grid, next: usize, pattern: Pattern) -> Vec<DMove> {
 impl Game for DescriptorGame {
     type Pos = DPos;
     type Move = DMove;
+
+    /// The same descriptor read again (its script hook, if any, is not shared between threads).
+    fn replicate(&self) -> Option<crate::game::Replica<'_, Self>> {
+        let (file, source) = (self.file.clone(), self.source.clone());
+        Some(crate::game::Replica {
+            make: std::sync::Arc::new(move || DescriptorGame::from_source(&file, &source.0, source.1.as_deref())),
+            send: |p| Box::new(p.clone()),
+            receive: |w| match w.downcast::<DPos>() {
+                Ok(p) => *p,
+                Err(_) => unreachable!("a descriptor position crosses threads as a DPos"),
+            },
+        })
+    }
 
     fn info(&self) -> &GameInfo {
         &self.info
