@@ -94,6 +94,7 @@ for _ in range(2000):
     big += b"\n"
 snake = " ".join("1" * 63 if r % 2 == 0 else "0" * 62 + "1" if r % 4 == 1 else "1" + "0" * 62 for r in range(63))
 boards = [("full 5x5", b"P1 5 5 11111 11111 11111 11111 11111", []),
+          ("full 4x7 (the narrow table: the whole budget)", b"P1 7 4 " + b"1" * 28, []),
           ("2000x2000 scattered", bytes(big), []),
           ("large-1-32x32 (components beyond 8x8)", open(os.path.join(root, "boards/large-1-32x32.pbm"), "rb").read(),
            []),
