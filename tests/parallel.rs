@@ -81,7 +81,8 @@ fn errors_on_a_worker_thread_are_reported_as_on_one() {
 fn solve(args: &[&str], threads: &str) -> Json {
     let mut all = vec!["solve"];
     all.extend_from_slice(args);
-    all.extend_from_slice(&["--json", "--no-db", "--threads", threads]);
+    // `--parallel-after 0`: over to all threads at once (by default after a quarter second).
+    all.extend_from_slice(&["--json", "--no-db", "--threads", threads, "--parallel-after", "0"]);
     let (code, out, err) = run_in(&all, "");
     assert_eq!(code, 0, "{err}");
     let mut j: Json = serde_json::from_str(&out).unwrap();
@@ -93,9 +94,8 @@ fn solve(args: &[&str], threads: &str) -> Json {
 
 #[test]
 fn solve_on_many_threads_gives_what_one_gives() {
-    // Each past the 4,096 positions after which a solve goes over to all threads: a partisan
-    // game with a win, an impartial one (Grundy values computed alongside), a loopy one, and
-    // a descriptor.
+    // A partisan game with a win, an impartial one (Grundy values computed alongside), a
+    // loopy one, and a descriptor, each explored on all threads from the start.
     let cases: [&[&str]; 3] =
         [&["connect4", "4x4k3"], &["chomp.rhai", "88888888", "--engine", "script"], &["tests/games/ring.rhai", "r"]];
     for args in cases {

@@ -231,6 +231,16 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// A number of seconds, 0 or more.
+fn parse_seconds_or_zero(text: &str) -> Result<std::time::Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(std::time::Duration::from_secs_f64)
+        .ok_or_else(|| format!("{text:?} is not a number of seconds"))
+}
+
 /// A positive number of seconds.
 fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
     text.trim()
@@ -262,11 +272,14 @@ struct SolveArgs {
     /// (see --db); this and later commands then answer from it
     #[arg(long, conflicts_with_all = ["no_db", "no_remoteness"])]
     save: bool,
-    /// Threads for a large search: past 20,000 positions, a game that can copy itself to other
-    /// threads (scripts, descriptors) is explored whole on all of them. Default: every core.
-    /// The answers are the same for any number
+    /// Threads for a long search: one still running after a quarter of a second, of a game
+    /// that can copy itself to other threads (scripts, descriptors), explores the whole game
+    /// on all of them. Default: every core. The answers are the same for any number
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
+    /// Seconds of one-thread search before going over to all threads (default 0.25; for tests)
+    #[arg(long, value_name = "SECONDS", hide = true, value_parser = parse_seconds_or_zero)]
+    parallel_after: Option<std::time::Duration>,
 }
 
 impl SolveArgs {
@@ -277,6 +290,7 @@ impl SolveArgs {
             progress: self.watch.progress(),
             full_search: self.full_search,
             threads: self.threads.map_or_else(default_threads, usize::from),
+            parallel_after: self.parallel_after,
         }
     }
 }

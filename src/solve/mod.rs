@@ -61,6 +61,9 @@ pub struct Options {
     pub full_search: bool,
     /// Threads for a large value search (see [`ValueSolver::with_threads`]).
     pub threads: usize,
+    /// How long a value search runs on one thread before it goes over to all of them
+    /// (default [`value::PARALLEL_AFTER`]).
+    pub parallel_after: Option<std::time::Duration>,
 }
 
 impl Default for Options {
@@ -71,6 +74,7 @@ impl Default for Options {
             progress: Progress::default(),
             full_search: false,
             threads: 1,
+            parallel_after: None,
         }
     }
 }
@@ -145,7 +149,7 @@ impl<'g, G: Game> Analyzer<'g, G> {
         let with_grundy = normal_play && !separate;
         let values = ValueSolver::new(game, if separate { half } else { opts.max_memory }, with_grundy)
             .with_progress(opts.progress.clone())
-            .with_threads(opts.threads);
+            .with_threads(opts.threads, opts.parallel_after);
         Analyzer { game, opts, values, grundy, grundy_note: None, remoteness_note: None, puzzle_visited: 0, db: None }
     }
 

@@ -111,10 +111,10 @@ enum Stop {
     Error(GameError),
 }
 
-/// Positions the depth-first search visits on one thread before a solve with more threads
-/// goes over to exploring the whole game on all of them (a small game is done by then, and
-/// copying a script game to other threads costs milliseconds).
-const PARALLEL_AFTER: u64 = 4_096;
+/// How long the depth-first search runs on one thread before a solve with more threads goes
+/// over to exploring the whole game on all of them: a game solved by then (most are) pays
+/// nothing for the threads, and a bigger one loses at most this.
+pub const PARALLEL_AFTER: std::time::Duration = std::time::Duration::from_millis(250);
 
 impl From<GameError> for Stop {
     fn from(e: GameError) -> Self {
@@ -134,8 +134,10 @@ pub struct ValueSolver<'g, G: Game> {
     with_grundy: bool,
     progress: Progress,
     threads: usize,
-    /// Where the depth-first search stops to go over to all threads (a visit count).
-    parallel_at: Option<u64>,
+    /// How long the search runs on one thread first (see [`PARALLEL_AFTER`]).
+    parallel_after: std::time::Duration,
+    /// When the depth-first search stops to go over to all threads.
+    parallel_at: Option<std::time::Instant>,
 }
 
 impl<'g, G: Game> ValueSolver<'g, G> {
@@ -152,15 +154,18 @@ impl<'g, G: Game> ValueSolver<'g, G> {
             with_grundy,
             progress: Progress::default(),
             threads: 1,
+            parallel_after: PARALLEL_AFTER,
             parallel_at: None,
         }
     }
 
-    /// Solve on `threads` threads where the game can be copied to them: a search that grows
-    /// past [`PARALLEL_AFTER`] positions explores the whole game on all of them and solves it
-    /// by retrograde analysis. The answers are the same for any number of threads.
-    pub fn with_threads(mut self, threads: usize) -> Self {
+    /// Solve on `threads` threads where the game can be copied to them: a search still
+    /// running after `after` (default [`PARALLEL_AFTER`]) explores the whole game on all of
+    /// them and solves it by retrograde analysis. The answers are the same for any number of
+    /// threads.
+    pub fn with_threads(mut self, threads: usize, after: Option<std::time::Duration>) -> Self {
         self.threads = threads.max(1);
+        self.parallel_after = after.unwrap_or(PARALLEL_AFTER);
         self
     }
 
@@ -188,7 +193,7 @@ impl<'g, G: Game> ValueSolver<'g, G> {
             return Ok((e.sol, e.grundy));
         }
         let parallel = self.threads > 1 && self.game.replicate().is_some();
-        self.parallel_at = parallel.then_some(self.visited + PARALLEL_AFTER);
+        self.parallel_at = parallel.then(|| std::time::Instant::now() + self.parallel_after);
         let result = self.dfs(root.clone());
         self.parallel_at = None;
         match result {
@@ -314,7 +319,7 @@ impl<'g, G: Game> ValueSolver<'g, G> {
                 if on_stack.contains(&child) {
                     return Err(Stop::Loop);
                 }
-                if self.parallel_at.is_some_and(|at| self.visited >= at) {
+                if self.parallel_at.is_some_and(|at| std::time::Instant::now() >= at) {
                     return Err(Stop::Parallel);
                 }
                 match self.expand(&child)? {
