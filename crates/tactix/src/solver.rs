@@ -66,81 +66,52 @@ impl std::error::Error for SolveError {}
 
 type Result<T> = std::result::Result<T, SolveError>;
 
-/// One word of the memo table. Where the target has 64-bit atomics the table can be shared
-/// by threads: relaxed loads and stores are plain moves there, so a single thread pays
-/// nothing. Elsewhere (the PS2's MIPS II has no 64-bit atomics) it is a plain cell and the
-/// table stays in one thread.
-#[cfg(target_has_atomic = "64")]
-#[derive(Default)]
-struct Word(std::sync::atomic::AtomicU64);
+/// An entry of the memo table, `$int` wide. Where the target has 64-bit atomics the table can
+/// be shared by threads: relaxed loads and stores are plain moves there, so a single thread
+/// pays nothing. Elsewhere (the PS2's MIPS II has no 64-bit atomics) it is a plain cell and
+/// the table stays in one thread.
+macro_rules! entry_word {
+    ($name:ident, $int:ty, $atomic:ty) => {
+        #[cfg(target_has_atomic = "64")]
+        #[derive(Default)]
+        struct $name($atomic);
 
-#[cfg(target_has_atomic = "64")]
-impl Word {
-    #[inline]
-    fn load(&self) -> u64 {
-        self.0.load(std::sync::atomic::Ordering::Relaxed)
-    }
-    #[inline]
-    fn store(&self, v: u64) {
-        self.0.store(v, std::sync::atomic::Ordering::Relaxed)
-    }
+        #[cfg(target_has_atomic = "64")]
+        impl $name {
+            #[inline]
+            fn load(&self) -> $int {
+                self.0.load(std::sync::atomic::Ordering::Relaxed)
+            }
+            #[inline]
+            fn store(&self, v: $int) {
+                self.0.store(v, std::sync::atomic::Ordering::Relaxed)
+            }
+        }
+
+        #[cfg(not(target_has_atomic = "64"))]
+        #[derive(Default)]
+        struct $name(std::cell::Cell<$int>);
+
+        #[cfg(not(target_has_atomic = "64"))]
+        impl $name {
+            #[inline]
+            fn load(&self) -> $int {
+                self.0.get()
+            }
+            #[inline]
+            fn store(&self, v: $int) {
+                self.0.set(v)
+            }
+        }
+
+        // SAFETY: an integer in a cell or an atomic: all zeros is 0, and it has no `Drop`.
+        unsafe impl Zero for $name {}
+    };
 }
 
-#[cfg(not(target_has_atomic = "64"))]
-#[derive(Default)]
-struct Word(std::cell::Cell<u64>);
-
-// SAFETY: a `Word` is a `u64` in a cell or an atomic: all zeros is 0, and it has no `Drop`.
-unsafe impl Zero for Word {}
-
-#[cfg(not(target_has_atomic = "64"))]
-impl Word {
-    #[inline]
-    fn load(&self) -> u64 {
-        self.0.get()
-    }
-    #[inline]
-    fn store(&self, v: u64) {
-        self.0.set(v)
-    }
-}
-
-/// One entry of a narrow table (see [`Table::narrow`]): half a [`Word`], shared between
-/// threads on the same terms.
-#[cfg(target_has_atomic = "64")]
-#[derive(Default)]
-struct Word32(std::sync::atomic::AtomicU32);
-
-#[cfg(target_has_atomic = "64")]
-impl Word32 {
-    #[inline]
-    fn load(&self) -> u32 {
-        self.0.load(std::sync::atomic::Ordering::Relaxed)
-    }
-    #[inline]
-    fn store(&self, v: u32) {
-        self.0.store(v, std::sync::atomic::Ordering::Relaxed)
-    }
-}
-
-#[cfg(not(target_has_atomic = "64"))]
-#[derive(Default)]
-struct Word32(std::cell::Cell<u32>);
-
-#[cfg(not(target_has_atomic = "64"))]
-impl Word32 {
-    #[inline]
-    fn load(&self) -> u32 {
-        self.0.get()
-    }
-    #[inline]
-    fn store(&self, v: u32) {
-        self.0.set(v)
-    }
-}
-
-// SAFETY: a `Word32` is a `u32` in a cell or an atomic: all zeros is 0, and it has no `Drop`.
-unsafe impl Zero for Word32 {}
+// An entry of a wide table, and of a narrow one (see [`Table::narrow`]).
+entry_word!(Word, u64, std::sync::atomic::AtomicU64);
+entry_word!(Word32, u32, std::sync::atomic::AtomicU32);
 
 /// The memo table: buckets of 8 one-word entries, 64 bytes, aligned to a cache line, so a
 /// lookup costs one memory access.
@@ -185,35 +156,35 @@ impl Table {
     /// When that much memory cannot be had (an address-space limit), the table halves until it
     /// can: a smaller table gives the same answers, more slowly.
     pub fn new(bytes: usize) -> Table {
-        let mut buckets = (bytes / 64).max(1 << DATA_BITS);
-        let words: Zeroed<Word> = loop {
-            match Zeroed::try_new(buckets * 8 + 8) {
-                Some(w) => break w,
-                None if buckets > 1 << DATA_BITS => buckets = (buckets / 2).max(1 << DATA_BITS),
-                None => break Zeroed::new(buckets * 8 + 8),
-            }
-        };
-        let misalign = (words.as_ptr() as usize % 64) / 8;
-        let base = if misalign == 0 { 0 } else { 8 - misalign };
+        let (words, buckets, base) = Self::allocate::<Word>(bytes);
         // k = 64 - floor(log2(buckets)): a bucket gets fewer than 2^k hash values.
         let kept = 64 - (63 - (buckets as u64).leading_zeros());
         Table { words: Words::Wide(words), base, buckets, kept }
+    }
+
+    /// Entries of `T` for at most `bytes` bytes of 64-byte buckets (at least 2^11 of them),
+    /// halving until the memory can be had: the entries, the number of buckets, and the index
+    /// of the first entry of bucket 0 (aligned to 64 bytes).
+    fn allocate<T: Zero>(bytes: usize) -> (Zeroed<T>, usize, usize) {
+        let per_bucket = 64 / std::mem::size_of::<T>();
+        let mut buckets = (bytes / 64).max(1 << DATA_BITS);
+        let words: Zeroed<T> = loop {
+            match Zeroed::try_new((buckets + 1) * per_bucket) {
+                Some(w) => break w,
+                None if buckets > 1 << DATA_BITS => buckets = (buckets / 2).max(1 << DATA_BITS),
+                None => break Zeroed::new((buckets + 1) * per_bucket),
+            }
+        };
+        let misalign = (words.as_ptr() as usize % 64) / std::mem::size_of::<T>();
+        let base = if misalign == 0 { 0 } else { per_bucket - misalign };
+        (words, buckets, base)
     }
 
     /// A table for keys below 2^32 only (the canonical key of a component at most 4 cells
     /// across, see [`bits::canonical`]): 4-byte entries, so twice as many in the same bytes.
     /// A larger key is neither stored nor found (still right, only slower).
     pub fn narrow(bytes: usize) -> Table {
-        let mut buckets = (bytes / 64).max(1 << DATA_BITS);
-        let words: Zeroed<Word32> = loop {
-            match Zeroed::try_new(buckets * 16 + 16) {
-                Some(w) => break w,
-                None if buckets > 1 << DATA_BITS => buckets = (buckets / 2).max(1 << DATA_BITS),
-                None => break Zeroed::new(buckets * 16 + 16),
-            }
-        };
-        let misalign = (words.as_ptr() as usize % 64) / 4;
-        let base = if misalign == 0 { 0 } else { 16 - misalign };
+        let (words, buckets, base) = Self::allocate::<Word32>(bytes);
         // As for a wide table, over 2^32 hash values: buckets ≥ 2^11 leave room for the data.
         let kept = 32 - (63 - (buckets as u64).leading_zeros());
         Table { words: Words::Narrow(words), base, buckets, kept }
