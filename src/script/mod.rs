@@ -86,7 +86,7 @@ struct CallMemo<V> {
 }
 
 /// Bytes each [`CallMemo`] may hold, beside the solvers' own memory budget.
-const CALL_MEMO_BYTES: usize = 16 << 20;
+const CALL_MEMO_BYTES: usize = 8 << 20;
 
 impl<V: Clone> CallMemo<V> {
     fn new() -> Self {

@@ -194,6 +194,7 @@ impl<'g, G: Game> ValueSolver<'g, G> {
         }
         let parallel = self.threads > 1 && self.game.replicate().is_some();
         self.parallel_at = parallel.then(|| std::time::Instant::now() + self.parallel_after);
+        let visited_before = self.visited;
         let result = self.dfs(root.clone());
         self.parallel_at = None;
         match result {
@@ -204,6 +205,17 @@ impl<'g, G: Game> ValueSolver<'g, G> {
                 let e = self.complete[&root];
                 Ok((e.sol, e.grundy))
             }
+            // Only while the memo is small (a search that has filled much of the budget in a
+            // quarter second has positions too big to hold the whole game at once), and where
+            // positions are quick to expand (a search that expanded fewer than 1,000 in that
+            // time would make the explorer crawl; the one-thread search may still end soon,
+            // by an answer or by its memory budget).
+            Err(Stop::Parallel)
+                if self.memo.bytes() > self.budget / 8
+                    || (!self.parallel_after.is_zero() && self.visited - visited_before < 1_000) =>
+            {
+                self.dfs_again(&root)
+            }
             Err(Stop::Parallel) => match self.explore_parallel(&root) {
                 Ok(()) => {
                     let e = self.complete[&root];
@@ -211,17 +223,22 @@ impl<'g, G: Game> ValueSolver<'g, G> {
                 }
                 // The whole game does not fit the budget at once; the depth-first search on
                 // one thread can still finish by forgetting positions.
-                Err(GameError::OutOfMemory(_)) => match self.dfs(root.clone()) {
-                    Ok(e) => Ok((e.sol, e.grundy)),
-                    Err(Stop::Error(e)) => Err(e),
-                    Err(Stop::Loop | Stop::Parallel) => {
-                        self.retrograde(&root)?;
-                        let e = self.complete[&root];
-                        Ok((e.sol, e.grundy))
-                    }
-                },
+                Err(GameError::OutOfMemory(_)) => self.dfs_again(&root),
                 Err(e) => Err(e),
             },
+        }
+    }
+
+    /// The depth-first search on one thread, to the end.
+    fn dfs_again(&mut self, root: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
+        match self.dfs(root.clone()) {
+            Ok(e) => Ok((e.sol, e.grundy)),
+            Err(Stop::Error(e)) => Err(e),
+            Err(Stop::Loop | Stop::Parallel) => {
+                self.retrograde(root)?;
+                let e = self.complete[root];
+                Ok((e.sol, e.grundy))
+            }
         }
     }
 
@@ -237,11 +254,14 @@ impl<'g, G: Game> ValueSolver<'g, G> {
     /// on one thread, Grundy values too where they are computed.
     fn explore_parallel(&mut self, root: &G::Pos) -> GameResult<()> {
         let Some(replica) = self.game.replicate() else { unreachable!("checked before the search") };
+        // A quarter of the budget for the graph: the solutions it turns into, the copies of
+        // the game on the workers, and the memo of the search so far need the rest.
+        let budget = self.budget / 4;
         let mut visited = 0;
         let graph = super::census::parallel::explore(
             self.game,
             root.clone(),
-            self.budget,
+            budget,
             &self.progress,
             self.threads,
             replica,
@@ -380,5 +400,15 @@ fn expand_canonical<G: Game>(game: &G, pos: &G::Pos, budget: usize) -> GameResul
     if children.is_empty() {
         return Ok(Node::End(game.stalemate()));
     }
-    Ok(Node::Inner(children.iter().map(|c| game.canonical(c)).collect::<GameResult<Vec<_>>>()?))
+    // Each canonical child once: positions that differ only by symmetry (a move on one of
+    // many equal heaps) would otherwise cross between threads as many copies.
+    let mut seen = HashSet::with_capacity(children.len());
+    let mut canon = Vec::with_capacity(children.len());
+    for c in &children {
+        let c = game.canonical(c)?;
+        if seen.insert(c.clone()) {
+            canon.push(c);
+        }
+    }
+    Ok(Node::Inner(canon))
 }
