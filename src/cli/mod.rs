@@ -233,15 +233,13 @@ pub fn default_threads() -> usize {
 
 /// A number of seconds, 0 or more.
 fn parse_seconds_or_zero(text: &str) -> Result<std::time::Duration, String> {
-    text.trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .map(std::time::Duration::from_secs_f64)
-        .ok_or_else(|| format!("{text:?} is not a number of seconds"))
+    if text.trim().parse::<f64>() == Ok(0.0) {
+        return Ok(std::time::Duration::ZERO);
+    }
+    parse_seconds(text)
 }
 
-/// A positive number of seconds.
+/// A positive number of seconds (below a billion, so that it is a `Duration`).
 fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
     text.trim()
         .parse::<f64>()

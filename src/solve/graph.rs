@@ -239,20 +239,17 @@ impl<P> Graph<P> {
         let mut grundy: Vec<Option<u64>> = vec![None; n];
         // Nodes whose value is settled (defined or not), children first.
         let mut ready: Vec<u32> = (0..n as u32).filter(|&i| remaining[i as usize] == 0).collect();
-        let mut undefined = vec![false; n];
         let mut seen = Vec::new();
         let mut settled = 0;
         while let Some(i) = ready.pop() {
             settled += 1;
             let i = i as usize;
-            let defined = self.end[i].is_none_or(|v| v == Value::Lose)
-                && self.children_of(i).iter().all(|&c| !undefined[c as usize]);
-            if defined {
+            // Children are settled first: `None` among them is undefined, not unknown.
+            if self.end[i].is_none_or(|v| v == Value::Lose) {
                 seen.clear();
-                seen.extend(self.children_of(i).iter().map(|&c| grundy[c as usize].expect("children come first")));
-                grundy[i] = Some(super::grundy::mex(&seen));
-            } else {
-                undefined[i] = true;
+                if self.children_of(i).iter().all(|&c| grundy[c as usize].map(|g| seen.push(g)).is_some()) {
+                    grundy[i] = Some(super::grundy::mex(&seen));
+                }
             }
             for &p in &parents[first[i] as usize..first[i + 1] as usize] {
                 remaining[p as usize] -= 1;

@@ -200,11 +200,7 @@ impl<'g, G: Game> ValueSolver<'g, G> {
         match result {
             Ok(e) => Ok((e.sol, e.grundy)),
             Err(Stop::Error(e)) => Err(e),
-            Err(Stop::Loop) => {
-                self.retrograde(&root)?;
-                let e = self.complete[&root];
-                Ok((e.sol, e.grundy))
-            }
+            Err(Stop::Loop) => self.solve_loopy(&root),
             // Only while the memo is small (a search that has filled much of the budget in a
             // quarter second has positions too big to hold the whole game at once), and where
             // positions are quick to expand (a search that expanded fewer than 1,000 in that
@@ -234,12 +230,15 @@ impl<'g, G: Game> ValueSolver<'g, G> {
         match self.dfs(root.clone()) {
             Ok(e) => Ok((e.sol, e.grundy)),
             Err(Stop::Error(e)) => Err(e),
-            Err(Stop::Loop | Stop::Parallel) => {
-                self.retrograde(root)?;
-                let e = self.complete[root];
-                Ok((e.sol, e.grundy))
-            }
+            Err(Stop::Loop | Stop::Parallel) => self.solve_loopy(root),
         }
+    }
+
+    /// A loopy game: retrograde analysis of everything reachable from `root`.
+    fn solve_loopy(&mut self, root: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
+        self.retrograde(root)?;
+        let e = self.complete[root];
+        Ok((e.sol, e.grundy))
     }
 
     fn lookup(&mut self, pos: &G::Pos) -> Option<Entry> {
