@@ -2,6 +2,7 @@
 //! period once the periodicity theorem confirms it.
 
 use super::{Loaded, load};
+use crate::solve::sequence::{MAX_COMPUTED, Method};
 use anyhow::{Result, bail};
 use clap::Args;
 use std::io::Write;
@@ -20,6 +21,9 @@ pub struct SequenceArgs {
     /// Print only the period, not the values
     #[arg(long)]
     quiet: bool,
+    /// Read every split of every heap (no rare/common split), to measure the difference
+    #[arg(long, hide = true)]
+    plain: bool,
 }
 
 pub fn run(args: &SequenceArgs) -> Result<i32> {
@@ -33,8 +37,20 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
             loaded.file()
         );
     };
+    if args.plain {
+        seq.set_method(Method::Plain);
+    }
     let started = std::time::Instant::now();
     seq.extend_to(args.to);
+    if seq.period().is_none() && seq.computed() <= args.to {
+        bail!(
+            "{}: no period confirmed up to n = {}, the most values the engine computes ({MAX_COMPUTED}); \
+             ask for --to {} or less",
+            loaded.file(),
+            seq.computed() - 1,
+            seq.computed() - 1
+        );
+    }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if !args.quiet {
         for row in (0..=args.to).step_by(12) {
@@ -56,6 +72,25 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
             seq.computed().saturating_sub(1),
             started.elapsed().as_secs_f64()
         )?,
+    }
+    if let Some((rare, heaps)) = seq.rare() {
+        let shown: Vec<String> = rare
+            .iter()
+            .take(24)
+            .map(|&(v, parity)| match parity {
+                None => v.to_string(),
+                Some(0) => format!("{v}(even)"),
+                Some(_) => format!("{v}(odd)"),
+            })
+            .collect();
+        writeln!(
+            out,
+            "rare values{}: {}{} at {heaps} heaps (the rest common); {} splits read",
+            if rare.first().is_some_and(|r| r.1.is_some()) { ", paired with the heap's parity" } else { "" },
+            shown.join(" "),
+            if rare.len() > 24 { format!(" … ({} in all)", rare.len()) } else { String::new() },
+            seq.splits_read()
+        )?;
     }
     out.flush()?;
     Ok(0)

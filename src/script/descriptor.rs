@@ -881,7 +881,17 @@ impl Game for DescriptorGame {
     fn shortcut_value(&self, pos: &DPos) -> GameResult<Option<Shortcut<DMove>>> {
         let (Some(seq), DPos::Heaps(h)) = (&self.sequence, pos) else { return Ok(None) };
         let mut seq = seq.borrow_mut();
-        let total = h.iter().fold(0, |acc, &n| acc ^ seq.get(n as usize));
+        let mut total = 0;
+        for &n in h {
+            let Some(v) = usize::try_from(n).ok().and_then(|n| seq.value(n)) else {
+                return Err(GameError::Unsupported(format!(
+                    "no period of this game's nim-sequence is confirmed up to n = {}, the most values it computes, \
+                     and a heap here has {n} tokens",
+                    seq.computed() - 1
+                )));
+            };
+            total ^= v;
+        }
         let value = if total != 0 { Value::Win } else { Value::Lose };
         Ok(Some(Shortcut { value, remoteness: None, grundy: Some(total), winning_moves: Vec::new() }))
     }

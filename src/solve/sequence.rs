@@ -8,6 +8,13 @@
 //! g(n + p) = g(n) holds for every n from n0 to 2·n0 + p + t (t the largest take), the
 //! Guy–Smith periodicity theorem says it holds for ever, and the rest of the sequence is read
 //! off the period.
+//!
+//! Moves that split a heap in two make a plain mex cost O(n) per heap. Where the values fall
+//! into a few *rare* ones and many *common* ones (the "sparse space" of Gangolli and
+//! Plambeck; the RC method of Beling's `ogs`), the engine chooses a set C of common values
+//! no two of which xor to a third, so a split can only give a value of C if one of its two
+//! heaps has a rare value. The options in C are then found from the rare heaps alone, and
+//! the whole list of splits is read only while the smallest missing value is rare.
 
 /// The moves of a heap game: `digits[k]` for taking k tokens (bits 1, 2, 4: leave no heap,
 /// one heap, two heaps). `digits[0]` is unused.
@@ -49,21 +56,60 @@ impl HeapRules {
     }
 }
 
+/// How the values are computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Every option of every heap.
+    Plain,
+    /// The rare/common split, where the game has moves that split a heap (else as `Plain`).
+    RareCommon,
+}
+
 /// A nim-sequence, computed as far as needed.
 #[derive(Clone, Debug)]
 pub struct NimSequence {
     rules: HeapRules,
-    values: Vec<u64>,
+    /// The takes that may leave two heaps.
+    splits: Vec<usize>,
+    values: Vec<u32>,
     /// (preperiod n0, period p), once confirmed.
     period: Option<(usize, usize)>,
+    method: Method,
+    split: RareCommon,
+    marks: Bits,
+    /// Splits read for the values computed so far (for `gamesman sequence --stats`).
+    splits_read: u64,
 }
 
 /// Periods looked for at a checkpoint are at most this long (a longer one is not found).
 pub const MAX_PERIOD: usize = 1 << 14;
 
+/// Values computed by mex at most (4 bytes each): past this without a period, `value` says
+/// it cannot tell.
+pub const MAX_COMPUTED: usize = 1 << 27;
+
 impl NimSequence {
     pub fn new(rules: HeapRules) -> NimSequence {
-        NimSequence { rules, values: Vec::new(), period: None }
+        Self::with_method(rules, Method::RareCommon)
+    }
+
+    pub fn with_method(rules: HeapRules, method: Method) -> NimSequence {
+        let splits = (1..rules.digits.len()).filter(|&k| rules.digits[k] & 4 != 0).collect();
+        NimSequence {
+            rules,
+            splits,
+            values: Vec::new(),
+            period: None,
+            method,
+            split: RareCommon::default(),
+            marks: Bits::default(),
+            splits_read: 0,
+        }
+    }
+
+    /// The method for the values not computed yet.
+    pub fn set_method(&mut self, method: Method) {
+        self.method = method;
     }
 
     /// (preperiod, period) once the periodicity theorem has confirmed it.
@@ -76,30 +122,61 @@ impl NimSequence {
         self.values.len()
     }
 
-    /// g(n).
-    pub fn get(&mut self, n: usize) -> u64 {
+    /// How many (heap, heap) splits were read to compute them.
+    pub fn splits_read(&self) -> u64 {
+        self.splits_read
+    }
+
+    /// The rare values (each with its heap's parity, 0 or 1, where the split pairs them), and
+    /// how many heaps have one (heap 0 included); when the rare/common split is in use.
+    pub fn rare(&self) -> Option<(Vec<(u64, Option<u8>)>, usize)> {
+        (self.method == Method::RareCommon && !self.splits.is_empty()).then(|| {
+            let s = &self.split;
+            let keys = (0..s.counts.len()).filter(|&k| s.counts[k] > 0 && s.rare.contains(k));
+            let values = keys.map(|k| if s.parity { (k as u64 / 2, Some((k & 1) as u8)) } else { (k as u64, None) });
+            (values.collect(), s.rare_heaps.len() + 1)
+        })
+    }
+
+    /// g(n), or `None` when the period is not known and n is past `MAX_COMPUTED`.
+    pub fn value(&mut self, n: usize) -> Option<u64> {
         if let Some((n0, p)) = self.period
             && n >= n0
         {
-            return self.values[n0 + (n - n0) % p];
+            return Some(self.values[n0 + (n - n0) % p] as u64);
         }
-        self.extend_to(n);
+        if n >= MAX_COMPUTED && self.period.is_none() {
+            self.extend_to(MAX_COMPUTED - 1);
+        } else {
+            self.extend_to(n);
+        }
         match self.period {
-            Some((n0, p)) if n >= n0 => self.values[n0 + (n - n0) % p],
-            _ => self.values[n],
+            Some((n0, p)) if n >= n0 => Some(self.values[n0 + (n - n0) % p] as u64),
+            _ => self.values.get(n).map(|&v| v as u64),
         }
+    }
+
+    /// g(n); n must be below `MAX_COMPUTED` unless the period is known (else see `value`).
+    pub fn get(&mut self, n: usize) -> u64 {
+        self.value(n).unwrap_or_else(|| panic!("g({n}) is past the {MAX_COMPUTED} values computed at most"))
     }
 
     /// Compute values up to `n` (or until the period is confirmed).
     pub fn extend_to(&mut self, n: usize) {
-        let mut seen: Vec<bool> = Vec::new();
+        let n = n.min(MAX_COMPUTED - 1);
         while self.values.len() <= n && self.period.is_none() {
             let m = self.values.len();
-            let g = self.mex_at(m, &mut seen);
+            let g = self.mex_at(m);
             self.values.push(g);
+            if self.method == Method::RareCommon && !self.splits.is_empty() {
+                self.split.record(m, g);
+            }
             let len = self.values.len();
             if len >= 8 && len.is_power_of_two() {
                 self.find_period();
+                self.split.rebuild(&self.values);
+            } else if self.split.rare_heaps.len() > 2 * self.split.rebuilt_with + 64 {
+                self.split.rebuild(&self.values);
             }
         }
         if self.period.is_none() && self.values.len() > 8 {
@@ -107,34 +184,68 @@ impl NimSequence {
         }
     }
 
-    fn mex_at(&self, n: usize, seen: &mut Vec<bool>) -> u64 {
-        seen.clear();
+    fn mex_at(&mut self, n: usize) -> u32 {
         let g = &self.values;
-        let mut mark = |v: u64| {
-            let v = v as usize;
-            if v >= seen.len() {
-                seen.resize(v + 1, false);
-            }
-            seen[v] = true;
-        };
+        let marks = &mut self.marks;
+        marks.clear();
         for (k, &d) in self.rules.digits.iter().enumerate().skip(1) {
             if k > n {
                 break;
             }
             if d & 1 != 0 && n == k {
-                mark(0);
+                marks.insert(0);
             }
             if d & 2 != 0 && n > k {
-                mark(g[n - k]);
-            }
-            if d & 4 != 0 && n >= k + 2 {
-                let rest = n - k;
-                for a in 1..=rest / 2 {
-                    mark(g[a] ^ g[rest - a]);
-                }
+                marks.insert(g[n - k] as usize);
             }
         }
-        seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u64
+        let splits = self.splits.iter().copied().take_while(|&k| n >= k + 2);
+        let rare = &self.split.rare_heaps;
+        // The rare/common split pays where the rare heaps are fewer than half the splits.
+        let mut candidate = if self.method == Method::RareCommon && rare.len() < n / 4 {
+            for k in splits.clone() {
+                let rest = n - k;
+                let below = rare.partition_point(|&r| r < rest);
+                for &r in &rare[..below] {
+                    marks.insert((g[r] ^ g[rest - r]) as usize);
+                }
+                self.splits_read += below as u64;
+            }
+            let c = marks.mex_from(0);
+            if self.split.only_from_rare(n, c, &self.splits) {
+                return c as u32;
+            }
+            c
+        } else {
+            usize::MAX
+        };
+        if candidate == usize::MAX {
+            for k in splits {
+                let rest = n - k;
+                for a in 1..=rest / 2 {
+                    marks.insert((g[a] ^ g[rest - a]) as usize);
+                }
+                self.splits_read += (rest / 2) as u64;
+            }
+            return marks.mex_from(0) as u32;
+        }
+        // Every split, until the least missing value could be common (or for good).
+        'all: for k in splits {
+            let rest = n - k;
+            for a in 1..=rest / 2 {
+                let x = (g[a] ^ g[rest - a]) as usize;
+                marks.insert(x);
+                if x == candidate {
+                    candidate = marks.mex_from(x);
+                    if self.split.only_from_rare(n, candidate, &self.splits) {
+                        self.splits_read += a as u64;
+                        break 'all;
+                    }
+                }
+            }
+            self.splits_read += (rest / 2) as u64;
+        }
+        marks.mex_from(0) as u32
     }
 
     /// Look for the shortest period confirmed by the values so far: for each p, the
@@ -158,6 +269,151 @@ impl NimSequence {
     }
 }
 
+/// A set of small numbers, one bit each.
+#[derive(Clone, Debug, Default)]
+struct Bits {
+    words: Vec<u64>,
+}
+
+impl Bits {
+    fn insert(&mut self, v: usize) {
+        let w = v >> 6;
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        self.words[w] |= 1 << (v & 63);
+    }
+
+    fn contains(&self, v: usize) -> bool {
+        self.words.get(v >> 6).is_some_and(|w| (w >> (v & 63)) & 1 != 0)
+    }
+
+    fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+
+    /// The least number from `from` on that is not in the set.
+    fn mex_from(&self, from: usize) -> usize {
+        let mut w = from >> 6;
+        let Some(&first) = self.words.get(w) else { return from };
+        let mut word = first | ((1u64 << (from & 63)) - 1);
+        loop {
+            if word != u64::MAX {
+                return w * 64 + (!word).trailing_zeros() as usize;
+            }
+            w += 1;
+            match self.words.get(w) {
+                Some(&x) => word = x,
+                None => return w * 64,
+            }
+        }
+    }
+}
+
+/// The values split into common ones (C) and rare ones (R), C chosen so that no two of its
+/// values (the same one twice included) xor to a third: a split whose two heaps both have
+/// common values never gives a common value. Most common first, greedily.
+///
+/// In some games (0.106) the values are sparse only once each is paired with the parity of
+/// its heap: then the split is of keys 2·g(n) + (n mod 2), and a split of `rest` tokens
+/// gives the key 2·v + (rest mod 2) for the value v. The engine keeps whichever of the two
+/// leaves fewer rare heaps.
+#[derive(Clone, Debug, Default)]
+struct RareCommon {
+    parity: bool,
+    common: Bits,
+    commons: Vec<usize>,
+    rare: Bits,
+    /// How many heaps have each key.
+    counts: Vec<usize>,
+    /// The sizes ≥ 1 whose key is rare, ascending.
+    rare_heaps: Vec<usize>,
+    /// `rare_heaps.len()` at the last rebuild.
+    rebuilt_with: usize,
+}
+
+impl RareCommon {
+    fn key(&self, n: usize, v: usize) -> usize {
+        if self.parity { 2 * v + (n & 1) } else { v }
+    }
+
+    /// Whether every split of heap `n` (by the takes `splits`) that gives the value `v` has
+    /// a heap with a rare key: `v`'s key is common, or not yet seen and no xor of two
+    /// common keys.
+    fn only_from_rare(&self, n: usize, v: usize, splits: &[usize]) -> bool {
+        if !self.parity {
+            return self.may_be_common(v);
+        }
+        let mut seen = [false; 2];
+        for &k in splits.iter().take_while(|&&k| n >= k + 2) {
+            seen[(n - k) & 1] = true;
+        }
+        (0..2).all(|p| !seen[p] || self.may_be_common(2 * v + p))
+    }
+
+    /// Whether `key` is common, or could join C as it is.
+    fn may_be_common(&self, key: usize) -> bool {
+        if self.common.contains(key) {
+            return true;
+        }
+        if self.rare.contains(key) || key == 0 {
+            return false;
+        }
+        self.commons.iter().all(|&c| !self.common.contains(key ^ c))
+    }
+
+    fn classify(&mut self, key: usize) {
+        if self.may_be_common(key) {
+            self.common.insert(key);
+            self.commons.push(key);
+        } else {
+            self.rare.insert(key);
+        }
+    }
+
+    /// Heap `n` has value `v`.
+    fn record(&mut self, n: usize, v: u32) {
+        let key = self.key(n, v as usize);
+        if key >= self.counts.len() {
+            self.counts.resize(key + 1, 0);
+        }
+        self.counts[key] += 1;
+        if !self.common.contains(key) && !self.rare.contains(key) {
+            self.classify(key);
+        }
+        if n > 0 && self.rare.contains(key) {
+            self.rare_heaps.push(n);
+        }
+    }
+
+    /// The split of these values, by value or by value and parity.
+    fn build(values: &[u32], parity: bool) -> RareCommon {
+        let mut s = RareCommon { parity, ..RareCommon::default() };
+        for (n, &v) in values.iter().enumerate() {
+            let key = s.key(n, v as usize);
+            if key >= s.counts.len() {
+                s.counts.resize(key + 1, 0);
+            }
+            s.counts[key] += 1;
+        }
+        let mut order: Vec<usize> = (0..s.counts.len()).filter(|&k| s.counts[k] > 0).collect();
+        order.sort_by_key(|&k| (std::cmp::Reverse(s.counts[k]), k));
+        for key in order {
+            s.classify(key);
+        }
+        s.rare_heaps = (1..values.len()).filter(|&n| s.rare.contains(s.key(n, values[n] as usize))).collect();
+        s.rebuilt_with = s.rare_heaps.len();
+        s
+    }
+
+    /// Choose C again, most common keys first, with or without the parity.
+    fn rebuild(&mut self, values: &[u32]) {
+        let plain = Self::build(values, false);
+        let parity = Self::build(values, true);
+        *self = if parity.rare_heaps.len() < plain.rare_heaps.len() { parity } else { plain };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,5 +424,80 @@ mod tests {
         let mut s = NimSequence::new(HeapRules::subtract(&[1, 2]));
         assert_eq!((0..10).map(|n| s.get(n)).collect::<Vec<_>>(), vec![0, 1, 2, 0, 1, 2, 0, 1, 2, 0]);
         assert_eq!(s.period(), Some((0, 3)));
+    }
+
+    /// The values by the definition: the mex of every option, no bitset, no split.
+    fn by_definition(digits: &[u8], to: usize) -> Vec<u64> {
+        let mut g: Vec<u64> = Vec::new();
+        for n in 0..=to {
+            let mut options = std::collections::BTreeSet::new();
+            for (k, &d) in digits.iter().enumerate().skip(1) {
+                if d & 1 != 0 && n == k {
+                    options.insert(0);
+                }
+                if d & 2 != 0 && n > k {
+                    options.insert(g[n - k]);
+                }
+                if d & 4 != 0 && n > k {
+                    for a in 1..n - k {
+                        options.insert(g[a] ^ g[n - k - a]);
+                    }
+                }
+            }
+            g.push((0..).find(|v| !options.contains(v)).unwrap());
+        }
+        g
+    }
+
+    #[test]
+    fn bitset_mex() {
+        let mut b = Bits::default();
+        assert_eq!(b.mex_from(0), 0);
+        for v in (0..200).filter(|&v| v != 64 && v != 130) {
+            b.insert(v);
+        }
+        assert_eq!((b.mex_from(0), b.mex_from(65), b.mex_from(131), b.mex_from(500)), (64, 130, 200, 500));
+        assert!(b.contains(63) && !b.contains(64) && !b.contains(10_000));
+    }
+
+    /// Every octal code of up to three digits, both methods, against the definition.
+    #[test]
+    fn both_methods_agree_with_the_definition_on_every_short_octal_code() {
+        for code in 0..8 * 8 * 8 {
+            let digits = [0, (code >> 6) as u8, ((code >> 3) & 7) as u8, (code & 7) as u8];
+            let want = by_definition(&digits, 300);
+            for method in [Method::Plain, Method::RareCommon] {
+                let mut s = NimSequence::with_method(HeapRules::octal(&digits), method);
+                let got: Vec<u64> = (0..=300).map(|n| s.get(n)).collect();
+                assert_eq!(got, want, "0.{}{}{} by {method:?}", digits[1], digits[2], digits[3]);
+            }
+        }
+    }
+
+    /// Where the values are sparse, the rare/common split gives the same sequence from a
+    /// small part of the splits. 0.16's rare values are few (Gangolli and Plambeck).
+    #[test]
+    fn the_rare_common_split_reads_few_splits_and_changes_no_value() {
+        for code in ["16", "14", "64", "106", "76", "4", "6", "142", "117", "125", "051"] {
+            let digits: Vec<u8> = std::iter::once(0).chain(code.bytes().map(|c| c - b'0')).collect();
+            let mut plain = NimSequence::with_method(HeapRules::octal(&digits), Method::Plain);
+            let mut rc = NimSequence::new(HeapRules::octal(&digits));
+            let to = 20_000;
+            rc.extend_to(to);
+            plain.extend_to(to);
+            for n in 0..=to {
+                assert_eq!(rc.get(n), plain.get(n), "0.{code}, heap {n}");
+            }
+            if code == "16" {
+                assert!(rc.period().is_none());
+                assert!(rc.splits_read() * 20 < plain.splits_read(), "{} of {}", rc.splits_read(), plain.splits_read());
+                let (rare, _) = rc.rare().unwrap();
+                assert_eq!(rare[0], (0, None), "0 = c ^ c is never common");
+            }
+            if code == "142" {
+                let (rare, _) = rc.rare().unwrap();
+                assert!(rare[0].1.is_some(), "0.142's values are sparse with the heap's parity");
+            }
+        }
     }
 }
