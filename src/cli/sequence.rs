@@ -2,7 +2,7 @@
 //! period once the periodicity theorem confirms it.
 
 use super::{Loaded, load};
-use crate::solve::sequence::{MAX_COMPUTED, Method};
+use crate::solve::sequence::{MAX_COMPUTED, Method, Rare};
 use anyhow::{Result, bail};
 use clap::Args;
 use std::io::Write;
@@ -73,7 +73,7 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
             started.elapsed().as_secs_f64()
         )?,
     }
-    if let Some((rare, heaps)) = seq.rare() {
+    if let Some(Rare { values: rare, heaps }) = seq.rare() {
         let shown: Vec<String> = rare
             .iter()
             .take(24)

@@ -75,10 +75,19 @@ pub struct NimSequence {
     /// (preperiod n0, period p), once confirmed.
     period: Option<(usize, usize)>,
     method: Method,
-    split: RareCommon,
+    split: Box<RareCommon>,
     marks: Bits,
     /// Splits read for the values computed so far (for `gamesman sequence --stats`).
     splits_read: u64,
+}
+
+/// The rare values of a sequence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rare {
+    /// Each value, with its heap's parity (0 or 1) where the split pairs them.
+    pub values: Vec<(u64, Option<u8>)>,
+    /// How many heaps have a rare value (heap 0 included).
+    pub heaps: usize,
 }
 
 /// Periods looked for at a checkpoint are at most this long (a longer one is not found).
@@ -101,7 +110,7 @@ impl NimSequence {
             values: Vec::new(),
             period: None,
             method,
-            split: RareCommon::default(),
+            split: Box::default(),
             marks: Bits::default(),
             splits_read: 0,
         }
@@ -127,14 +136,13 @@ impl NimSequence {
         self.splits_read
     }
 
-    /// The rare values (each with its heap's parity, 0 or 1, where the split pairs them), and
-    /// how many heaps have one (heap 0 included); when the rare/common split is in use.
-    pub fn rare(&self) -> Option<(Vec<(u64, Option<u8>)>, usize)> {
+    /// The rare values and where they are, when the rare/common split is in use.
+    pub fn rare(&self) -> Option<Rare> {
         (self.method == Method::RareCommon && !self.splits.is_empty()).then(|| {
             let s = &self.split;
             let keys = (0..s.counts.len()).filter(|&k| s.counts[k] > 0 && s.rare.contains(k));
             let values = keys.map(|k| if s.parity { (k as u64 / 2, Some((k & 1) as u8)) } else { (k as u64, None) });
-            (values.collect(), s.rare_heaps.len() + 1)
+            Rare { values: values.collect(), heaps: s.rare_heaps.len() + 1 }
         })
     }
 
@@ -491,12 +499,10 @@ mod tests {
             if code == "16" {
                 assert!(rc.period().is_none());
                 assert!(rc.splits_read() * 20 < plain.splits_read(), "{} of {}", rc.splits_read(), plain.splits_read());
-                let (rare, _) = rc.rare().unwrap();
-                assert_eq!(rare[0], (0, None), "0 = c ^ c is never common");
+                assert_eq!(rc.rare().unwrap().values[0], (0, None), "0 = c ^ c is never common");
             }
             if code == "142" {
-                let (rare, _) = rc.rare().unwrap();
-                assert!(rare[0].1.is_some(), "0.142's values are sparse with the heap's parity");
+                assert!(rc.rare().unwrap().values[0].1.is_some(), "0.142's values are sparse with the heap's parity");
             }
         }
     }
