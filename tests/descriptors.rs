@@ -42,6 +42,37 @@ fn octal_0_137_is_dawsons_kayles_shifted_by_one() {
     }
 }
 
+/// Octal codes whose last digit repeats for ever, written "0.03…" or "0.03...": 0.03… takes
+/// two or more tokens, leaving a heap or none, so the options of n are every heap up to
+/// n - 2 and g(n) = ⌊n/2⌋ (by hand).
+#[test]
+fn octal_codes_with_a_repeating_digit() {
+    for code in ["0.03…", "0.03..."] {
+        let src = format!(r#"(name: "two-or-more", rules: Heaps(moves: [Octal("{code}")]))"#);
+        let g = DescriptorGame::from_source("two-or-more.ron", &src, None).unwrap();
+        // A heap of 7: take 2 to 7, leaving 5, 4, 3, 2, 1 or nothing.
+        let seven = g.parse("7").unwrap();
+        assert_eq!(g.moves(&seven).unwrap().len(), 6, "{code}");
+        for n in 0..=40usize {
+            assert_eq!(grundy(&g, &n.to_string()), n as u64 / 2, "{code} at {n}");
+        }
+        assert_eq!(grundy(&g, "9,5"), 4 ^ 2);
+    }
+    // The sequence command says what it saw, and that it is not a proof.
+    let dir = temp_dir("repeating-octal");
+    let path = dir.join("two-or-more.ron");
+    std::fs::write(&path, "(name: \"two-or-more\", start: \"12,7\", rules: Heaps(moves: [Octal(\"0.03…\")]))\n")
+        .unwrap();
+    let (code, out, err) = run(&["sequence", path.to_str().unwrap(), "--to", "2000", "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("g(n + 2) = g(n) + 1 from n = 0"), "{out}");
+    assert!(out.contains("seen, not proved"), "{out}");
+    // The values the sequence gives agree with the game's own moves.
+    let (code, out, err) = run(&["check", path.to_str().unwrap(), "--count", "30", "--seed", "4"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("no disagreement"), "{out}");
+}
+
 #[test]
 fn subtraction_134_has_period_7() {
     // S(1,3,4): 0 1 0 1 2 3 2, repeated (by hand: mex over n-1, n-3, n-4).
@@ -265,12 +296,20 @@ fn toggle_puzzles_with_every_pattern() {
 
 #[test]
 fn huge_positions_are_refused_not_listed() {
-    // 10^12 tokens: 10^12 moves. A clear error, not an out-of-memory abort.
-    for (game, pos) in [("games/nim.ron", "1000000000000,3"), ("games/kayles.ron", "99999999999")] {
+    // 10^11 tokens: 10^11 moves to list. A clear error, not an out-of-memory abort.
+    for (game, pos) in [("games/nim.ron", "1000000,3"), ("games/kayles.ron", "99999999999")] {
         let (code, out, err) = run(&["solve", game, pos, "--engine", "script"]);
         assert_eq!((code, out.as_str()), (1, ""), "{err}");
         assert!(err.contains("more than the 1000000 a search can list"), "{err}");
     }
+    // Nim's values grow with the heap: they are computed to 2^24 - 1 at most, and past that
+    // the descriptor says why it cannot tell.
+    let (code, out, err) = run(&["solve", "games/nim.ron", "1000000000000,3", "--engine", "script"]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(
+        err.contains("computed up to n = 16777215") && err.contains("a heap here has 1000000000000 tokens"),
+        "{err}"
+    );
 }
 
 /// The nim-sequence engine (`gamesman sequence`) against the published sequences, and the
@@ -294,8 +333,10 @@ fn nim_sequences_and_their_periods() {
     assert_eq!((0..14).map(|n| s.get(n)).collect::<Vec<_>>(), vec![0, 1, 0, 1, 2, 3, 2, 0, 1, 0, 1, 2, 3, 2]);
     s.extend_to(100);
     assert_eq!(s.period(), Some((0, 7)));
-    // No sequence where a move is not "take one of finitely many sizes from one heap".
-    assert!(descriptor("nim").nim_sequence().is_none());
+    // Nim (TakeAny, the octal code 0.3…) has one too, g(n) = n; Wythoff's game, whose
+    // moves take from two heaps at once, has none.
+    let mut nim = descriptor("nim").nim_sequence().map(|s| s.clone()).expect("Nim is 0.3…");
+    assert_eq!((0..50).map(|n| nim.get(n)).collect::<Vec<_>>(), (0..50).collect::<Vec<u64>>());
     assert!(descriptor("nimrod").nim_sequence().is_none());
 
     let (code, out, _) = run(&["sequence", "kayles.ron", "--to", "100000", "--quiet"]);

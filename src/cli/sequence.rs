@@ -2,15 +2,15 @@
 //! period once the periodicity theorem confirms it.
 
 use super::{Loaded, load};
-use crate::solve::sequence::{MAX_COMPUTED, Method, Rare};
+use crate::solve::sequence::{Method, Pattern, Rare};
 use anyhow::{Result, bail};
 use clap::Args;
 use std::io::Write;
 
 #[derive(Args)]
 #[command(after_help = "Example:\n  gamesman sequence kayles.ron --to 100000\n\n\
-The game must be a heap descriptor whose moves take finitely many sizes from one heap (Octal, Subtract), \
-under normal play.")]
+The game must be a heap descriptor whose moves take from one heap and leave at most two (Octal, \
+including codes with a repeating last digit such as \"0.3…\", Subtract, TakeAny), under normal play.")]
 pub struct SequenceArgs {
     /// A heap game descriptor (games/kayles.ron, dawsons-kayles)
     #[arg(value_name = "GAME")]
@@ -33,7 +33,7 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
     };
     let Some(mut seq) = game.nim_sequence() else {
         bail!(
-            "{}: not a heap game whose moves take finitely many sizes from one heap (Octal or Subtract, normal play)",
+            "{}: not a heap game whose moves take from one heap and leave at most two (Octal, Subtract or TakeAny, normal play)",
             loaded.file()
         );
     };
@@ -44,10 +44,11 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
     seq.extend_to(args.to);
     if seq.period().is_none() && seq.computed() <= args.to {
         bail!(
-            "{}: no period confirmed up to n = {}, the most values the engine computes ({MAX_COMPUTED}); \
+            "{}: no period confirmed up to n = {}, the most values the engine computes for this game ({}); \
              ask for --to {} or less",
             loaded.file(),
             seq.computed() - 1,
+            seq.limit(),
             seq.computed() - 1
         );
     }
@@ -72,6 +73,19 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
             seq.computed().saturating_sub(1),
             started.elapsed().as_secs_f64()
         )?,
+    }
+    match seq.pattern() {
+        Some(Pattern { n0, period, saltus: 0, to }) => writeln!(
+            out,
+            "the values repeat with period {period} from n = {n0} as far as n = {to}: seen, not proved \
+             (the periodicity theorem is for codes without a repeating digit)"
+        )?,
+        Some(Pattern { n0, period, saltus, to }) => writeln!(
+            out,
+            "arithmetic-periodic: g(n + {period}) = g(n) + {saltus} from n = {n0} as far as n = {to}: seen, not proved \
+             (no theorem for codes with a repeating digit is applied)"
+        )?,
+        None => {}
     }
     if let Some(Rare { values: rare, heaps }) = seq.rare() {
         let shown: Vec<String> = rare

@@ -178,34 +178,38 @@ pub enum DMove {
     Press { cell: usize, free: bool },
 }
 
-/// Octal code digits: `digits[k]` for taking k tokens (digit 0 is unused).
-#[derive(Clone, Debug)]
-struct Octal(Vec<u8>);
-
-impl Octal {
-    fn parse(code: &str) -> Result<Octal, String> {
-        let Some(rest) = code.strip_prefix("0.") else {
-            return Err(format!("octal code {code:?} must start with \"0.\" (e.g. \"0.77\" for Kayles)"));
-        };
-        if rest.is_empty() {
-            return Err(format!("octal code {code:?} has no digits after \"0.\""));
-        }
-        let mut digits = vec![0];
-        for ch in rest.chars() {
-            match ch.to_digit(8) {
-                Some(d) => digits.push(d as u8),
-                None => return Err(format!("octal code {code:?}: {ch:?} is not an octal digit (0-7)")),
+/// An octal code such as "0.77", or "0.3…" (or "0.3...") whose last digit repeats for ever.
+fn parse_octal(code: &str) -> Result<HeapRules, String> {
+    let Some(rest) = code.strip_prefix("0.") else {
+        return Err(format!("octal code {code:?} must start with \"0.\" (e.g. \"0.77\" for Kayles)"));
+    };
+    let (rest, repeating) = match rest.strip_suffix('…').or_else(|| rest.strip_suffix("...")) {
+        Some(r) => (r, true),
+        None => (rest, false),
+    };
+    if rest.is_empty() {
+        return Err(format!("octal code {code:?} has no digits after \"0.\""));
+    }
+    let mut digits = vec![0];
+    for ch in rest.chars() {
+        match ch.to_digit(8) {
+            Some(d) => digits.push(d as u8),
+            None => {
+                return Err(format!(
+                    "octal code {code:?}: {ch:?} is not an octal digit (0-7; a code may end in \"…\" or \"...\" \
+                     when its last digit repeats for ever)"
+                ));
             }
         }
-        Ok(Octal(digits))
     }
+    Ok(if repeating { HeapRules::repeating(&digits) } else { HeapRules::octal(&digits) })
 }
 
 #[derive(Clone, Debug)]
 enum Family {
     TakeAny,
     Subtract(Vec<u64>),
-    Octal(Octal),
+    Octal(HeapRules),
     TakeEqual,
 }
 
@@ -276,7 +280,7 @@ impl DescriptorGame {
                             set.dedup();
                             Family::Subtract(set)
                         }
-                        HeapMove::Octal(code) => Family::Octal(Octal::parse(&code).map_err(|e| bad_at("rules", e))?),
+                        HeapMove::Octal(code) => Family::Octal(parse_octal(&code).map_err(|e| bad_at("rules", e))?),
                     });
                 }
                 if heaps == Some(0) {
@@ -427,7 +431,7 @@ impl DescriptorGame {
                 count = count.saturating_add(match f {
                     Family::TakeAny => n,
                     Family::Subtract(set) => set.len() as u64,
-                    Family::Octal(Octal(d)) => (d.len() as u64).saturating_mul(n / 2 + 2),
+                    Family::Octal(r) => octal_takes(r, n).saturating_mul(if r.splits() { n / 2 + 2 } else { 2 }),
                     Family::TakeEqual => n.saturating_mul(h.len() as u64),
                 });
             }
@@ -452,9 +456,9 @@ impl DescriptorGame {
                             into: single(n - k),
                         }));
                     }
-                    Family::Octal(Octal(d)) => {
-                        for (k, &digit) in d.iter().enumerate().skip(1) {
-                            let k = k as u64;
+                    Family::Octal(r) => {
+                        for k in 1..=octal_takes(r, n) {
+                            let digit = r.digit(k as usize);
                             if digit & 1 != 0 && n == k {
                                 out.push(DMove::Heap { index: i, take: k, into: vec![] });
                             }
@@ -482,6 +486,12 @@ impl DescriptorGame {
         }
         Ok(out)
     }
+}
+
+/// The takes an octal code allows from a heap of `n` (up to its last digit, or to `n` when the
+/// last digit repeats).
+fn octal_takes(rules: &HeapRules, n: u64) -> u64 {
+    if rules.repeats() { n } else { n.min(rules.explicit() as u64) }
 }
 
 /// One heap of `n` tokens, or none when it is empty.
@@ -519,9 +529,10 @@ fn heap_rules(families: &[Family]) -> Option<HeapRules> {
     let mut rules: Option<HeapRules> = None;
     for f in families {
         let r = match f {
-            Family::Octal(Octal(d)) => HeapRules::octal(d),
+            Family::Octal(r) => r.clone(),
             Family::Subtract(set) => HeapRules::subtract(set),
-            Family::TakeAny | Family::TakeEqual => return None,
+            Family::TakeAny => HeapRules::take_any(),
+            Family::TakeEqual => return None,
         };
         rules = Some(match rules {
             Some(x) => x.union(&r),
@@ -884,9 +895,13 @@ impl Game for DescriptorGame {
         let mut total = 0;
         for &n in h {
             let Some(v) = usize::try_from(n).ok().and_then(|n| seq.value(n)) else {
+                let why = if seq.repeats() {
+                    "this game's nim-sequence grows with n (its takes have no largest size, as with TakeAny or a code ending in \"…\") and is computed"
+                } else {
+                    "no period of this game's nim-sequence is confirmed"
+                };
                 return Err(GameError::Unsupported(format!(
-                    "no period of this game's nim-sequence is confirmed up to n = {}, the most values it computes, \
-                     and a heap here has {n} tokens",
+                    "{why} up to n = {}, the most values it computes, and a heap here has {n} tokens",
                     seq.computed() - 1
                 )));
             };
@@ -901,8 +916,7 @@ impl Game for DescriptorGame {
             (DPos::Heaps(h), Shape::Heaps { families, .. }) => {
                 // A move that leaves two heaps makes the positions below a heap of n the
                 // multisets of smaller heaps: about the partitions of the numbers up to n.
-                let splits =
-                    families.iter().any(|f| matches!(f, Family::Octal(Octal(d)) if d.iter().any(|x| x & 4 != 0)));
+                let splits = families.iter().any(|f| matches!(f, Family::Octal(r) if r.splits()));
                 let below = |n: f64| if splits { partitions_up_to(n) } else { n + 1.0 };
                 let positions: f64 = h.iter().map(|&n| below(n as f64)).product();
                 let moves = h.iter().map(|&n| n as f64).sum::<f64>() * families.len() as f64;

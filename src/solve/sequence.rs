@@ -17,10 +17,12 @@
 //! the whole list of splits is read only while the smallest missing value is rare.
 
 /// The moves of a heap game: `digits[k]` for taking k tokens (bits 1, 2, 4: leave no heap,
-/// one heap, two heaps). `digits[0]` is unused.
+/// one heap, two heaps), and `tail` for every take from `digits.len()` on (an octal code
+/// whose last digit repeats for ever, like Nim's 0.3̇). `digits[0]` is unused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeapRules {
     digits: Vec<u8>,
+    tail: u8,
 }
 
 impl HeapRules {
@@ -30,7 +32,21 @@ impl HeapRules {
         while d.len() > 1 && d.last() == Some(&0) {
             d.pop();
         }
-        HeapRules { digits: d }
+        HeapRules { digits: d, tail: 0 }
+    }
+
+    /// Octal digits whose last one repeats for ever (`digits` has at least one after 0).
+    pub fn repeating(digits: &[u8]) -> HeapRules {
+        let tail = digits.last().copied().unwrap_or(0);
+        if tail == 0 {
+            return Self::octal(digits);
+        }
+        HeapRules { digits: digits.to_vec(), tail }
+    }
+
+    /// Nim: take any number from one heap (0.3̇).
+    pub fn take_any() -> HeapRules {
+        HeapRules { digits: vec![0, 3], tail: 3 }
     }
 
     /// A subtraction game: take any number in `set` from a heap (digit 3 for each).
@@ -43,16 +59,37 @@ impl HeapRules {
         Self::octal(&digits)
     }
 
+    /// The digit for taking `k`.
+    pub fn digit(&self, k: usize) -> u8 {
+        self.digits.get(k).copied().unwrap_or(self.tail)
+    }
+
     /// Both games' moves (a player may make either kind).
     pub fn union(&self, other: &HeapRules) -> HeapRules {
         let n = self.digits.len().max(other.digits.len());
-        let at = |d: &[u8], i: usize| d.get(i).copied().unwrap_or(0);
-        Self::octal(&(0..n).map(|i| at(&self.digits, i) | at(&other.digits, i)).collect::<Vec<_>>())
+        let digits: Vec<u8> = (0..n).map(|k| if k == 0 { 0 } else { self.digit(k) | other.digit(k) }).collect();
+        let tail = self.tail | other.tail;
+        if tail == 0 { Self::octal(&digits) } else { HeapRules { digits, tail } }
     }
 
-    /// The largest take.
-    pub fn max_take(&self) -> usize {
-        self.digits.len().saturating_sub(1)
+    /// The takes given digit by digit (those after repeat the last).
+    pub fn explicit(&self) -> usize {
+        self.digits.len() - 1
+    }
+
+    /// Whether the last digit repeats for ever.
+    pub fn repeats(&self) -> bool {
+        self.tail != 0
+    }
+
+    /// Whether some move leaves two heaps.
+    pub fn splits(&self) -> bool {
+        self.tail & 4 != 0 || self.digits.iter().any(|d| d & 4 != 0)
+    }
+
+    /// The largest take, when there is one.
+    pub fn max_take(&self) -> Option<usize> {
+        (self.tail == 0).then(|| self.digits.len().saturating_sub(1))
     }
 }
 
@@ -77,8 +114,26 @@ pub struct NimSequence {
     method: Method,
     split: Box<RareCommon>,
     marks: Bits,
-    /// Splits read for the values computed so far (for `gamesman sequence --stats`).
+    /// Splits read for the values computed so far.
     splits_read: u64,
+    /// With a repeating digit: the options every heap from here on has (the heaps a take
+    /// from the tail leaves), and the least value not among them.
+    tail_options: Bits,
+    tail_mex: usize,
+    /// The options of one heap from the finite digits, without splits.
+    few: Vec<u32>,
+    /// With a repeating digit: an (arithmetic) period the values show, not proved.
+    pattern: Option<Pattern>,
+}
+
+/// g(n + p) = g(n) + s for n0 ≤ n ≤ to, as far as the values go (seen, not proved).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    pub n0: usize,
+    pub period: usize,
+    pub saltus: u64,
+    /// The last n + p the values check.
+    pub to: usize,
 }
 
 /// The rare values of a sequence.
@@ -97,12 +152,18 @@ pub const MAX_PERIOD: usize = 1 << 14;
 /// it cannot tell.
 pub const MAX_COMPUTED: usize = 1 << 27;
 
+/// The same for a code with a repeating digit, whose values grow with n and whose periods,
+/// when there are any, the engine cannot prove.
+pub const MAX_COMPUTED_REPEATING: usize = 1 << 24;
+
 impl NimSequence {
     pub fn new(rules: HeapRules) -> NimSequence {
         Self::with_method(rules, Method::RareCommon)
     }
 
     pub fn with_method(rules: HeapRules, method: Method) -> NimSequence {
+        // The rare/common split is for finite codes; with a repeating digit, values grow.
+        let method = if rules.tail != 0 { Method::Plain } else { method };
         let splits = (1..rules.digits.len()).filter(|&k| rules.digits[k] & 4 != 0).collect();
         NimSequence {
             rules,
@@ -113,12 +174,34 @@ impl NimSequence {
             split: Box::default(),
             marks: Bits::default(),
             splits_read: 0,
+            tail_options: Bits::default(),
+            tail_mex: 0,
+            few: Vec::new(),
+            pattern: None,
         }
+    }
+
+    /// The most values this game's engine computes.
+    pub fn limit(&self) -> usize {
+        if self.rules.tail == 0 { MAX_COMPUTED } else { MAX_COMPUTED_REPEATING }
+    }
+
+    /// Whether the game's code has a repeating digit (its values grow with n).
+    pub fn repeats(&self) -> bool {
+        self.rules.repeats()
+    }
+
+    /// For a code with a repeating digit: the (arithmetic) period the values computed so far
+    /// show, from the shortest period up; seen, not proved.
+    pub fn pattern(&self) -> Option<Pattern> {
+        self.pattern
     }
 
     /// The method for the values not computed yet.
     pub fn set_method(&mut self, method: Method) {
-        self.method = method;
+        if self.rules.tail == 0 {
+            self.method = method;
+        }
     }
 
     /// (preperiod, period) once the periodicity theorem has confirmed it.
@@ -146,32 +229,28 @@ impl NimSequence {
         })
     }
 
-    /// g(n), or `None` when the period is not known and n is past `MAX_COMPUTED`.
+    /// g(n), or `None` when the period is not known and n is past `limit()`.
     pub fn value(&mut self, n: usize) -> Option<u64> {
         if let Some((n0, p)) = self.period
             && n >= n0
         {
             return Some(self.values[n0 + (n - n0) % p] as u64);
         }
-        if n >= MAX_COMPUTED && self.period.is_none() {
-            self.extend_to(MAX_COMPUTED - 1);
-        } else {
-            self.extend_to(n);
-        }
+        self.extend_to(n);
         match self.period {
             Some((n0, p)) if n >= n0 => Some(self.values[n0 + (n - n0) % p] as u64),
             _ => self.values.get(n).map(|&v| v as u64),
         }
     }
 
-    /// g(n); n must be below `MAX_COMPUTED` unless the period is known (else see `value`).
+    /// g(n); n must be below `limit()` unless the period is known (else see `value`).
     pub fn get(&mut self, n: usize) -> u64 {
-        self.value(n).unwrap_or_else(|| panic!("g({n}) is past the {MAX_COMPUTED} values computed at most"))
+        self.value(n).unwrap_or_else(|| panic!("g({n}) is past the {} values computed at most", self.limit()))
     }
 
-    /// Compute values up to `n` (or until the period is confirmed).
+    /// Compute values up to `n` (or until the period is confirmed), `limit()` values at most.
     pub fn extend_to(&mut self, n: usize) {
-        let n = n.min(MAX_COMPUTED - 1);
+        let n = n.min(self.limit() - 1);
         while self.values.len() <= n && self.period.is_none() {
             let m = self.values.len();
             let g = self.mex_at(m);
@@ -180,10 +259,13 @@ impl NimSequence {
                 self.split.record(m, g);
             }
             let len = self.values.len();
+            let split = self.method == Method::RareCommon && !self.splits.is_empty();
             if len >= 8 && len.is_power_of_two() {
                 self.find_period();
-                self.split.rebuild(&self.values);
-            } else if self.split.rare_heaps.len() > 2 * self.split.rebuilt_with + 64 {
+                if split {
+                    self.split.rebuild(&self.values);
+                }
+            } else if split && self.split.rare_heaps.len() > 2 * self.split.rebuilt_with + 64 {
                 self.split.rebuild(&self.values);
             }
         }
@@ -192,7 +274,55 @@ impl NimSequence {
         }
     }
 
+    /// The mex for a code with a repeating digit: the options of the finite digits, and
+    /// those of the tail, which only grow with n.
+    fn mex_repeating(&mut self, n: usize) -> u32 {
+        let g = &self.values;
+        let first_tail = self.rules.digits.len();
+        let tail = self.rules.tail;
+        if tail & 2 != 0 && n > first_tail {
+            self.tail_options.insert(g[n - first_tail] as usize);
+        }
+        if tail & 4 != 0 && n >= first_tail + 2 {
+            let rest = n - first_tail;
+            for a in 1..=rest / 2 {
+                self.tail_options.insert((g[a] ^ g[rest - a]) as usize);
+            }
+            self.splits_read += (rest / 2) as u64;
+        }
+        // Taking a whole heap from the tail on is a move of every heap from there.
+        if tail & 1 != 0 && n >= first_tail {
+            self.tail_options.insert(0);
+        }
+        self.few.clear();
+        self.marks.clear();
+        for (k, &d) in self.rules.digits.iter().enumerate().skip(1).take_while(|&(k, _)| k <= n) {
+            if d & 1 != 0 && n == k {
+                self.few.push(0);
+            }
+            if d & 2 != 0 && n > k {
+                self.few.push(g[n - k]);
+            }
+            if d & 4 != 0 && n >= k + 2 {
+                let rest = n - k;
+                for a in 1..=rest / 2 {
+                    self.marks.insert((g[a] ^ g[rest - a]) as usize);
+                }
+                self.splits_read += (rest / 2) as u64;
+            }
+        }
+        self.tail_mex = self.tail_options.mex_from(self.tail_mex);
+        let mut v = self.tail_mex;
+        while self.few.contains(&(v as u32)) || self.marks.contains(v) {
+            v = self.tail_options.mex_from(v + 1);
+        }
+        v as u32
+    }
+
     fn mex_at(&mut self, n: usize) -> u32 {
+        if self.rules.tail != 0 {
+            return self.mex_repeating(n);
+        }
         let g = &self.values;
         let marks = &mut self.marks;
         marks.clear();
@@ -262,7 +392,10 @@ impl NimSequence {
     fn find_period(&mut self) {
         let g = &self.values;
         let len = g.len();
-        let t = self.rules.max_take();
+        let Some(t) = self.rules.max_take() else {
+            self.pattern = find_pattern(g);
+            return;
+        };
         for p in 1..=(len / 2).min(MAX_PERIOD) {
             let mut n0 = len - p;
             while n0 > 0 && g[n0 - 1 + p] == g[n0 - 1] {
@@ -275,6 +408,24 @@ impl NimSequence {
             }
         }
     }
+}
+
+/// The shortest p, and then the smallest n0, with g(n + p) = g(n) + s for a saltus s ≥ 0 and
+/// every n from n0 on, where the values show it for at least three periods and on at least
+/// the later half of them.
+fn find_pattern(g: &[u32]) -> Option<Pattern> {
+    let len = g.len();
+    for p in 1..=(len / 4).min(MAX_PERIOD) {
+        let Some(s) = g[len - 1].checked_sub(g[len - 1 - p]) else { continue };
+        let mut n0 = len - p;
+        while n0 > 0 && g[n0 - 1].checked_add(s) == Some(g[n0 - 1 + p]) {
+            n0 -= 1;
+        }
+        if len - n0 >= 4 * p && n0 <= len / 2 {
+            return Some(Pattern { n0, period: p, saltus: s as u64, to: len - 1 });
+        }
+    }
+    None
 }
 
 /// A set of small numbers, one bit each.
@@ -480,6 +631,67 @@ mod tests {
                 assert_eq!(got, want, "0.{}{}{} by {method:?}", digits[1], digits[2], digits[3]);
             }
         }
+    }
+
+    /// Every code of one or two digits whose last digit repeats for ever, against the
+    /// definition with that digit written out for every take up to the heap.
+    #[test]
+    fn codes_with_a_repeating_digit_agree_with_the_definition() {
+        let to = 200;
+        for code in 1..8 * 8 {
+            let (a, b) = ((code >> 3) as u8, (code & 7) as u8);
+            let (written, rules) = if a == 0 {
+                (
+                    vec![0; to + 1]
+                        .into_iter()
+                        .enumerate()
+                        .map(|(k, _)| if k == 0 { 0 } else { b })
+                        .collect::<Vec<_>>(),
+                    HeapRules::repeating(&[0, b]),
+                )
+            } else {
+                let written = (0..=to)
+                    .map(|k| match k {
+                        0 => 0,
+                        1 => a,
+                        _ => b,
+                    })
+                    .collect();
+                (written, HeapRules::repeating(&[0, a, b]))
+            };
+            let want = by_definition(&written, to);
+            let mut s = NimSequence::new(rules);
+            let got: Vec<u64> = (0..=to).map(|n| s.get(n)).collect();
+            assert_eq!(got, want, "0.{a}{b}…");
+        }
+    }
+
+    /// The periods a repeating code shows, against those found by hand: 0.3… is Nim
+    /// (g(n) = n), 0.03… takes two or more (the options of n are every heap up to n - 2, so
+    /// g(n) = ⌊n/2⌋), 0.7… may also split the rest, but a ^ b ≤ a + b < n: g(n) = n still.
+    #[test]
+    fn arithmetic_periods_of_codes_found_by_hand() {
+        type Case = (&'static [u8], fn(usize) -> u64, (usize, u64));
+        let cases: [Case; 4] = [
+            (&[0, 3], |n| n as u64, (1, 1)),
+            (&[0, 0, 3], |n| n as u64 / 2, (2, 1)),
+            (&[0, 7], |n| n as u64, (1, 1)),
+            (&[0, 0, 0, 3], |n| n as u64 / 3, (3, 1)),
+        ];
+        for (digits, g, (period, saltus)) in cases {
+            let mut s = NimSequence::new(HeapRules::repeating(digits));
+            s.extend_to(1000);
+            for n in 0..=1000 {
+                assert_eq!(s.get(n), g(n), "{digits:?} at {n}");
+            }
+            let p = s.pattern().unwrap_or_else(|| panic!("{digits:?}: no pattern"));
+            assert_eq!((p.n0, p.period, p.saltus, p.to), (0, period, saltus, 1000), "{digits:?}");
+            assert_eq!(s.period(), None, "a sequence that grows has no plain period");
+        }
+        // A finite code never grows for ever, so the search is not made (Horrocks–Nowakowski).
+        let mut k = NimSequence::new(HeapRules::octal(&[0, 7, 7]));
+        k.extend_to(1000);
+        assert_eq!(k.pattern(), None);
     }
 
     /// Where the values are sparse, the rare/common split gives the same sequence from a
