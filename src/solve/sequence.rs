@@ -688,7 +688,7 @@ mod tests {
             assert_eq!((p.n0, p.period, p.saltus, p.to), (0, period, saltus, 1000), "{digits:?}");
             assert_eq!(s.period(), None, "a sequence that grows has no plain period");
         }
-        // A finite code never grows for ever, so the search is not made (Horrocks–Nowakowski).
+        // Finite octal games are not arithmetic periodic (Horrocks and Nowakowski, 2003): no search.
         let mut k = NimSequence::new(HeapRules::octal(&[0, 7, 7]));
         k.extend_to(1000);
         assert_eq!(k.pattern(), None);
