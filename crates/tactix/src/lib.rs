@@ -223,6 +223,7 @@ pub fn nimsum_parallel(
     })?;
     comps.extend(odd_small.into_values().map(|b| Component::Small(b).cells()));
     comps.sort_by_key(|c| std::cmp::Reverse(c.len()));
+    let budget = budget.min(table_bytes_needed(&comps));
     #[cfg(not(target_has_atomic = "64"))]
     let threads = 1;
     if threads == 1 || comps.is_empty() {
@@ -235,6 +236,16 @@ pub fn nimsum_parallel(
     }
     #[cfg(not(target_has_atomic = "64"))]
     unreachable!("one thread without 64-bit atomics")
+}
+
+/// At most the bytes a memo table can use on these components: a component of t tokens has
+/// at most 2^t subsets, so the table never holds more keys than the sum of 2^t (8 bytes an
+/// entry, and 2 MiB at least for the front cache and the maps of shapes). A small board then
+/// gets a small table: zeroing all of a 128 MiB table cost a 4×5 board more than solving it.
+pub fn table_bytes_needed(comps: &[Vec<(usize, usize)>]) -> usize {
+    let keys =
+        comps.iter().fold(0usize, |a, c| a.saturating_add(1usize.checked_shl(c.len() as u32).unwrap_or(usize::MAX)));
+    keys.saturating_mul(8).max(2 << 20)
 }
 
 #[cfg(target_has_atomic = "64")]
@@ -319,5 +330,22 @@ mod shared {
             handles.into_iter().map(|h| h.join().unwrap_or(Err(SolveError::Timeout))).collect()
         });
         results.into_iter().try_fold(total, |acc, r| Ok(acc ^ r?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_small_board_asks_for_a_small_table() {
+        let block = |r: usize, c: usize| (0..r).flat_map(|i| (0..c).map(move |j| (i, j))).collect::<Vec<_>>();
+        // 4×5: 20 tokens, at most 2^20 subsets of 8 bytes.
+        assert_eq!(table_bytes_needed(&[block(4, 5)]), 8 << 20);
+        assert_eq!(table_bytes_needed(&[block(4, 5), block(4, 5)]), 16 << 20);
+        // Tiny boards keep 2 MiB; a component of 64 tokens or more asks for everything.
+        assert_eq!(table_bytes_needed(&[block(3, 3)]), 2 << 20);
+        assert_eq!(table_bytes_needed(&[block(8, 8)]), usize::MAX);
+        assert_eq!(table_bytes_needed(&[]), 2 << 20);
     }
 }
