@@ -43,9 +43,13 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
     let started = std::time::Instant::now();
     seq.extend_to(args.to);
     if seq.period().is_none() && seq.computed() <= args.to {
+        let why = if seq.repeats() {
+            "its takes have no largest size, and its values are computed"
+        } else {
+            "no period confirmed"
+        };
         bail!(
-            "{}: no period confirmed up to n = {}, the most values the engine computes for this game ({}); \
-             ask for --to {} or less",
+            "{}: {why} up to n = {}, the most values the engine computes for this game ({}); ask for --to {} or less",
             loaded.file(),
             seq.computed() - 1,
             seq.limit(),
@@ -67,6 +71,12 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
             seq.computed(),
             started.elapsed().as_secs_f64()
         )?,
+        None if seq.repeats() => writeln!(
+            out,
+            "values computed up to n = {} ({:.3} s); takes of every size, so no period can be confirmed",
+            seq.computed().saturating_sub(1),
+            started.elapsed().as_secs_f64()
+        )?,
         None => writeln!(
             out,
             "no period confirmed up to n = {} ({:.3} s)",
@@ -85,6 +95,9 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
             "arithmetic-periodic: g(n + {period}) = g(n) + {saltus} from n = {n0} as far as n = {to}: seen, not proved \
              (no theorem for codes with a repeating digit is applied)"
         )?,
+        None if seq.repeats() => {
+            writeln!(out, "no arithmetic period seen up to n = {}", seq.computed().saturating_sub(1))?
+        }
         None => {}
     }
     if let Some(Rare { values: rare, heaps }) = seq.rare() {

@@ -896,7 +896,8 @@ impl Game for DescriptorGame {
         for &n in h {
             let Some(v) = usize::try_from(n).ok().and_then(|n| seq.value(n)) else {
                 let why = if seq.repeats() {
-                    "this game's nim-sequence grows with n (its takes have no largest size, as with TakeAny or a code ending in \"…\") and is computed"
+                    "this game's takes have no largest size (as with TakeAny or a code ending in \"…\"), so no period of its \
+                     nim-sequence can be confirmed; it is computed"
                 } else {
                     "no period of this game's nim-sequence is confirmed"
                 };
