@@ -219,8 +219,8 @@ enum Shape {
 }
 
 pub struct DescriptorGame {
-    /// The nim-sequence of a one-heap-at-a-time game with finitely many takes (octal and
-    /// subtraction games), computed as far as positions need it.
+    /// The nim-sequence of a one-heap-at-a-time game (octal and subtraction games, Nim),
+    /// computed as far as positions need it.
     sequence: Option<std::cell::RefCell<NimSequence>>,
     file: String,
     info: GameInfo,
@@ -406,8 +406,8 @@ impl DescriptorGame {
         &self.file
     }
 
-    /// The game's nim-sequence engine, for heap games whose moves take finitely many sizes
-    /// from one heap (`Octal`, `Subtract`) under normal play.
+    /// The game's nim-sequence engine, for heap games whose moves touch one heap and leave at
+    /// most two (`Octal`, `Subtract`, `TakeAny`) under normal play.
     pub fn nim_sequence(&self) -> Option<std::cell::RefMut<'_, NimSequence>> {
         self.sequence.as_ref().map(|s| s.borrow_mut())
     }
@@ -523,8 +523,8 @@ fn parse_heights(text: &str) -> GameResult<Vec<u64>> {
     Ok(h)
 }
 
-/// A heap game's moves as octal digits, when every kind of move takes one of finitely many
-/// sizes from one heap.
+/// A heap game's moves as octal digits, when every kind of move touches one heap (the last
+/// digit repeating for `TakeAny` and codes ending in "…").
 fn heap_rules(families: &[Family]) -> Option<HeapRules> {
     let mut rules: Option<HeapRules> = None;
     for f in families {
