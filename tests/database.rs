@@ -204,9 +204,16 @@ fn a_killed_save_leaves_the_database_whole_or_absent() {
     let dir = temp_dir("db-killed");
     let db = dir.join("cram.redb");
     let d = db.to_str().unwrap();
-    // Kill the save at many moments: during the solve, during the write, after it.
+    // How long a whole save takes on this machine now (it may be busy), on another file.
+    let started = std::time::Instant::now();
+    save("cram.ron", "#####/#####/#####/#####", &dir.join("timed.redb"));
+    let full = started.elapsed().as_millis() as u64;
+    std::fs::remove_file(dir.join("timed.redb")).unwrap();
+    // Kill the save at many moments: during the solve, during the write, after it (the last
+    // delay is three times the whole save).
     let (mut whole, mut absent) = (0, 0);
-    for delay_ms in (0..400).step_by(15) {
+    let delays = (0..=24).map(|i| full * i / 16).chain([3 * full]);
+    for delay_ms in delays {
         let mut child = bin()
             .args(["analyze", "cram.ron", "#####/#####/#####/#####", "--save", "--db", d])
             .stdout(std::process::Stdio::null())
