@@ -246,6 +246,14 @@ fn bench_measures_any_game_and_refuses_unknown_ones() {
     assert!(!out.contains("Native modules"), "empty tables printed:\n{out}");
     fails_with(&["bench", &u("turns.rhai")], "no start position");
     fails_with(&["bench", "no-such-game"], "no game named");
+    // The nim-sequence benchmarks alone, with the periods Winning Ways gives for Kayles
+    // (12 from n = 71) and Dawson's Kayles (34 from n = 53), and Nim's g(n) = n.
+    let (code, out, err) = run(&["bench", "sequence", "--repeat", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("| 0.77 | 100000 | period 12 from n = 71 |"), "{out}");
+    assert!(out.contains("| 0.07 | 100000 | period 34 from n = 53 |"), "{out}");
+    assert!(out.contains("| 0.3… | 1000000 | g(n + 1) = g(n) + 1 (seen) |"), "{out}");
+    assert!(!out.contains("Scripts ("), "{out}");
 }
 
 // --- 9. Errors that help -------------------------------------------------------------------

@@ -86,7 +86,7 @@ fn best_solve(repeat: u32, load: impl Fn() -> Result<Loaded>, text: &str) -> Res
 }
 
 /// The games the shipped benchmarks cover.
-const SHIPPED: &[&str] = &["nim", "nimrod", "chomp", "tactix", "kayles", "tictactoe", "lightsout"];
+const SHIPPED: &[&str] = &["nim", "nimrod", "chomp", "tactix", "kayles", "tictactoe", "lightsout", "sequence"];
 
 fn wanted(args: &BenchArgs, name: &str) -> bool {
     args.games.is_empty() || args.games.iter().any(|g| g == name)
@@ -225,5 +225,58 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         rows.push(format!("| Nimrod, piles near 10^30 | {} | {t:.6} |", out.trim_end().replace('\n', "; ")));
     }
     table("Native targets (the assignments' commands' work):", "| what | result | best time (s) |", 2, &rows);
+
+    let mut rows = Vec::new();
+    if wanted(args, "sequence") {
+        for &(code, to) in SEQUENCES {
+            rows.push(bench_sequence(args.repeat, code, to)?);
+        }
+    }
+    table(
+        "Nim-sequences (`gamesman sequence`; `bench sequence` runs only these):",
+        "| code | to n | result | plain mex (s) | rare/common (s) |",
+        3,
+        &rows,
+    );
     Ok(())
+}
+
+/// (octal code, last heap) for the nim-sequence benchmarks: Kayles and Dawson's Kayles (their
+/// periods end the work), 0.16 and 0.64 (sparse values: the rare/common split), 0.106 (not
+/// sparse yet at 10^5), Nim written as a code (values that grow).
+const SEQUENCES: &[(&str, usize)] = &[
+    ("0.77", 100_000),
+    ("0.07", 100_000),
+    ("0.16", 100_000),
+    ("0.64", 100_000),
+    ("0.106", 100_000),
+    ("0.3…", 1_000_000),
+];
+
+/// Time one code's sequence by the plain mex and by the rare/common split (best of `repeat`).
+fn bench_sequence(repeat: u32, code: &str, to: usize) -> Result<String> {
+    use crate::solve::sequence::{Method, NimSequence};
+    let src = format!(r#"(name: "bench", rules: Heaps(moves: [Octal("{code}")]))"#);
+    let game = crate::script::descriptor::DescriptorGame::from_source("bench.ron", &src, None)?;
+    let fresh = |method| -> Result<NimSequence> {
+        let mut s = game.nim_sequence().map(|s| s.clone()).ok_or_else(|| anyhow::anyhow!("{code}: no sequence"))?;
+        s.set_method(method);
+        Ok(s)
+    };
+    let run = |method| {
+        best(repeat, || {
+            let mut s = fresh(method)?;
+            let started = Instant::now();
+            s.extend_to(to);
+            Ok((started.elapsed().as_secs_f64(), s))
+        })
+    };
+    let (plain, _) = run(Method::Plain)?;
+    let (split, s) = run(Method::RareCommon)?;
+    let result = match (s.period(), s.pattern()) {
+        (Some((n0, p)), _) => format!("period {p} from n = {n0}"),
+        (None, Some(a)) => format!("g(n + {}) = g(n) + {} (seen)", a.period, a.saltus),
+        (None, None) => format!("no period by n = {}", s.computed() - 1),
+    };
+    Ok(format!("| {code} | {to} | {result} | {plain:.3} | {split:.3} |"))
 }
