@@ -71,6 +71,16 @@ fn octal_codes_with_a_repeating_digit() {
     let (code, out, err) = run(&["check", path.to_str().unwrap(), "--count", "30", "--seed", "4"]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("no disagreement"), "{out}");
+    // A code whose repeated digit splits reads n/2 xors a value: 2^17 values at most, and a
+    // longer --to is refused at once (there is no period to wait for).
+    let path = dir.join("splits.ron");
+    std::fs::write(&path, "(name: \"splits\", rules: Heaps(moves: [Octal(\"0.07…\")]))\n").unwrap();
+    let (code, out, err) = run(&["sequence", path.to_str().unwrap(), "--to", "18446744073709551615"]);
+    assert_eq!((code, out.as_str()), (1, ""), "{err}");
+    assert!(err.contains("up to n = 131071 at most; ask for --to 131071 or less"), "{err}");
+    let (code, _, err) = run(&["solve", path.to_str().unwrap(), "300000"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("computed up to n = 131071 at most; a heap here has 300000 tokens"), "{err}");
 }
 
 #[test]
@@ -307,7 +317,7 @@ fn huge_positions_are_refused_not_listed() {
     let (code, out, err) = run(&["solve", "games/nim.ron", "1000000000000,3", "--engine", "script"]);
     assert_eq!((code, out.as_str()), (1, ""), "{err}");
     assert!(
-        err.contains("computed up to n = 16777215") && err.contains("a heap here has 1000000000000 tokens"),
+        err.contains("computed up to n = 16777215 at most") && err.contains("a heap here has 1000000000000 tokens"),
         "{err}"
     );
 }

@@ -276,7 +276,7 @@ fn bench_sequence(repeat: u32, code: &str, to: usize) -> Result<String> {
     let result = match (s.period(), s.pattern()) {
         (Some((n0, p)), _) => format!("period {p} from n = {n0}"),
         (None, Some(a)) => format!("g(n + {}) = g(n) + {} (seen)", a.period, a.saltus),
-        (None, None) => format!("no period by n = {}", s.computed() - 1),
+        (None, None) => format!("no period by n = {}", s.computed().saturating_sub(1)),
     };
     Ok(format!("| {code} | {to} | {result} | {plain:.3} | {split:.3} |"))
 }

@@ -40,20 +40,21 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
     if args.plain {
         seq.set_method(Method::Plain);
     }
+    let last = seq.limit() - 1;
+    if seq.repeats() && args.to > last {
+        bail!(
+            "{}: its takes have no largest size, so no period can be confirmed, and the engine computes its values \
+             up to n = {last} at most; ask for --to {last} or less",
+            loaded.file()
+        );
+    }
     let started = std::time::Instant::now();
     seq.extend_to(args.to);
     if seq.period().is_none() && seq.computed() <= args.to {
-        let why = if seq.repeats() {
-            "its takes have no largest size, and its values are computed"
-        } else {
-            "no period confirmed"
-        };
         bail!(
-            "{}: {why} up to n = {}, the most values the engine computes for this game ({}); ask for --to {} or less",
-            loaded.file(),
-            seq.computed() - 1,
-            seq.limit(),
-            seq.computed() - 1
+            "{}: no period confirmed up to n = {last}, the most values the engine computes for this game; \
+             ask for --to {last} or less",
+            loaded.file()
         );
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

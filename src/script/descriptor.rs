@@ -895,16 +895,19 @@ impl Game for DescriptorGame {
         let mut total = 0;
         for &n in h {
             let Some(v) = usize::try_from(n).ok().and_then(|n| seq.value(n)) else {
-                let why = if seq.repeats() {
-                    "this game's takes have no largest size (as with TakeAny or a code ending in \"…\"), so no period of its \
-                     nim-sequence can be confirmed; it is computed"
+                let last = seq.limit() - 1;
+                return Err(GameError::Unsupported(if seq.repeats() {
+                    format!(
+                        "this game's takes have no largest size (as with TakeAny or a code ending in \"…\"), so its \
+                         nim-sequence has no period to confirm, and its values are computed up to n = {last} at most; \
+                         a heap here has {n} tokens"
+                    )
                 } else {
-                    "no period of this game's nim-sequence is confirmed"
-                };
-                return Err(GameError::Unsupported(format!(
-                    "{why} up to n = {}, the most values it computes, and a heap here has {n} tokens",
-                    seq.computed() - 1
-                )));
+                    format!(
+                        "no period of this game's nim-sequence is confirmed up to n = {last}, the most values it \
+                         computes, and a heap here has {n} tokens"
+                    )
+                }));
             };
             total ^= v;
         }

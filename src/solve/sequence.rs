@@ -156,6 +156,10 @@ pub const MAX_COMPUTED: usize = 1 << 27;
 /// when there are any, the engine cannot prove.
 pub const MAX_COMPUTED_REPEATING: usize = 1 << 24;
 
+/// The same when the repeating digit splits (4 to 7): each value then reads n/2 xors, so
+/// 2^17 values take about 10 s.
+pub const MAX_COMPUTED_REPEATING_SPLITS: usize = 1 << 17;
+
 impl NimSequence {
     pub fn new(rules: HeapRules) -> NimSequence {
         Self::with_method(rules, Method::RareCommon)
@@ -183,7 +187,11 @@ impl NimSequence {
 
     /// The most values this game's engine computes.
     pub fn limit(&self) -> usize {
-        if self.rules.tail == 0 { MAX_COMPUTED } else { MAX_COMPUTED_REPEATING }
+        match self.rules.tail {
+            0 => MAX_COMPUTED,
+            t if t & 4 != 0 => MAX_COMPUTED_REPEATING_SPLITS,
+            _ => MAX_COMPUTED_REPEATING,
+        }
     }
 
     /// Whether the game's code has a repeating digit (its values grow with n).
@@ -229,8 +237,12 @@ impl NimSequence {
         })
     }
 
-    /// g(n), or `None` when the period is not known and n is past `limit()`.
+    /// g(n), or `None` when the period is not known and n is past `limit()` (at once for a
+    /// code with a repeating digit, which has no period to wait for).
     pub fn value(&mut self, n: usize) -> Option<u64> {
+        if self.rules.tail != 0 && n >= self.limit() {
+            return None;
+        }
         if let Some((n0, p)) = self.period
             && n >= n0
         {
