@@ -263,6 +263,7 @@ impl NimSequence {
     /// Compute values up to `n` (or until the period is confirmed), `limit()` values at most.
     pub fn extend_to(&mut self, n: usize) {
         let n = n.min(self.limit() - 1);
+        let before = self.values.len();
         while self.values.len() <= n && self.period.is_none() {
             let m = self.values.len();
             let g = self.mex_at(m);
@@ -281,7 +282,9 @@ impl NimSequence {
                 self.split.rebuild(&self.values);
             }
         }
-        if self.period.is_none() && self.values.len() > 8 {
+        // Look again only when there are new values: `value` comes here for every heap asked
+        // about, and a look reads every value.
+        if self.period.is_none() && self.values.len() > 8 && self.values.len() > before {
             self.find_period();
         }
     }
