@@ -299,11 +299,7 @@ impl NimSequence {
             self.tail_options.insert(g[n - first_tail] as usize);
         }
         if tail & 4 != 0 && n >= first_tail + 2 {
-            let rest = n - first_tail;
-            for a in 1..=rest / 2 {
-                self.tail_options.insert((g[a] ^ g[rest - a]) as usize);
-            }
-            self.splits_read += (rest / 2) as u64;
+            self.splits_read += read_splits(g, n - first_tail, &mut self.tail_options);
         }
         // Taking a whole heap from the tail on is a move of every heap from there.
         if tail & 1 != 0 && n >= first_tail {
@@ -319,11 +315,7 @@ impl NimSequence {
                 self.few.push(g[n - k]);
             }
             if d & 4 != 0 && n >= k + 2 {
-                let rest = n - k;
-                for a in 1..=rest / 2 {
-                    self.marks.insert((g[a] ^ g[rest - a]) as usize);
-                }
-                self.splits_read += (rest / 2) as u64;
+                self.splits_read += read_splits(g, n - k, &mut self.marks);
             }
         }
         self.tail_mex = self.tail_options.mex_from(self.tail_mex);
@@ -374,11 +366,7 @@ impl NimSequence {
         };
         if candidate == usize::MAX {
             for k in splits {
-                let rest = n - k;
-                for a in 1..=rest / 2 {
-                    marks.insert((g[a] ^ g[rest - a]) as usize);
-                }
-                self.splits_read += (rest / 2) as u64;
+                self.splits_read += read_splits(g, n - k, marks);
             }
             return marks.mex_from(0) as u32;
         }
@@ -423,6 +411,16 @@ impl NimSequence {
             }
         }
     }
+}
+
+/// Mark the value of every split of a heap of `rest` into two (a + b = rest, a ≤ b); the
+/// number of splits read.
+#[inline]
+fn read_splits(g: &[u32], rest: usize, into: &mut Bits) -> u64 {
+    for a in 1..=rest / 2 {
+        into.insert((g[a] ^ g[rest - a]) as usize);
+    }
+    (rest / 2) as u64
 }
 
 /// The shortest p, and then the smallest n0, with g(n + p) = g(n) + s for a saltus s ≥ 0 and
@@ -655,29 +653,13 @@ mod tests {
         let to = 200;
         for code in 1..8 * 8 {
             let (a, b) = ((code >> 3) as u8, (code & 7) as u8);
-            let (written, rules) = if a == 0 {
-                (
-                    vec![0; to + 1]
-                        .into_iter()
-                        .enumerate()
-                        .map(|(k, _)| if k == 0 { 0 } else { b })
-                        .collect::<Vec<_>>(),
-                    HeapRules::repeating(&[0, b]),
-                )
-            } else {
-                let written = (0..=to)
-                    .map(|k| match k {
-                        0 => 0,
-                        1 => a,
-                        _ => b,
-                    })
-                    .collect();
-                (written, HeapRules::repeating(&[0, a, b]))
-            };
+            let digits = if a == 0 { vec![0, b] } else { vec![0, a, b] };
+            let written: Vec<u8> = (0..=to).map(|k| digits.get(k).copied().unwrap_or(b)).collect();
+            let rules = HeapRules::repeating(&digits);
             let want = by_definition(&written, to);
             let mut s = NimSequence::new(rules);
             let got: Vec<u64> = (0..=to).map(|n| s.get(n)).collect();
-            assert_eq!(got, want, "0.{a}{b}…");
+            assert_eq!(got, want, "{digits:?} with the last repeating");
         }
     }
 
