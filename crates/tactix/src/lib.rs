@@ -44,7 +44,9 @@ pub fn nimsum_with_stats(
         Ok(b) => b,
         Err(e) => return (Err(e.0), solver::Stats::default()),
     };
-    let tables = usable.saturating_sub(board.bytes()).max(1 << 16);
+    // A board of n tokens has components of t tokens with Σ t = n, so at most Σ 2^t ≤ 2^n
+    // keys: a small board does not zero a table it cannot fill.
+    let tables = usable.saturating_sub(board.bytes()).max(1 << 16).min(table_bytes_for(board.count()));
     let mut solver = Solver::for_board(tables, limit.map(|l| started + l), board.width, board.height);
     let result = solver.board(&mut board).map_err(|e| e.to_string());
     (result, solver.stats)
@@ -243,9 +245,19 @@ pub fn nimsum_parallel(
 /// entry, and 2 MiB at least for the front cache and the maps of shapes). A small board then
 /// gets a small table: zeroing all of a 128 MiB table cost a 4×5 board more than solving it.
 pub fn table_bytes_needed(comps: &[Vec<(usize, usize)>]) -> usize {
-    let keys =
-        comps.iter().fold(0usize, |a, c| a.saturating_add(1usize.checked_shl(c.len() as u32).unwrap_or(usize::MAX)));
+    let keys = comps.iter().fold(0usize, |a, c| a.saturating_add(subsets(c.len())));
     keys.saturating_mul(8).max(2 << 20)
+}
+
+/// 2^t, or `usize::MAX` where that does not fit.
+fn subsets(tokens: usize) -> usize {
+    u32::try_from(tokens).ok().and_then(|t| 1usize.checked_shl(t)).unwrap_or(usize::MAX)
+}
+
+/// At most the bytes a memo table can use on `tokens` tokens (one component or several): 2^n
+/// keys of 8 bytes, and 2 MiB at least (see [`table_bytes_needed`]).
+pub fn table_bytes_for(tokens: usize) -> usize {
+    subsets(tokens).saturating_mul(8).max(2 << 20)
 }
 
 #[cfg(target_has_atomic = "64")]
@@ -347,5 +359,10 @@ mod tests {
         assert_eq!(table_bytes_needed(&[block(3, 3)]), 2 << 20);
         assert_eq!(table_bytes_needed(&[block(8, 8)]), usize::MAX);
         assert_eq!(table_bytes_needed(&[]), 2 << 20);
+        // A whole board's bound: 2^n for n tokens however they are split.
+        assert_eq!(table_bytes_for(20), 8 << 20);
+        assert_eq!(table_bytes_for(9), 2 << 20);
+        assert_eq!(table_bytes_for(64), usize::MAX);
+        assert_eq!(table_bytes_for(1 << 40), usize::MAX);
     }
 }

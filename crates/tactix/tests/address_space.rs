@@ -109,6 +109,26 @@ fn boards_up_to_10000_square_never_abort_in_32_mb() {
     }
 }
 
+/// The peak memory `--stats` reports, in kB.
+fn peak_kb(o: &Outcome) -> i64 {
+    o.stderr
+        .split("peak memory ")
+        .nth(1)
+        .and_then(|s| s.lines().next()?.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak in {}", o.stderr))
+}
+
+#[test]
+fn a_small_board_takes_a_small_table() {
+    // A full 3×3 board has at most 2^9 subsets: its table needs no more than the 2 MiB floor,
+    // where it used to zero the whole 24 MiB budget (20 MB peak). Its nimsum, 1, is from
+    // tests/data/tactix.jsonl (the reference solver).
+    let o = contest(&["--stats"], board(3, 3, |_, _| true), None);
+    assert_eq!(answers(&o, "full 3×3"), "1");
+    let peak = peak_kb(&o);
+    assert!(peak < 8 * 1024, "peak {peak} kB for a 3×3 board");
+}
+
 #[test]
 fn a_huge_component_is_refused_before_it_costs_memory() {
     // Before: the 9000×9000 board's one component was gathered as 81 million cells (1.9 GB).
@@ -117,12 +137,7 @@ fn a_huge_component_is_refused_before_it_costs_memory() {
     let o = contest(&["--stats"], board(9000, 9000, |_, _| true), None);
     assert_eq!(answers(&o, "full 9000×9000"), "-1");
     assert!(o.stderr.contains("more than the 4096"), "{}", o.stderr);
-    let peak: i64 = o
-        .stderr
-        .split("peak memory ")
-        .nth(1)
-        .and_then(|s| s.lines().next()?.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or_else(|| panic!("no peak in {}", o.stderr));
+    let peak = peak_kb(&o);
     assert!(peak < 24 * 1024, "peak {peak} kB over the 24 MiB budget");
     // An even × even rectangle is a second-player win (mirror strategy).
     let o = contest(&[], board(4, 4, |_, _| true), Some(AS_32MB));
