@@ -354,6 +354,30 @@ fn nim_sequences_and_their_periods() {
     assert!(out.starts_with("period 12 from n = 71 (the last value off the period is at n = 70)"), "{out}");
 }
 
+/// `gamesman sequence` takes an octal code as it is written, as `ogsolve` does: Kayles by its
+/// code and by its bare name (the descriptor, though kayles.rhai exists too), Dawson's chess
+/// (0.137: period 34, last exceptional value at n = 51, Winning Ways ch. 4), and a code that is
+/// not octal named for its digit.
+#[test]
+fn sequence_takes_an_octal_code() {
+    for game in ["0.77", "kayles"] {
+        let (code, out, err) = run(&["sequence", game, "--to", "1000", "--quiet"]);
+        assert_eq!(code, 0, "{game}: {err}");
+        assert!(out.starts_with("period 12 from n = 71 (the last value off the period is at n = 70)"), "{game}: {out}");
+    }
+    let (code, out, err) = run(&["sequence", "0.137", "--to", "1000", "--quiet"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("period 34 from n = 52 (the last value off the period is at n = 51)"), "{out}");
+    let (code, out, _) = run(&["sequence", "0.137", "--to", "11"]);
+    assert_eq!(code, 0);
+    // Dawson's chess on n files is Dawson's Kayles on n + 1 pins (OEIS A002187).
+    let want: Vec<String> = DAWSON[1..13].iter().map(u64::to_string).collect();
+    assert!(out.starts_with(&format!("       0: {}\n", want.join(" "))), "{out}");
+    let (code, _, err) = run(&["sequence", "0.78"]);
+    assert_eq!(code, 1);
+    assert!(err.contains(r#"octal code "0.78": '8' is not an octal digit"#), "{err}");
+}
+
 #[test]
 fn a_heap_of_100000_is_answered_from_the_sequence() {
     // Kayles 100000: Grundy value from the Winning Ways table's period; every winning move

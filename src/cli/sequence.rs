@@ -1,18 +1,20 @@
 //! `gamesman sequence`: the nim-sequence of a heap game (one heap of each size), with its
 //! period once the periodicity theorem confirms it.
 
-use super::{Loaded, load};
+use super::{Loaded, find_game, load, load_path};
+use crate::script::descriptor::DescriptorGame;
 use crate::solve::sequence::{Method, Pattern, Rare};
-use anyhow::{Result, bail};
+use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use std::io::Write;
 
 #[derive(Args)]
-#[command(after_help = "Example:\n  gamesman sequence kayles.ron --to 100000\n\n\
-The game must be a heap descriptor whose moves take from one heap and leave at most two (Octal, \
+#[command(after_help = "Examples:\n  gamesman sequence kayles.ron --to 100000\n  \
+gamesman sequence 0.137 --to 1000\n\n\
+The game is an octal code (\"0.77\", or \"0.3…\" / \"0.3...\" whose last digit repeats), or a heap descriptor whose moves take from one heap and leave at most two (Octal, \
 including codes with a repeating last digit such as \"0.3…\", Subtract, TakeAny), under normal play.")]
 pub struct SequenceArgs {
-    /// A heap game descriptor (games/kayles.ron, dawsons-kayles)
+    /// An octal code (0.77) or a heap game descriptor (games/kayles.ron, dawsons-kayles)
     #[arg(value_name = "GAME")]
     game: String,
     /// The last heap size to print
@@ -26,15 +28,42 @@ pub struct SequenceArgs {
     plain: bool,
 }
 
+/// Whether a GAME argument is an octal code rather than a game: it starts with "0." and is
+/// not a file (a code's own mistakes, such as a digit 8, are then reported as such).
+fn is_octal_code(spec: &str) -> bool {
+    spec.starts_with("0.")
+        && !std::path::Path::new(spec).exists()
+        && !spec.ends_with(".ron")
+        && !spec.ends_with(".rhai")
+}
+
 pub fn run(args: &SequenceArgs) -> Result<i32> {
-    let loaded = load(&args.game)?;
-    let Loaded::Descriptor(game) = &loaded else {
-        bail!("{}: a nim-sequence is computed for heap descriptors (.ron), not scripts", loaded.file());
+    let (file, game) = if is_octal_code(&args.game) {
+        // The code's own mistakes first (which also leaves no quote in it); then the same game
+        // as a one-line descriptor: the same engine as a file's.
+        let code = &args.game;
+        crate::script::descriptor::parse_octal(code).map_err(|e| anyhow!("{e}"))?;
+        let src = format!(r#"(name: "{code}", rules: Heaps(moves: [Octal("{code}")]))"#);
+        (code.clone(), DescriptorGame::from_source(code, &src, None)?)
+    } else {
+        // A bare name means the descriptor where a script of the same name exists too
+        // (`kayles` is kayles.ron here, not kayles.rhai).
+        let spec = &args.game;
+        let bare = !spec.contains(['/', '\\', '.']);
+        let descriptor = bare.then(|| find_game(&format!("{spec}.ron")).ok()).flatten();
+        let loaded = match descriptor {
+            Some(path) => load_path(&path)?,
+            None => load(spec)?,
+        };
+        match loaded {
+            Loaded::Descriptor(game) => (game.file().to_string(), game),
+            loaded => bail!("{}: a nim-sequence is computed for heap descriptors (.ron), not scripts", loaded.file()),
+        }
     };
+    let file = file.as_str();
     let Some(mut seq) = game.nim_sequence() else {
         bail!(
-            "{}: not a heap game whose moves take from one heap and leave at most two (Octal, Subtract or TakeAny, normal play)",
-            loaded.file()
+            "{file}: not a heap game whose moves take from one heap and leave at most two (Octal, Subtract or TakeAny, normal play)"
         );
     };
     if args.plain {
@@ -45,7 +74,7 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
         bail!(
             "{}: its takes have no largest size, so no period can be confirmed, and the engine computes its values \
              up to n = {last} at most; ask for --to {last} or less",
-            loaded.file()
+            file
         );
     }
     let started = std::time::Instant::now();
@@ -54,7 +83,7 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
         bail!(
             "{}: no period confirmed up to n = {last}, the most values the engine computes for this game; \
              ask for --to {last} or less",
-            loaded.file()
+            file
         );
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());

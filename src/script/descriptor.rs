@@ -179,7 +179,7 @@ pub enum DMove {
 }
 
 /// An octal code such as "0.77", or "0.3…" (or "0.3...") whose last digit repeats for ever.
-fn parse_octal(code: &str) -> Result<HeapRules, String> {
+pub(crate) fn parse_octal(code: &str) -> Result<HeapRules, String> {
     let Some(rest) = code.strip_prefix("0.") else {
         return Err(format!("octal code {code:?} must start with \"0.\" (e.g. \"0.77\" for Kayles)"));
     };
