@@ -326,6 +326,12 @@ fn strategy_trees_check_out() {
     // The text form names the players.
     let (_, text, _) = run(&["strategy", "tictactoe", "xo......."]);
     assert!(text.starts_with("X wins from xo....... in at most"), "{text}");
+    // A finished game has no tree: X has three in a row (by the rules), Chomp's lone poisoned
+    // square is a loss for the player to move (the Chomp assignment).
+    let (code, text, _) = run(&["strategy", "tictactoe", "xxxoo...."]);
+    assert_eq!((code, text.as_str()), (0, "The game is over at xxxoo....: X has won.\n"));
+    let (_, text, _) = run(&["strategy", "chomp", "1"]);
+    assert_eq!(text, "The game is over at 1: the player to move has lost.\n");
     // Nobody wins from the empty board.
     let (code, _, err) = run(&["strategy", "tictactoe"]);
     assert_eq!(code, 1);

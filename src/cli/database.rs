@@ -403,12 +403,24 @@ impl GameCommand for StrategyArgs {
         };
         let at = nodes[0].position.trim_end().replace('\n', "/");
         let moves = output::count(nodes[0].remoteness, "move");
+        if nodes[0].moves.is_empty() {
+            // Nothing to play: the game is over at the root.
+            match winner {
+                Some(w) => println!("The game is over at {at}: {} has won.", names[w]),
+                None if nodes[0].winner_to_move => println!("The game is over at {at}: the player to move has won."),
+                None => println!("The game is over at {at}: the player to move has lost."),
+            }
+            return Ok(0);
+        }
         match (winner, nodes[0].winner_to_move) {
             (Some(_), _) => println!("{} wins from {at} in at most {moves}.", who(true)),
             (None, true) => println!("The player to move wins from {at} in at most {moves}."),
             (None, false) => println!("The player to move loses from {at}: the other wins in at most {moves}."),
         }
-        println!("The winner's move at each step, and under it every reply ({} positions):", nodes.len());
+        println!(
+            "The winner's move at each step, and under it every reply ({}):",
+            output::count(nodes.len() as u64, "position")
+        );
         print_tree(&nodes, &who);
         Ok(0)
     }

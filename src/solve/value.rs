@@ -311,7 +311,8 @@ impl<'g, G: Game> ValueSolver<'g, G> {
         let too_deep = |depth: usize| {
             Stop::Error(GameError::OutOfMemory(format!(
                 "the search went {depth} moves deep, and the positions on its path need more than the memory \
-                 budget (raise --max-memory)"
+                 budget (raise --max-memory; or the game may never end: a path of new positions with no \
+                 end to it takes any budget)"
             )))
         };
         let mut on_stack: HashSet<G::Pos> = HashSet::new();
