@@ -4,7 +4,7 @@
 use super::{Loaded, find_game, load, load_path};
 use crate::script::descriptor::DescriptorGame;
 use crate::solve::sequence::{Method, Pattern, Rare};
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, bail};
 use clap::Args;
 use std::io::Write;
 
@@ -38,13 +38,8 @@ fn is_octal_code(spec: &str) -> bool {
 }
 
 pub fn run(args: &SequenceArgs) -> Result<i32> {
-    let (file, game) = if is_octal_code(&args.game) {
-        // The code's own mistakes first (which also leaves no quote in it); then the same game
-        // as a one-line descriptor: the same engine as a file's.
-        let code = &args.game;
-        crate::script::descriptor::parse_octal(code).map_err(|e| anyhow!("{e}"))?;
-        let src = format!(r#"(name: "{code}", rules: Heaps(moves: [Octal("{code}")]))"#);
-        (code.clone(), DescriptorGame::from_source(code, &src, None)?)
+    let game = if is_octal_code(&args.game) {
+        DescriptorGame::octal(&args.game)?
     } else {
         // A bare name means the descriptor where a script of the same name exists too
         // (`kayles` is kayles.ron here, not kayles.rhai).
@@ -56,11 +51,11 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
             None => load(spec)?,
         };
         match loaded {
-            Loaded::Descriptor(game) => (game.file().to_string(), game),
+            Loaded::Descriptor(game) => game,
             loaded => bail!("{}: a nim-sequence is computed for heap descriptors (.ron), not scripts", loaded.file()),
         }
     };
-    let file = file.as_str();
+    let file = game.file();
     let Some(mut seq) = game.nim_sequence() else {
         bail!(
             "{file}: not a heap game whose moves take from one heap and leave at most two (Octal, Subtract or TakeAny, normal play)"

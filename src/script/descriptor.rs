@@ -179,7 +179,7 @@ pub enum DMove {
 }
 
 /// An octal code such as "0.77", or "0.3…" (or "0.3...") whose last digit repeats for ever.
-pub(crate) fn parse_octal(code: &str) -> Result<HeapRules, String> {
+fn parse_octal(code: &str) -> Result<HeapRules, String> {
     let Some(rest) = code.strip_prefix("0.") else {
         return Err(format!("octal code {code:?} must start with \"0.\" (e.g. \"0.77\" for Kayles)"));
     };
@@ -240,6 +240,15 @@ impl DescriptorGame {
         let text = std::fs::read_to_string(path)
             .map_err(|e| GameError::Definition(format!("{file}: cannot read the descriptor: {e}")))?;
         Self::from_source(&file, &text, path.parent())
+    }
+
+    /// The octal game of `code` ("0.77", "0.3…") as a descriptor named by its code, with no file:
+    /// what `gamesman sequence 0.137` and the sequence benchmarks solve. A code that is not
+    /// octal is refused in its own words (which also leaves no quote to break the RON).
+    pub fn octal(code: &str) -> GameResult<DescriptorGame> {
+        parse_octal(code).map_err(GameError::Definition)?;
+        let src = format!(r#"(name: "{code}", rules: Heaps(moves: [Octal("{code}")]))"#);
+        Self::from_source(code, &src, None)
     }
 
     pub fn from_source(file: &str, text: &str, dir: Option<&Path>) -> GameResult<DescriptorGame> {
