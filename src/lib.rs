@@ -8,6 +8,7 @@
 
 pub mod cli;
 pub mod db;
+pub mod descriptor;
 pub mod game;
 pub mod grid;
 pub mod native;

@@ -12,11 +12,11 @@
 
 mod common;
 
+use gamesman::descriptor::DescriptorGame;
 use gamesman::game::Game;
 use gamesman::grid::Grid;
 use gamesman::native::NativeKind;
 use gamesman::script::ScriptGame;
-use gamesman::script::descriptor::DescriptorGame;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::path::Path;

@@ -5,9 +5,9 @@
 mod common;
 
 use common::root;
+use gamesman::descriptor::DescriptorGame;
 use gamesman::game::{Game, GameError};
 use gamesman::script::ScriptGame;
-use gamesman::script::descriptor::DescriptorGame;
 
 fn run(args: &[&str]) -> (i32, String, String) {
     common::run_in(args, "")

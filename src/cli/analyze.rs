@@ -2,7 +2,7 @@
 
 use super::{Ctx, GameArgs, GameCommand, WatchArgs, database, output};
 use crate::game::{Game, Kind, Value};
-use crate::solve::census::{ByValue, Census, census_on};
+use crate::solve::census::{ByValue, Census, census_threaded};
 use anyhow::Result;
 use clap::Args;
 use serde_json::{Value as Json, json};
@@ -50,7 +50,7 @@ impl GameCommand for AnalyzeArgs {
         }
         let progress = self.watch.progress();
         let threads = self.threads.map_or_else(super::default_threads, usize::from);
-        let c = census_on(game, &root, self.g.max_memory_bytes(), &progress, threads);
+        let c = census_threaded(game, &root, self.g.max_memory_bytes(), &progress, threads);
         progress.finish();
         let c = c?;
         let mut report = to_json(game, &c, ctx.engine, started.elapsed().as_secs_f64())?;

@@ -256,7 +256,7 @@ const SEQUENCES: &[(&str, usize)] = &[
 /// Time one code's sequence by the plain mex and by the rare/common split (best of `repeat`).
 fn bench_sequence(repeat: u32, code: &str, to: usize) -> Result<String> {
     use crate::solve::sequence::{Method, NimSequence};
-    let game = crate::script::descriptor::DescriptorGame::octal(code)?;
+    let game = crate::descriptor::DescriptorGame::octal(code)?;
     let fresh = |method| -> Result<NimSequence> {
         let mut s = game.nim_sequence().map(|s| s.clone()).ok_or_else(|| anyhow::anyhow!("{code}: no sequence"))?;
         s.set_method(method);

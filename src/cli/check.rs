@@ -8,7 +8,7 @@ use crate::game::Value;
 use crate::game::{Game, GameInfo, Kind, Misere};
 use crate::native::NativeKind;
 use crate::native::{chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod, tactix::TacTix};
-use crate::solve::value::Solution;
+use crate::solve::Solution;
 use crate::solve::{Analyzer, Options, Report};
 use anyhow::{Result, bail};
 use clap::Args;

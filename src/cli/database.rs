@@ -3,7 +3,7 @@
 use super::{Ctx, EngineChoice, GameArgs, GameCommand, WatchArgs, analyze, identity, load, native_for, output};
 use crate::db::{self, Record, Store};
 use crate::game::{Game, Kind, Value};
-use crate::solve::census::{Census, census, census_on};
+use crate::solve::census::{Census, census, census_threaded};
 use crate::solve::{Analyzer, Options};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
@@ -16,7 +16,7 @@ use std::time::Instant;
 pub fn save<G: Game>(game: &G, root: &G::Pos, args: &GameArgs, watch: &WatchArgs, ctx: &Ctx) -> Result<()> {
     let started = Instant::now();
     let progress = watch.progress();
-    let c = census_on(game, root, args.max_memory_bytes(), &progress, super::default_threads());
+    let c = census_threaded(game, root, args.max_memory_bytes(), &progress, super::default_threads());
     progress.finish();
     let c = c?;
     let report = analyze::to_json(game, &c, ctx.engine, started.elapsed().as_secs_f64())?;

@@ -12,11 +12,11 @@ mod serve;
 mod sum;
 
 use crate::db::{self, Identity, Store};
+use crate::descriptor::DescriptorGame;
 use crate::game::{Game, GameInfo, Kind, Misere};
 use crate::native::{NativeKind, chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod, tactix::TacTix};
 use crate::progress::Progress;
 use crate::script::ScriptGame;
-use crate::script::descriptor::DescriptorGame;
 use crate::solve::{Analyzer, Options};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};

@@ -2,7 +2,7 @@
 //! period once the periodicity theorem confirms it.
 
 use super::{Loaded, find_game, load, load_path};
-use crate::script::descriptor::DescriptorGame;
+use crate::descriptor::DescriptorGame;
 use crate::solve::sequence::{Method, Pattern, Rare};
 use anyhow::{Result, bail};
 use clap::Args;

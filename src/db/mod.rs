@@ -44,6 +44,14 @@ pub enum DbError {
 
 pub type DbResult<T> = Result<T, DbError>;
 
+/// A solver reading a database sees its errors as game errors (the database sits above the
+/// game: `game` knows nothing of it).
+impl From<DbError> for crate::game::GameError {
+    fn from(e: DbError) -> Self {
+        crate::game::GameError::Database(e.to_string())
+    }
+}
+
 fn damaged(path: &Path, what: impl std::fmt::Display) -> DbError {
     DbError::Damaged {
         path: path.display().to_string(),

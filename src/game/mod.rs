@@ -116,12 +116,6 @@ pub enum GameError {
     Database(String),
 }
 
-impl From<crate::db::DbError> for GameError {
-    fn from(e: crate::db::DbError) -> Self {
-        GameError::Database(e.to_string())
-    }
-}
-
 pub type GameResult<T> = Result<T, GameError>;
 
 /// The most moves one position may list: beyond it, a search could not finish anyway, and

@@ -5,12 +5,11 @@
 //! call has an operation limit, and call depth, expression depth, string, array and map sizes
 //! are bounded; `eval` and module imports are off; `print` goes to stderr.
 
-pub mod descriptor;
 pub mod helpers;
-pub mod key;
+pub mod position;
 
 use crate::game::{Board, Game, GameError, GameInfo, GameResult, Kind, Value, default_parse_move};
-use key::Key;
+use position::Key;
 use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, Position, Scope};
 use std::path::Path;
 
@@ -655,7 +654,7 @@ fn send_key(k: &Key) -> crate::game::Wire {
 }
 
 fn receive_key(w: crate::game::Wire) -> Key {
-    match w.downcast::<key::SendKey>() {
+    match w.downcast::<position::SendKey>() {
         Ok(k) => Key::from_send(*k),
         Err(_) => unreachable!("a script position crosses threads as a SendKey"),
     }

@@ -5,7 +5,7 @@
 //! Used by the value solver when a game turns out to be loopy (on canonical positions) and
 //! by `analyze` (on real positions, to count them).
 
-use super::value::Solution;
+use super::Solution;
 use crate::game::{Footprint, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::HashMap;

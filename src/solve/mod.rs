@@ -5,6 +5,7 @@
 //! - [`puzzle`]: fewest moves to a solved position.
 
 pub mod census;
+pub mod explore;
 pub mod graph;
 pub mod grundy;
 pub mod memo;
@@ -16,7 +17,7 @@ pub mod value;
 use crate::game::{Game, GameError, GameResult, Kind, Value};
 use crate::progress::Progress;
 use grundy::GrundySolver;
-use value::{Solution, ValueSolver};
+use value::ValueSolver;
 
 /// A remoteness search expected to examine more moves than this is skipped (the game says
 /// how many through `Game::search_size`): a few seconds of work.
@@ -76,6 +77,19 @@ impl Default for Options {
             threads: 1,
             parallel_after: None,
         }
+    }
+}
+
+/// The value of a position and its remoteness (`None` for a draw).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    pub value: Value,
+    pub remoteness: Option<u32>,
+}
+
+impl Solution {
+    pub fn primitive(value: Value) -> Self {
+        Solution { value, remoteness: Some(0) }
     }
 }
 

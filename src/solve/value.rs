@@ -13,24 +13,12 @@
 //! on its own stack the game is loopy: the solver then enumerates the reachable graph and runs
 //! retrograde analysis, which also finds the draws (positions neither side can force).
 
+use super::Solution;
 use super::graph::{Graph, Node};
 use super::memo::Memo;
 use crate::game::{Footprint, Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::{HashMap, HashSet};
-
-/// The value of a position and its remoteness (`None` for a draw).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Solution {
-    pub value: Value,
-    pub remoteness: Option<u32>,
-}
-
-impl Solution {
-    pub fn primitive(value: Value) -> Self {
-        Solution { value, remoteness: Some(0) }
-    }
-}
 
 /// A memo entry: the solution and, when computed alongside, the Grundy value.
 #[derive(Clone, Copy, Debug)]
@@ -257,7 +245,7 @@ impl<'g, G: Game> ValueSolver<'g, G> {
         // the game on the workers, and the memo of the search so far need the rest.
         let budget = self.budget / 4;
         let mut visited = 0;
-        let graph = super::census::parallel::explore(
+        let graph = super::explore::parallel(
             self.game,
             root.clone(),
             budget,

@@ -1,9 +1,9 @@
 //! Shared helpers for the integration tests.
 #![allow(dead_code)]
 
+use gamesman::descriptor::DescriptorGame;
 use gamesman::game::{Game, Misere};
 use gamesman::script::ScriptGame;
-use gamesman::script::descriptor::DescriptorGame;
 use gamesman::solve::{Analyzer, Options, Report};
 use std::path::PathBuf;
 

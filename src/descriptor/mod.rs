@@ -5,10 +5,10 @@
 //! and column), then checked as a whole (impossible combinations are errors too), and becomes
 //! a [`DescriptorGame`], which implements [`Game`] like a script does.
 
-use super::ScriptHook;
-use super::helpers::parse_heaps;
 use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, MAX_MOVES, Shortcut, Value};
 use crate::grid::Grid;
+use crate::script::ScriptHook;
+use crate::script::helpers::parse_heaps;
 use crate::solve::sequence::{HeapRules, NimSequence};
 use rhai::Dynamic;
 use serde::Deserialize;
