@@ -6,6 +6,7 @@
 //! - [`native`]: native Rust modules for classic games, behind the same trait.
 //! - [`cli`]: the `gamesman` commands.
 
+pub mod catalog;
 pub mod cli;
 pub mod db;
 pub mod descriptor;

@@ -65,7 +65,7 @@ fn enc(s: &str) -> String {
 
 /// The value of making each move (`r:c`) from `pos`, for the player who makes it, as the
 /// solver here says: the opposite of the child's value (a puzzle: nearer the goal or not).
-fn mover_values<G: Game>(g: &G, a: &mut Analyzer<'_, G>, text: &str, clicks: &[String]) -> Vec<(String, u32)> {
+fn mover_values<G: Game>(g: &G, a: &mut Analyzer<&G>, text: &str, clicks: &[String]) -> Vec<(String, u32)> {
     let pos = g.parse(text).unwrap();
     let (here, _) = a.value(&pos).unwrap();
     clicks
@@ -394,7 +394,7 @@ async fn tic_tac_toe(c: &fantoccini::Client, url: &str) {
 }
 
 /// Every point of the visual value history against the solver.
-async fn history_agrees<G: Game>(c: &fantoccini::Client, g: &G, a: &mut Analyzer<'_, G>) {
+async fn history_agrees<G: Game>(c: &fantoccini::Client, g: &G, a: &mut Analyzer<&G>) {
     let pts = js(
         c,
         "return [...document.querySelectorAll('.vvh-point')].map(p => [p.dataset.position, p.dataset.value, \

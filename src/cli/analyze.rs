@@ -1,12 +1,11 @@
 //! `gamesman analyze`: solve everything reachable from a position and count it.
 
-use super::{Ctx, GameArgs, GameCommand, WatchArgs, database, output};
-use crate::game::{Game, Kind, Value};
-use crate::solve::census::{ByValue, Census, census_threaded};
+use super::{GameArgs, WatchArgs, output};
+use crate::game::{Kind, Value};
+use crate::solve::Options;
 use anyhow::Result;
 use clap::Args;
-use serde_json::{Value as Json, json};
-use std::time::Instant;
+use serde_json::Value as Json;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
@@ -27,120 +26,35 @@ pub struct AnalyzeArgs {
     threads: Option<u16>,
 }
 
-impl GameCommand for AnalyzeArgs {
-    fn args(&self) -> &GameArgs {
-        &self.g
+/// `gamesman analyze`: the report of everything reachable (from the database where it holds
+/// one), saved with the database on `--save`.
+pub fn run(args: &AnalyzeArgs) -> Result<i32> {
+    let progress = args.watch.progress();
+    let mut session = args.g.open(Options { progress: progress.clone(), ..Options::default() })?;
+    let root = args.g.position(&*session, "analyze")?;
+    let threads = args.threads.map_or_else(super::default_threads, usize::from);
+    let report = session.analyze(&root, threads, args.save);
+    progress.finish();
+    let (report, saved) = report?;
+    if let Some(saved) = &saved {
+        output::saved(saved);
     }
-
-    fn run<G: Game>(&self, game: &G, ctx: &Ctx) -> Result<i32> {
-        let root = self.g.position(game, "analyze")?;
-        let started = Instant::now();
-        // A report saved with the database, unless this run is to save one.
-        if !self.save
-            && let Some(store) = self.g.database(ctx)?
-            && let Some(text) = store.census(&game.format(&root)?)?
-        {
-            let mut report: Json = serde_json::from_str(&text)
-                .map_err(|e| anyhow::anyhow!("{}: a saved report is unreadable ({e})", store.path().display()))?;
-            report["source"] = "database".into();
-            report["seconds"] = started.elapsed().as_secs_f64().into();
-            report["positions_visited"] = 0.into();
-            self.print(game, &report)?;
-            return Ok(0);
-        }
-        let progress = self.watch.progress();
-        let threads = self.threads.map_or_else(super::default_threads, usize::from);
-        let c = census_threaded(game, &root, self.g.max_memory_bytes(), &progress, threads);
-        progress.finish();
-        let c = c?;
-        let mut report = to_json(game, &c, ctx.engine, started.elapsed().as_secs_f64())?;
-        if self.save {
-            database::write(game, &c, &report, &self.g, ctx)?;
-        }
-        report["source"] = "search".into();
-        report["threads"] = c.threads.into();
-        self.print(game, &report)?;
+    if args.json {
+        println!("{report}");
         Ok(0)
-    }
-}
-
-impl AnalyzeArgs {
-    fn print<G: Game>(&self, game: &G, report: &Json) -> Result<()> {
-        if self.json {
-            println!("{report}");
-            Ok(())
-        } else {
-            print_text(game.info().kind, report)
-        }
+    } else {
+        print_text(session.kind(), &report).map(|()| 0)
     }
 }
 
 const VALUES: [Value; 4] = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
-
-/// What a value is called for this kind of game.
-fn name(kind: Kind, v: Value) -> &'static str {
-    match (kind, v) {
-        (Kind::Puzzle, Value::Win) => "solvable",
-        (Kind::Puzzle, _) => "unsolvable",
-        _ => v.as_str(),
-    }
-}
-
-fn values_json(kind: Kind, b: &ByValue) -> Json {
-    let mut m = serde_json::Map::new();
-    for v in VALUES {
-        if kind != Kind::Puzzle || matches!(v, Value::Win | Value::Lose) {
-            m.insert(name(kind, v).into(), b.get(v).into());
-        }
-    }
-    Json::Object(m)
-}
-
-fn position_json<G: Game>(game: &G, c: &Census<G::Pos>, i: Option<usize>) -> Result<Json> {
-    Ok(match i {
-        None => Json::Null,
-        Some(i) => json!({
-            "position": game.format(&c.graph.nodes[i])?,
-            "remoteness": c.solutions[i].remoteness,
-        }),
-    })
-}
-
-pub fn to_json<G: Game>(game: &G, c: &Census<G::Pos>, engine: &str, seconds: f64) -> Result<Json> {
-    let kind = game.kind();
-    let root = c.solutions[0];
-    Ok(json!({
-        "game": game.info().name,
-        "kind": kind.as_str(),
-        "engine": engine,
-        "position": game.format(&c.graph.nodes[0])?,
-        "value": name(kind, root.value),
-        "remoteness": root.remoteness,
-        "grundy": c.grundy.as_ref().map(|g| g[0]),
-        "positions": c.graph.len(),
-        "moves": c.graph.edges(),
-        "by_value": values_json(kind, &c.by_value),
-        "primitive": values_json(kind, &c.ends),
-        "by_remoteness": c.by_remoteness.iter().map(|(r, b)| {
-            let mut o = values_json(kind, b);
-            o["remoteness"] = (*r).into();
-            o
-        }).collect::<Vec<_>>(),
-        "by_grundy": c.grundy.as_ref().map(|_| c.by_grundy.iter().map(|(g, n)| json!({"grundy": g, "positions": n})).collect::<Vec<_>>()),
-        "longest_win": position_json(game, c, c.longest_win)?,
-        "longest_loss": position_json(game, c, c.longest_loss)?,
-        "positions_visited": c.visited,
-        "memory_bytes": c.graph.bytes,
-        "seconds": seconds,
-    }))
-}
 
 /// The report for people, from its JSON (computed now or saved in a database).
 fn print_text(kind: Kind, r: &Json) -> Result<()> {
     let shown: Vec<&str> = VALUES
         .into_iter()
         .filter(|&v| if kind == Kind::Puzzle { v != Value::Tie && v != Value::Draw } else { true })
-        .map(|v| name(kind, v))
+        .map(|v| v.name_in(kind))
         .collect();
     let num = |j: &Json| j.as_u64().unwrap_or(0);
     let text = |j: &Json| j.as_str().unwrap_or("").to_string();

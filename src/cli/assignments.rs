@@ -205,3 +205,47 @@ pub fn tactix(args: &TactixArgs) -> i32 {
     }
     0
 }
+
+/// A board made by pressing random lights on a dark one: solvable by construction.
+fn solvable_lights_out(n: usize, seed: u64) -> crate::grid::Grid {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut g = crate::grid::Grid::new(n, n);
+    for r in 0..n {
+        for c in 0..n {
+            if rng.bool() {
+                g.toggle_plus(r, c);
+            }
+        }
+    }
+    g
+}
+
+/// `gamesman bench`'s rows for the assignments' own work (of the games `wanted` lets in):
+/// Chomp's answer on 20 columns of 9, a random solvable 2048² Lights Out board, Nimrod near
+/// 10^30.
+pub fn bench_targets(repeat: u32, wanted: &dyn Fn(&str) -> bool) -> Result<Vec<String>> {
+    use super::bench::{best, timed};
+    let mut rows = Vec::new();
+    if wanted("chomp") {
+        let h = vec![9u32; 20];
+        let (t, answer) = best(repeat, || timed(|| Ok(chomp::answer(&h)?)))?;
+        let states = chomp::count_states(&h).unwrap_or(0);
+        rows.push(format!("| Chomp, 20 columns of height 9 ({states} states) | `{answer}` | {t:.3} |"));
+    }
+    if wanted("lightsout") {
+        let board = solvable_lights_out(2048, 1);
+        let (t, sol) = best(repeat, || timed(|| Ok(lightsout::solve(&board, 0))))?;
+        let what = match sol {
+            Some(s) => format!("{} presses, 2^{} solutions", s.presses.count(), s.nullity),
+            None => "no solution".into(),
+        };
+        rows.push(format!("| Lights Out, random solvable 2048×2048 board | {what} | {t:.3} |"));
+    }
+    if wanted("nimrod") {
+        let a: BigUint = "1618033988749894848204586834365".parse().expect("digits");
+        let b: BigUint = &a + 1_000_000_000_000_000_000_000_000_000_000u128 + 7u32;
+        let (t, out) = best(repeat, || timed(|| Ok(nimrod::report(&a, &b))))?;
+        rows.push(format!("| Nimrod, piles near 10^30 | {} | {t:.6} |", out.trim_end().replace('\n', "; ")));
+    }
+    Ok(rows)
+}

@@ -1,12 +1,7 @@
 //! `gamesman bench`: positions solved per second for each shipped script, the native
 //! modules against the scripts on the same positions, and the native modules' own targets.
 
-use super::{Loaded, load, with_loaded, with_native};
-use crate::game::{Game, GameInfo};
-use crate::grid::Grid;
-use crate::native::{NativeKind, chomp, lightsout};
-use crate::native::{chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod, tactix::TacTix};
-use crate::solve::{Analyzer, Options};
+use crate::catalog::{Catalog, Database, Engine, How, Session};
 use anyhow::Result;
 use clap::Args;
 use std::time::Instant;
@@ -24,30 +19,36 @@ pub struct BenchArgs {
     repeat: u32,
 }
 
-/// (game, position, what it measures)
-const CASES: &[(&str, &str, &str)] = &[
-    ("nim", "4,5,6,7", "value + remoteness + Grundy"),
-    ("nimrod", "20,30", "value + remoteness + Grundy"),
-    ("chomp", "88888888", "value + remoteness + Grundy"),
-    ("tactix", "P1 4 4 1111 1111 1111 1111", "full 4×4 board"),
-    ("kayles", "30", "value + remoteness + Grundy"),
-    ("tictactoe", ".........", "start position"),
-    ("lightsout", "#0#0##0/0#0#0#0/##00#0#/#000000/#0#0#00/#0##0##", "7×6, 21 presses"),
-];
+/// Shipped scripts with no native module, benchmarked beside the native games' rows:
+/// (game, position, what it measures).
+const SCRIPT_CASES: &[(&str, &str, &str)] =
+    &[("kayles", "30", "value + remoteness + Grundy"), ("tictactoe", ".........", "start position")];
 
-/// Descriptor against script: the positions of `CASES` that both can solve.
-const DESCRIPTOR_CASES: &[(&str, &str)] = &[
-    ("nim", "4,5,6,7"),
-    ("nimrod", "20,30"),
-    ("chomp", "88888888"),
-    ("tactix", "P1 4 4 1111 1111 1111 1111"),
-    ("kayles", "30"),
-    ("lightsout", "#0#0##0/0#0#0#0/##00#0#/#000000/#0#0#00/#0##0##"),
-];
+/// The games with a descriptor beside their script (compared with each other).
+const DESCRIBED: &[&str] = &["nim", "nimrod", "chomp", "tactix", "kayles", "lightsout"];
+
+/// (game, position, what): the catalogue's native rows' bench positions, then the scripts'.
+fn cases(catalog: &Catalog) -> Vec<(String, String, String)> {
+    let mut out: Vec<(String, String, String)> = catalog
+        .natives()
+        .iter()
+        .filter(|n| n.info.is_none())
+        .flat_map(|n| n.bench.iter().map(|(p, w)| (n.name.clone(), p.clone(), w.clone())))
+        .collect();
+    let at = out.iter().position(|c| c.0 == "tactix").map_or(out.len(), |i| i + 1);
+    for (i, &(g, p, w)) in SCRIPT_CASES.iter().enumerate() {
+        out.insert((at + i).min(out.len()), (g.into(), p.into(), w.into()));
+    }
+    out
+}
+
+fn open(spec: &str, engine: Engine) -> Result<Box<dyn Session>> {
+    Catalog::new().open(spec, &How { engine, database: Database::Off, ..How::default() })
+}
 
 /// Best time of `repeat` runs of `f` (each returns the time it measured), and what the last
 /// run returned.
-fn best<T>(repeat: u32, mut f: impl FnMut() -> Result<(f64, T)>) -> Result<(f64, T)> {
+pub(super) fn best<T>(repeat: u32, mut f: impl FnMut() -> Result<(f64, T)>) -> Result<(f64, T)> {
     let mut best = f64::INFINITY;
     let mut out = None;
     for _ in 0..repeat.max(1) {
@@ -59,7 +60,7 @@ fn best<T>(repeat: u32, mut f: impl FnMut() -> Result<(f64, T)>) -> Result<(f64,
 }
 
 /// Run `f` and time it.
-fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(f64, T)> {
+pub(super) fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(f64, T)> {
     let started = Instant::now();
     let out = f()?;
     Ok((started.elapsed().as_secs_f64(), out))
@@ -67,22 +68,17 @@ fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(f64, T)> {
 
 /// Solve `text` as `gamesman solve` does: the time (parsing and solving, not loading the
 /// game) and the positions visited.
-fn solve<G: Game>(game: &G, text: &str) -> Result<(f64, u64)> {
+fn solve(game: &mut dyn Session, text: &str) -> Result<(f64, u64)> {
     timed(|| {
-        let pos = game.parse(text)?;
-        let mut analyzer = Analyzer::new(game, Options::default());
-        analyzer.solve(&pos)?;
-        Ok(analyzer.visited())
+        game.solve(text)?;
+        Ok(game.visited())
     })
 }
 
-/// Best time of `repeat` solves of `text`, each by a copy of the game loaded afresh, so that
+/// Best time of `repeat` solves of `text`, each by a copy of the game opened afresh, so that
 /// nothing a run remembers (a script's memo of `canonical`, say) speeds up the next.
-fn best_solve(repeat: u32, load: impl Fn() -> Result<Loaded>, text: &str) -> Result<(f64, u64)> {
-    best(repeat, || {
-        let game = load()?;
-        with_loaded!(&game, |g| solve(g, text))
-    })
+fn best_solve(repeat: u32, open: impl Fn() -> Result<Box<dyn Session>>, text: &str) -> Result<(f64, u64)> {
+    best(repeat, || solve(&mut *open()?, text))
 }
 
 /// The games the shipped benchmarks cover.
@@ -111,16 +107,16 @@ fn table(title: &str, header: &str, left: usize, rows: &[String]) {
 /// A game given on the command line that is not a shipped benchmark: solve its start
 /// position (or `--position`).
 fn bench_other(args: &BenchArgs, spec: &str) -> Result<String> {
-    let game = load(spec)?;
+    let game = open(spec, Engine::Definition)?;
     let name = game.info().name.clone();
-    let text = with_loaded!(&game, |g| match &args.position {
+    let text = match &args.position {
         Some(t) => t.clone(),
-        None => match g.start()? {
-            Some(p) => g.format(&p)?,
+        None => match game.start()? {
+            Some(p) => p,
             None => anyhow::bail!("{spec}: the game has no start position: give one with --position"),
         },
-    });
-    let (t, visited) = best_solve(args.repeat, || load(spec), &text)?;
+    };
+    let (t, visited) = best_solve(args.repeat, || open(spec, Engine::Definition), &text)?;
     let shown = if text.len() > 30 { format!("{}…", text.chars().take(28).collect::<String>()) } else { text };
     Ok(format!(
         "| {name} | `{}` | `solve` | {visited} | {t:.3} | {:.0} |",
@@ -129,29 +125,21 @@ fn bench_other(args: &BenchArgs, spec: &str) -> Result<String> {
     ))
 }
 
-/// A board made by pressing random lights on a dark one: solvable by construction.
-fn solvable_lights_out(n: usize, seed: u64) -> Grid {
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let mut g = Grid::new(n, n);
-    for r in 0..n {
-        for c in 0..n {
-            if rng.bool() {
-                g.toggle_plus(r, c);
-            }
-        }
-    }
-    g
-}
-
 pub fn run(args: &BenchArgs) -> Result<()> {
+    let catalog = Catalog::new();
+    let cases = cases(&catalog);
+    let short = |p: &str| if p.len() > 30 { format!("{}…", &p[..28]) } else { p.to_string() };
     let mut rows = Vec::new();
-    for &(name, position, what) in CASES {
+    for (name, position, what) in &cases {
         if !wanted(args, name) {
             continue;
         }
-        let (t, visited) = best_solve(args.repeat, || load(name), position)?;
-        let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
-        rows.push(format!("| {name} | `{shown}` | {what} | {visited} | {t:.3} | {:.0} |", visited as f64 / t));
+        let (t, visited) = best_solve(args.repeat, || open(name, Engine::Definition), position)?;
+        rows.push(format!(
+            "| {name} | `{}` | {what} | {visited} | {t:.3} | {:.0} |",
+            short(position),
+            visited as f64 / t
+        ));
     }
     for spec in args.games.iter().filter(|g| !SHIPPED.contains(&g.as_str())) {
         rows.push(bench_other(args, spec)?);
@@ -164,17 +152,14 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     );
 
     let mut rows = Vec::new();
-    for &(name, position, _) in CASES {
-        let script = load(name)?;
-        let Some(kind) = script.info().native.as_deref().and_then(NativeKind::from_name) else { continue };
-        if !wanted(args, name) {
+    for (name, position, _) in &cases {
+        let def = catalog.load(name)?;
+        if catalog.native_for(&def, Engine::Auto)?.is_none() || !wanted(args, name) {
             continue;
         }
-        let (ts, _) = best_solve(args.repeat, || load(name), position)?;
-        let info: GameInfo = script.info().clone();
-        let (tn, _) = best(args.repeat, || with_native!(kind, info.clone(), |g| solve(&g, position)))?;
-        let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
-        rows.push(format!("| {name} | `{shown}` | {ts:.4} | {tn:.4} | {:.0}× |", ts / tn));
+        let (ts, _) = best_solve(args.repeat, || open(name, Engine::Definition), position)?;
+        let (tn, _) = best_solve(args.repeat, || open(name, Engine::Native), position)?;
+        rows.push(format!("| {name} | `{}` | {ts:.4} | {tn:.4} | {:.0}× |", short(position), ts / tn));
     }
     table(
         "Native modules against the scripts on the same positions (the whole `solve` report):",
@@ -184,16 +169,15 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     );
 
     let mut rows = Vec::new();
-    for &(name, position) in DESCRIPTOR_CASES {
-        let path = super::game_dirs().into_iter().map(|d| d.join(format!("{name}.ron"))).find(|p| p.is_file());
-        let Some(path) = path else { continue };
+    for (name, position, _) in cases.iter().filter(|c| DESCRIBED.contains(&c.0.as_str())) {
+        let Ok(ron) = catalog.find(&format!("{name}.ron")) else { continue };
         if !wanted(args, name) {
             continue;
         }
-        let (ts, _) = best_solve(args.repeat, || load(name), position)?;
-        let (td, _) = best_solve(args.repeat, || super::load_path(&path), position)?;
-        let shown = if position.len() > 30 { format!("{}…", &position[..28]) } else { position.to_string() };
-        rows.push(format!("| {name} | `{shown}` | {ts:.4} | {td:.4} | {:.1}× |", ts / td));
+        let ron = ron.display().to_string();
+        let (ts, _) = best_solve(args.repeat, || open(name, Engine::Definition), position)?;
+        let (td, _) = best_solve(args.repeat, || open(&ron, Engine::Definition), position)?;
+        rows.push(format!("| {name} | `{}` | {ts:.4} | {td:.4} | {:.1}× |", short(position), ts / td));
     }
     table(
         "Descriptors (`games/*.ron`) against the scripts of the same games (neither native):",
@@ -202,28 +186,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         &rows,
     );
 
-    let mut rows = Vec::new();
-    if wanted(args, "chomp") {
-        let h = vec![9u32; 20];
-        let (t, answer) = best(args.repeat, || timed(|| Ok(chomp::answer(&h)?)))?;
-        let states = chomp::count_states(&h).unwrap_or(0);
-        rows.push(format!("| Chomp, 20 columns of height 9 ({states} states) | `{answer}` | {t:.3} |"));
-    }
-    if wanted(args, "lightsout") {
-        let board = solvable_lights_out(2048, 1);
-        let (t, sol) = best(args.repeat, || timed(|| Ok(lightsout::solve(&board, 0))))?;
-        let what = match sol {
-            Some(s) => format!("{} presses, 2^{} solutions", s.presses.count(), s.nullity),
-            None => "no solution".into(),
-        };
-        rows.push(format!("| Lights Out, random solvable 2048×2048 board | {what} | {t:.3} |"));
-    }
-    if wanted(args, "nimrod") {
-        let a: num_bigint::BigUint = "1618033988749894848204586834365".parse().expect("digits");
-        let b: num_bigint::BigUint = &a + 1_000_000_000_000_000_000_000_000_000_000u128 + 7u32;
-        let (t, out) = best(args.repeat, || timed(|| Ok(crate::native::nimrod::report(&a, &b))))?;
-        rows.push(format!("| Nimrod, piles near 10^30 | {} | {t:.6} |", out.trim_end().replace('\n', "; ")));
-    }
+    let rows = super::assignments::bench_targets(args.repeat, &|name| wanted(args, name))?;
     table("Native targets (the assignments' commands' work):", "| what | result | best time (s) |", 2, &rows);
 
     let mut rows = Vec::new();
@@ -256,7 +219,7 @@ const SEQUENCES: &[(&str, usize)] = &[
 /// Time one code's sequence by the plain mex and by the rare/common split (best of `repeat`).
 fn bench_sequence(repeat: u32, code: &str, to: usize) -> Result<String> {
     use crate::solve::sequence::{Method, NimSequence};
-    let game = crate::descriptor::DescriptorGame::octal(code)?;
+    let game = Catalog::new().heap_game(code)?;
     let fresh = |method| -> Result<NimSequence> {
         let mut s = game.nim_sequence().map(|s| s.clone()).ok_or_else(|| anyhow::anyhow!("{code}: no sequence"))?;
         s.set_method(method);

@@ -1,51 +1,14 @@
 //! Commands over the solved-game database: `--save`, `gamesman db`, `export`, `strategy`.
 
-use super::{Ctx, EngineChoice, GameArgs, GameCommand, WatchArgs, analyze, identity, load, native_for, output};
+use super::{EngineChoice, GameArgs, WatchArgs, output};
+use crate::catalog::{Catalog, Database, How};
 use crate::db::{self, Record, Store};
-use crate::game::{Game, Kind, Value};
-use crate::solve::census::{Census, census, census_threaded};
-use crate::solve::{Analyzer, Options};
+use crate::solve::{Options, strategy};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
-use serde_json::{Value as Json, json};
+use serde_json::json;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
-
-/// Solve everything reachable from `root` and save it in the game's database.
-pub fn save<G: Game>(game: &G, root: &G::Pos, args: &GameArgs, watch: &WatchArgs, ctx: &Ctx) -> Result<()> {
-    let started = Instant::now();
-    let progress = watch.progress();
-    let c = census_threaded(game, root, args.max_memory_bytes(), &progress, super::default_threads());
-    progress.finish();
-    let c = c?;
-    let report = analyze::to_json(game, &c, ctx.engine, started.elapsed().as_secs_f64())?;
-    write(game, &c, &report, args, ctx)
-}
-
-/// Save a solved census and its `analyze` report in the game's database.
-pub fn write<G: Game>(game: &G, c: &Census<G::Pos>, report: &Json, args: &GameArgs, ctx: &Ctx) -> Result<()> {
-    let started = Instant::now();
-    let path = args.db_path(ctx)?;
-    let root = game.format(&c.graph.nodes[0])?;
-    let mut rows = (0..c.graph.len()).map(|i| -> Result<(String, Record)> {
-        let s = c.solutions[i];
-        let grundy = c.grundy.as_ref().map(|g| g[i]);
-        Ok((game.format(&c.graph.nodes[i])?, Record { value: s.value, remoteness: s.remoteness, grundy }))
-    });
-    let n = db::save(&path, &ctx.id, &mut rows, Some((&root, &report.to_string())))
-        .with_context(|| format!("saving the database {}", path.display()))?;
-    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    eprintln!(
-        "saved: {} in {} ({:.1} MiB, {:.0} bytes a position) in {:.2} s",
-        output::count(n, "position"),
-        path.display(),
-        bytes as f64 / (1 << 20) as f64,
-        bytes as f64 / n.max(1) as f64,
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
 
 #[derive(Args)]
 pub struct DbArgs {
@@ -73,12 +36,8 @@ impl Target {
         if p.extension().is_some_and(|e| e == "redb") {
             return Ok(p.to_path_buf());
         }
-        let loaded = load(&self.target)?;
-        let engine = match native_for(&loaded, self.engine)? {
-            Some(_) => "native",
-            None => loaded.engine_name(),
-        };
-        Ok(db::default_dir()?.join(identity(&loaded, engine, self.misere)?.file_name()))
+        let how = How { engine: self.engine.into(), misere: self.misere, database: Database::Saved, ..How::default() };
+        Catalog::new().database_path(&self.target, &how)
     }
 }
 
@@ -114,65 +73,27 @@ pub struct DbBenchArgs {
     samples: usize,
 }
 
-impl GameCommand for DbBenchArgs {
-    fn args(&self) -> &GameArgs {
-        &self.g
-    }
-
-    fn run<G: Game>(&self, game: &G, ctx: &Ctx) -> Result<i32> {
-        let started = Instant::now();
-        let Some(store) = self.g.database(ctx)? else {
-            bail!("no database saved for {} (save one with `gamesman solve {} --save`)", self.g.game, self.g.game);
-        };
-        let open = started.elapsed().as_secs_f64();
-        let bytes = std::fs::metadata(store.path()).map(|m| m.len()).unwrap_or(0);
-        let mut keys = Vec::new();
-        store.for_each(|k, _| {
-            keys.push(k.to_string());
-            Ok(())
-        })?;
-        if keys.is_empty() {
-            bail!("{}: the database is empty", store.path().display());
-        }
-        let mut rng = fastrand::Rng::with_seed(1);
-        let sample: Vec<&String> = (0..self.samples.max(1)).map(|_| &keys[rng.usize(..keys.len())]).collect();
-        let t = Instant::now();
-        for k in &sample {
-            std::hint::black_box(store.get(k)?);
-        }
-        let lookup = t.elapsed().as_secs_f64() / sample.len() as f64;
-        let positions: Vec<G::Pos> = sample.iter().map(|k| game.parse(k)).collect::<Result<_, _>>()?;
-        let mut a = Analyzer::new(game, Options::default()).with_database(store);
-        let (mut total, mut worst) = (0.0f64, 0.0f64);
-        let mut moves = 0usize;
-        for p in &positions {
-            let t = Instant::now();
-            let list = a.moves(p)?;
-            // What `play`'s perfect player does with the list: the best move for the mover.
-            std::hint::black_box(list.iter().min_by_key(|m| (m.value as u8, m.remoteness)));
-            let dt = t.elapsed().as_secs_f64();
-            total += dt;
-            worst = worst.max(dt);
-            moves += list.len();
-        }
-        let n = keys.len() as f64;
-        println!("database:    {}", self.g.db_path(ctx)?.display());
-        println!("positions:   {} ({} bytes, {:.1} a position)", keys.len(), bytes, bytes as f64 / n);
-        println!("open:        {:.2} ms (every page's checksum verified)", open * 1e3);
-        println!("lookup:      {:.2} µs a position (mean of {})", lookup * 1e6, sample.len());
-        println!(
-            "play move:   {:.3} ms mean, {:.3} ms worst ({:.1} moves a position, each child formatted and looked up)",
-            total / positions.len() as f64 * 1e3,
-            worst * 1e3,
-            moves as f64 / positions.len() as f64
-        );
-        Ok(0)
-    }
+/// `gamesman db bench`.
+fn db_bench(args: &DbBenchArgs) -> Result<i32> {
+    let mut session = args.g.open(Options::default())?;
+    let b = session.db_bench(args.samples)?;
+    let n = b.positions as f64;
+    println!("database:    {}", b.path.display());
+    println!("positions:   {} ({} bytes, {:.1} a position)", b.positions, b.bytes, b.bytes as f64 / n);
+    println!("open:        {:.2} ms (every page's checksum verified)", b.open_seconds * 1e3);
+    println!("lookup:      {:.2} µs a position (mean of {})", b.lookup_seconds * 1e6, b.samples);
+    println!(
+        "play move:   {:.3} ms mean, {:.3} ms worst ({:.1} moves a position, each child formatted and looked up)",
+        b.move_mean_seconds * 1e3,
+        b.move_worst_seconds * 1e3,
+        b.moves_per_position
+    );
+    Ok(0)
 }
 
 pub fn db_command(a: &DbArgs) -> Result<i32> {
     match &a.command {
-        DbCommand::Bench(b) => super::with_game(b),
+        DbCommand::Bench(b) => db_bench(b),
         DbCommand::List { dir } => {
             let dir = match dir {
                 Some(d) => d.clone(),
@@ -284,14 +205,14 @@ pub struct ExportArgs {
     format: Format,
 }
 
-impl GameCommand for ExportArgs {
-    fn args(&self) -> &GameArgs {
-        &self.g
-    }
+/// `gamesman export`: every position of the saved database, or, without one (or with a
+/// POSITION), everything reachable from the position, solved now.
+pub fn export(args: &ExportArgs) -> Result<i32> {
+    args.run()
+}
 
-    /// Every position of the saved database, or, without one, everything reachable from the
-    /// position (solved now).
-    fn run<G: Game>(&self, game: &G, ctx: &Ctx) -> Result<i32> {
+impl ExportArgs {
+    fn run(&self) -> Result<i32> {
         enum Sink {
             Csv(Box<csv::Writer<std::io::StdoutLock<'static>>>),
             Jsonl(std::io::BufWriter<std::io::StdoutLock<'static>>),
@@ -322,23 +243,15 @@ impl GameCommand for ExportArgs {
             }
             Ok(())
         };
-        let from_db = if self.g.position.is_none() { self.g.database(ctx)? } else { None };
-        match from_db {
-            Some(store) => store.for_each(|p, r| emit(p, r))?,
-            None => {
-                let root = self.g.position(game, "export")?;
-                let progress = self.watch.progress();
-                let c = census(game, &root, self.g.max_memory_bytes(), &progress);
-                progress.finish();
-                let c = c?;
-                for i in 0..c.graph.len() {
-                    let s = c.solutions[i];
-                    let grundy = c.grundy.as_ref().map(|g| g[i]);
-                    let rec = Record { value: s.value, remoteness: s.remoteness, grundy };
-                    emit(&game.format(&c.graph.nodes[i])?, rec)?;
-                }
-            }
-        }
+        let progress = self.watch.progress();
+        let mut session = self.g.open(Options { progress: progress.clone(), ..Options::default() })?;
+        let root = match &self.g.position {
+            Some(_) => Some(self.g.position(&*session, "export")?),
+            None => None,
+        };
+        let done = session.export(root.as_deref(), &mut emit);
+        progress.finish();
+        done?;
         match &mut sink {
             Sink::Csv(w) => w.flush()?,
             Sink::Jsonl(out) => out.flush()?,
@@ -361,40 +274,28 @@ pub struct StrategyArgs {
     max_nodes: usize,
 }
 
-/// One position of a strategy tree: the winner's positions have one move (the chosen one),
-/// the loser's every move.
-struct Node {
-    position: String,
-    winner_to_move: bool,
-    remoteness: u32,
-    moves: Vec<(String, usize)>,
+/// `gamesman strategy`.
+pub fn strategy(args: &StrategyArgs) -> Result<i32> {
+    args.run()
 }
 
-impl GameCommand for StrategyArgs {
-    fn args(&self) -> &GameArgs {
-        &self.g
-    }
-
-    fn run<G: Game>(&self, game: &G, ctx: &Ctx) -> Result<i32> {
-        if game.kind() == Kind::Puzzle {
-            bail!("{} is a puzzle: `gamesman solve` prints a shortest solution", game.info().name);
+impl StrategyArgs {
+    fn run(&self) -> Result<i32> {
+        let progress = self.watch.progress();
+        let opts = Options { progress: progress.clone(), full_search: true, ..Options::default() };
+        let mut session = self.g.open(opts)?;
+        if session.kind() == crate::game::Kind::Puzzle {
+            bail!("{} is a puzzle: `gamesman solve` prints a shortest solution", session.info().name);
         }
-        let root = self.g.position(game, "strategy")?;
-        let opts = Options {
-            max_memory: self.g.max_memory_bytes(),
-            progress: self.watch.progress(),
-            full_search: true,
-            ..Options::default()
-        };
-        let mut a = self.g.analyzer(game, opts, ctx)?;
-        let nodes = tree(game, &mut a, &root, self.max_nodes);
-        self.watch.progress().finish();
+        let root = self.g.position(&*session, "strategy")?;
+        let nodes = session.strategy(&root, self.max_nodes);
+        progress.finish();
         let nodes = nodes?;
-        let info = game.info();
+        let info = session.info();
         let names = [info.player_name(0), info.player_name(1)];
-        let winner = game.to_move(&root)?.map(|side| if nodes[0].winner_to_move { side } else { 1 - side });
+        let winner = session.to_move(&root)?.map(|side| if nodes[0].winner_to_move { side } else { 1 - side });
         if self.json {
-            println!("{}", to_json(&nodes, 0));
+            println!("{}", strategy::to_json(&nodes));
             return Ok(0);
         }
         let who = |winner_turn: bool| match winner {
@@ -426,7 +327,7 @@ impl GameCommand for StrategyArgs {
     }
 }
 
-fn print_tree(nodes: &[Node], who: &dyn Fn(bool) -> String) {
+fn print_tree(nodes: &[strategy::Node], who: &dyn Fn(bool) -> String) {
     // Depth-first without recursion (the tree may be deep): one line a move, indented by depth.
     let mut stack: Vec<(usize, usize, usize)> = vec![(0, 0, 0)];
     while let Some((i, k, depth)) = stack.pop() {
@@ -446,82 +347,4 @@ fn print_tree(nodes: &[Node], who: &dyn Fn(bool) -> String) {
         );
         stack.push((child, 0, depth + 1));
     }
-}
-
-/// The tree, iteratively: node 0 is the root.
-fn tree<G: Game>(game: &G, a: &mut Analyzer<'_, G>, root: &G::Pos, max_nodes: usize) -> Result<Vec<Node>> {
-    let (s, _) = a.value(root)?;
-    let winner_first = match s.value {
-        Value::Win => true,
-        Value::Lose => false,
-        v => bail!("no player can force a win from here: the position is a {v} with best play"),
-    };
-    let mut nodes = vec![Node {
-        position: game.format(root)?,
-        winner_to_move: winner_first,
-        remoteness: s.remoteness.unwrap_or(0),
-        moves: Vec::new(),
-    }];
-    let mut todo = vec![(0usize, root.clone())];
-    while let Some((i, pos)) = todo.pop() {
-        if game.primitive(&pos)?.is_some() {
-            continue;
-        }
-        let winner_turn = nodes[i].winner_to_move;
-        let mut chosen: Option<(u32, String, G::Pos, u32)> = None;
-        let mut all = Vec::new();
-        for mv in game.moves(&pos)? {
-            let child = game.play(&pos, &mv)?;
-            let (cs, _) = a.value(&child)?;
-            let name = game.move_name(&pos, &mv)?;
-            let r = cs
-                .remoteness
-                .ok_or_else(|| anyhow::anyhow!("a strategy needs remoteness, and it is not known here"))?;
-            if winner_turn {
-                if cs.value == Value::Lose && chosen.as_ref().is_none_or(|c| r < c.0) {
-                    chosen = Some((r, name, child, r));
-                }
-            } else {
-                all.push((name, child, r));
-            }
-        }
-        if let Some((_, name, child, r)) = chosen {
-            all.push((name, child, r));
-        } else if winner_turn {
-            bail!("internal error: a won position has no move to a lost one: {}", nodes[i].position);
-        }
-        for (name, child, r) in all {
-            if nodes.len() >= max_nodes {
-                bail!("the strategy tree has more than {max_nodes} positions (raise --max-nodes)");
-            }
-            let id = nodes.len();
-            nodes.push(Node {
-                position: game.format(&child)?,
-                winner_to_move: !winner_turn,
-                remoteness: r,
-                moves: Vec::new(),
-            });
-            nodes[i].moves.push((name, id));
-            todo.push((id, child));
-        }
-    }
-    Ok(nodes)
-}
-
-/// The tree as nested JSON, built bottom-up (no recursion).
-fn to_json(nodes: &[Node], root: usize) -> Json {
-    let mut built: Vec<Option<Json>> = (0..nodes.len()).map(|_| None).collect();
-    // Children always have larger indices than their parent.
-    for i in (root..nodes.len()).rev() {
-        let n = &nodes[i];
-        let moves: Vec<Json> =
-            n.moves.iter().map(|(mv, c)| json!({"move": mv, "next": built[*c].take().unwrap_or(Json::Null)})).collect();
-        built[i] = Some(json!({
-            "position": n.position,
-            "to_move": if n.winner_to_move { "winner" } else { "loser" },
-            "remoteness": n.remoteness,
-            "moves": moves,
-        }));
-    }
-    built[root].take().unwrap_or(Json::Null)
 }

@@ -11,14 +11,10 @@ mod sequence;
 mod serve;
 mod sum;
 
-use crate::db::{self, Identity, Store};
-use crate::descriptor::DescriptorGame;
-use crate::game::{Game, GameInfo, Kind, Misere};
-use crate::native::{NativeKind, chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod, tactix::TacTix};
+use crate::catalog::{Catalog, Database, Engine, How, Session, Target};
 use crate::progress::Progress;
-use crate::script::ScriptGame;
-use crate::solve::{Analyzer, Options};
-use anyhow::{Context, Result, anyhow, bail};
+use crate::solve::Options;
+use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -108,6 +104,16 @@ pub enum EngineChoice {
     Native,
 }
 
+impl From<EngineChoice> for Engine {
+    fn from(e: EngineChoice) -> Engine {
+        match e {
+            EngineChoice::Auto => Engine::Auto,
+            EngineChoice::Script => Engine::Definition,
+            EngineChoice::Native => Engine::Native,
+        }
+    }
+}
+
 /// What every command that works on one game takes.
 #[derive(Args)]
 pub struct GameArgs {
@@ -151,56 +157,38 @@ impl GameArgs {
         self.max_memory.saturating_mul(1 << 20)
     }
 
-    /// Where this game's database is: --db, else its name in the default directory.
-    pub fn db_path(&self, ctx: &Ctx) -> Result<PathBuf> {
-        match &self.db {
-            Some(p) => Ok(p.clone()),
-            None => Ok(db::default_dir()?.join(ctx.id.file_name())),
+    /// How to open the game with the solvers' `options`.
+    pub fn how(&self, options: Options) -> How {
+        How {
+            engine: self.engine.into(),
+            misere: self.misere,
+            options: Options { max_memory: self.max_memory_bytes(), ..options },
+            database: match (&self.db, self.no_db) {
+                (Some(p), _) => Database::At(p.clone()),
+                (None, true) => Database::Off,
+                (None, false) => Database::Saved,
+            },
         }
     }
 
-    /// The saved database for this game, when there is one (and --no-db is not given). One
-    /// that exists but is damaged, or saved for another definition, is an error.
-    pub fn database(&self, ctx: &Ctx) -> Result<Option<Store>> {
-        if self.no_db {
-            return Ok(None);
-        }
-        let path = match (&self.db, db::default_dir()) {
-            (Some(p), _) => p.clone(),
-            (None, Ok(dir)) => dir.join(ctx.id.file_name()),
-            (None, Err(_)) => return Ok(None),
-        };
-        if !path.exists() {
-            if self.db.is_some() {
-                bail!("{}: no such database (write one with `--save`)", path.display());
-            }
-            return Ok(None);
-        }
-        Ok(Some(Store::open(&path, Some(&ctx.id.hash))?))
+    /// Open the game from the catalogue.
+    pub fn open(&self, options: Options) -> Result<Box<dyn Session>> {
+        Catalog::new().open(&self.game, &self.how(options))
     }
 
-    /// An analyzer that reads the game's saved database first, where there is one.
-    pub fn analyzer<'g, G: Game>(&self, game: &'g G, opts: Options, ctx: &Ctx) -> Result<Analyzer<'g, G>> {
-        let a = Analyzer::new(game, opts);
-        Ok(match self.database(ctx)? {
-            Some(store) => a.with_database(store),
-            None => a,
-        })
-    }
-
-    /// The position to start from: the argument, or the game's start position.
-    fn position<G: Game>(&self, game: &G, command: &str) -> Result<G::Pos> {
+    /// The position to start from: the argument (text, a file, stdin), or the start position.
+    pub fn position(&self, session: &dyn Session, command: &str) -> Result<String> {
         let text = match (&self.position, self.literal) {
             (Some(p), true) => Some(p.clone()),
             (p, false) => position_text(p.as_deref())?,
             (None, true) => None,
         };
         match text {
-            Some(text) => Ok(game.parse(&text)?),
-            None => game.start()?.ok_or_else(|| {
-                anyhow!(
+            Some(t) => Ok(session.normalize(&t)?),
+            None => session.start()?.ok_or_else(|| {
+                anyhow::anyhow!(
                     "{} has no start position: give one, e.g. `gamesman {command} {} POSITION`",
-                    game.info().name,
+                    session.info().name,
                     self.game
                 )
             }),
@@ -293,69 +281,54 @@ impl SolveArgs {
     }
 }
 
-/// What a command knows about the game beside its rules: which engine answers, and the
-/// identity its database is named by.
-pub struct Ctx {
-    /// "script", "descriptor" or "native".
-    pub engine: &'static str,
-    pub id: Identity,
+/// `solve` and `moves`: on one game, or on a sum of games.
+fn solve_or_sum(args: &SolveArgs, moves: bool) -> Result<i32> {
+    match Catalog::new().target(&args.g.game)? {
+        Target::Sum(terms) => sum::run(args, &terms, moves),
+        Target::Game(_) => solve(args, moves),
+    }
 }
 
-/// A command on one game, run with whichever engine answers (script, native, misère).
-pub trait GameCommand {
-    fn args(&self) -> &GameArgs;
-    /// Run on `game`. Returns the exit code.
-    fn run<G: Game>(&self, game: &G, ctx: &Ctx) -> Result<i32>;
-}
-
-struct Solve<'a>(&'a SolveArgs, bool);
-
-impl GameCommand for Solve<'_> {
-    fn args(&self) -> &GameArgs {
-        &self.0.g
+/// `solve` and `moves` on one game.
+fn solve(args: &SolveArgs, moves: bool) -> Result<i32> {
+    let opts = args.options();
+    let progress = opts.progress.clone();
+    let mut session = args.g.open(opts)?;
+    let pos = args.g.position(&*session, if moves { "moves" } else { "solve" })?;
+    let started = Instant::now();
+    if args.save {
+        let saved = session.save(&pos, default_threads());
+        progress.finish();
+        output::saved(&saved?);
     }
-
-    fn run<G: Game>(&self, game: &G, ctx: &Ctx) -> Result<i32> {
-        let (args, moves) = (self.0, self.1);
-        let pos = args.g.position(game, if moves { "moves" } else { "solve" })?;
-        let started = Instant::now();
-        if args.save {
-            database::save(game, &pos, &args.g, &args.watch, ctx)?;
+    if moves {
+        let list = session.moves(&pos);
+        progress.finish();
+        let over = session.primitive(&pos)?;
+        output::moves(&*session, &list?, over, args.json, session.visited(), started.elapsed());
+        if let (Some(why), false) = (session.remoteness_note(), args.json) {
+            eprintln!("remoteness: {why}");
         }
-        let opts = args.options();
-        let progress = opts.progress.clone();
-        let mut analyzer = args.g.analyzer(game, opts, ctx)?;
-        if moves {
-            let list = analyzer.moves(&pos);
-            progress.finish();
-            let over = game.primitive(&pos)?;
-            output::moves(game, &list?, over, args.json, analyzer.visited(), started.elapsed());
-            if let (Some(why), false) = (analyzer.remoteness_note(), args.json) {
-                eprintln!("remoteness: {why}");
-            }
-        } else {
-            let report = analyzer.solve(&pos);
-            progress.finish();
-            output::report(game, &report?, args.json, ctx.engine, started.elapsed());
-        }
-        Ok(0)
+    } else {
+        let report = session.solve(&pos);
+        progress.finish();
+        output::report(&*session, &report?, args.json, started.elapsed());
     }
+    Ok(0)
 }
 
 /// Run the command line; returns the process exit code.
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Solve(a) if sum::is_sum(&a.g.game) => sum::run(&a, false),
-        Command::Moves(a) if sum::is_sum(&a.g.game) => sum::run(&a, true),
-        Command::Solve(a) => with_game(&Solve(&a, false)),
-        Command::Moves(a) => with_game(&Solve(&a, true)),
-        Command::Play(a) => with_game(&a),
-        Command::Analyze(a) => with_game(&a),
+        Command::Solve(a) => solve_or_sum(&a, false),
+        Command::Moves(a) => solve_or_sum(&a, true),
+        Command::Play(a) => play::run(&a),
+        Command::Analyze(a) => analyze::run(&a),
         Command::Db(a) => database::db_command(&a),
         Command::Serve(a) => serve::run(a),
-        Command::Export(a) => with_game(&a),
-        Command::Strategy(a) => with_game(&a),
+        Command::Export(a) => database::export(&a),
+        Command::Strategy(a) => database::strategy(&a),
         Command::Games { dir } => list_games(dir).map(|()| 0),
         Command::Sequence(a) => sequence::run(&a),
         Command::Bench(a) => bench::run(&a).map(|()| 0),
@@ -376,156 +349,6 @@ pub fn main() -> i32 {
     }
 }
 
-/// A game definition loaded from `games/`: a Rhai script or a RON descriptor.
-pub enum Loaded {
-    Script(ScriptGame),
-    Descriptor(DescriptorGame),
-}
-
-impl Loaded {
-    pub fn info(&self) -> &GameInfo {
-        match self {
-            Loaded::Script(g) => g.info(),
-            Loaded::Descriptor(g) => g.info(),
-        }
-    }
-
-    pub fn file(&self) -> &str {
-        match self {
-            Loaded::Script(g) => g.file(),
-            Loaded::Descriptor(g) => g.file(),
-        }
-    }
-
-    /// "script" or "descriptor": which engine runs the definition itself.
-    pub fn engine_name(&self) -> &'static str {
-        match self {
-            Loaded::Script(_) => "script",
-            Loaded::Descriptor(_) => "descriptor",
-        }
-    }
-}
-
-/// Call `$body` with `$g` bound to the game inside a [`Loaded`] (each a different type).
-macro_rules! with_loaded {
-    ($loaded:expr, |$g:ident| $body:expr) => {
-        match $loaded {
-            Loaded::Script($g) => $body,
-            Loaded::Descriptor($g) => $body,
-        }
-    };
-}
-pub(crate) use with_loaded;
-
-/// The native module a game definition names, as `--engine` asks for it.
-pub fn native_for(game: &Loaded, choice: EngineChoice) -> Result<Option<NativeKind>> {
-    let declared = game.info().native.as_deref();
-    match (choice, declared) {
-        (EngineChoice::Script, _) | (EngineChoice::Auto, None) => Ok(None),
-        (EngineChoice::Native, None) => {
-            bail!("{}: the game names no native module (`const NATIVE = \"...\";`, or `native: \"...\"`)", game.file())
-        }
-        (choice, Some(name)) => match NativeKind::from_name(name) {
-            Some(k) => Ok(Some(k)),
-            None if choice == EngineChoice::Native => bail!(
-                "{}: there is no native module {name:?} (there are: {})",
-                game.file(),
-                NativeKind::ALL.map(NativeKind::name).join(", ")
-            ),
-            None => Ok(None),
-        },
-    }
-}
-
-/// Call `$body` with `$g` bound to the native game of `$kind` (each a different type).
-macro_rules! with_native {
-    ($kind:expr, $info:expr, |$g:ident| $body:expr) => {
-        match $kind {
-            NativeKind::Nim => {
-                let $g = Nim::new($info);
-                $body
-            }
-            NativeKind::Nimrod => {
-                let $g = Nimrod::new($info);
-                $body
-            }
-            NativeKind::Chomp => {
-                let $g = Chomp::new($info);
-                $body
-            }
-            NativeKind::LightsOut => {
-                let $g = LightsOut::new($info);
-                $body
-            }
-            NativeKind::TacTix => {
-                let $g = TacTix::new($info);
-                $body
-            }
-        }
-    };
-}
-pub(crate) use with_native;
-
-/// Where games are looked for by name.
-pub fn game_dirs() -> Vec<PathBuf> {
-    let mut dirs = Vec::new();
-    if let Some(d) = std::env::var_os("GAMESMAN_GAMES") {
-        dirs.push(PathBuf::from(d));
-    }
-    dirs.push(PathBuf::from("games"));
-    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("games"));
-    dirs
-}
-
-/// A game argument: a path to a script, or the name of one in the games directories.
-pub fn find_game(spec: &str) -> Result<PathBuf> {
-    let p = Path::new(spec);
-    if p.is_file() {
-        return Ok(p.to_path_buf());
-    }
-    let bare = !spec.is_empty() && !spec.contains(['/', '\\']);
-    let ext = p.extension().and_then(|e| e.to_str());
-    // `kayles.ron` (a file name with no directory) is looked for in the games directories too.
-    if bare && matches!(ext, Some("rhai" | "ron")) {
-        if let Some(found) = game_dirs().into_iter().map(|d| d.join(spec)).find(|c| c.is_file()) {
-            return Ok(found);
-        }
-        bail!("{spec}: no such file here or in the games directory (`gamesman games` lists them)");
-    }
-    let is_name = bare && ext.is_none();
-    if is_name {
-        for dir in game_dirs() {
-            for ext in ["rhai", "ron"] {
-                let candidate = dir.join(format!("{spec}.{ext}"));
-                if candidate.is_file() {
-                    return Ok(candidate);
-                }
-            }
-        }
-        bail!(
-            "no game named {spec:?}: it is not a file, and there is no {spec}.rhai or {spec}.ron in the games directory \
-             (`gamesman games` lists them)"
-        );
-    }
-    if p.exists() {
-        bail!("{spec}: not a file");
-    }
-    bail!("{spec}: no such file");
-}
-
-/// Load a game: a `.rhai` script or a `.ron` descriptor.
-pub fn load(spec: &str) -> Result<Loaded> {
-    load_path(&find_game(spec)?)
-}
-
-pub fn load_path(path: &Path) -> Result<Loaded> {
-    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
-        "rhai" => Ok(Loaded::Script(ScriptGame::load(path)?)),
-        "ron" => Ok(Loaded::Descriptor(DescriptorGame::load(path)?)),
-        _ => bail!("{}: a game is a .rhai script or a .ron descriptor", path.display()),
-    }
-}
-
 /// Position text from the argument: text, a file's contents, or stdin for `-`.
 fn position_text(arg: Option<&str>) -> Result<Option<String>> {
     match arg {
@@ -542,66 +365,12 @@ fn position_text(arg: Option<&str>) -> Result<Option<String>> {
     }
 }
 
-/// The identity of a loaded game as `args` runs it: what names its database.
-pub fn identity(loaded: &Loaded, engine: &str, misere: bool) -> Result<Identity> {
-    let bytes = std::fs::read(loaded.file()).with_context(|| format!("cannot read {}", loaded.file()))?;
-    Ok(Identity::new(&loaded.info().name, loaded.file(), &bytes, engine, misere))
-}
-
-/// Load the game `cmd` names and run `cmd` on the engine that answers for it.
-pub fn with_game<C: GameCommand>(cmd: &C) -> Result<i32> {
-    let args = cmd.args();
-    let loaded = load(&args.game)?;
-    match native_for(&loaded, args.engine)? {
-        None => {
-            let engine = loaded.engine_name();
-            let ctx = Ctx { engine, id: identity(&loaded, engine, args.misere)? };
-            with_loaded!(loaded, |g| with_rules(g, cmd, &ctx))
-        }
-        Some(kind) => {
-            let ctx = Ctx { engine: "native", id: identity(&loaded, "native", args.misere)? };
-            let info: GameInfo = loaded.info().clone();
-            with_native!(kind, info, |g| with_rules(g, cmd, &ctx))
-        }
-    }
-}
-
-fn with_rules<G: Game, C: GameCommand>(game: G, cmd: &C, ctx: &Ctx) -> Result<i32> {
-    if cmd.args().misere {
-        if game.kind() == Kind::Puzzle {
-            bail!("--misere applies to two-player games, and {} is a puzzle", game.info().name);
-        }
-        cmd.run(&Misere::new(game), ctx)
-    } else {
-        cmd.run(&game, ctx)
-    }
-}
-
 fn list_games(dir: Option<PathBuf>) -> Result<()> {
-    let dirs = match dir {
-        Some(d) => vec![d],
-        None => game_dirs(),
-    };
-    let Some(dir) = dirs.iter().find(|d| d.is_dir()) else {
-        bail!(
-            "no games directory found (looked in {})",
-            dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
-        );
-    };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot list {}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "rhai" || e == "ron"))
-        .collect();
-    files.sort();
+    let (dir, games) = Catalog::new().list(dir.as_deref())?;
     println!("games in {}:", dir.display());
-    for f in files {
-        let name = f.file_name().unwrap_or_default().to_string_lossy().into_owned();
-        match load_path(&f) {
-            Ok(g) => {
-                let i = g.info();
-                println!("  {name:<22} {:<10} {}", i.kind.as_str(), i.description);
-            }
+    for (name, info) in games {
+        match info {
+            Ok(i) => println!("  {name:<22} {:<10} {}", i.kind.as_str(), i.description),
             Err(e) => println!("  {name:<22} (broken)  {e:#}"),
         }
     }

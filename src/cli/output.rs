@@ -1,6 +1,6 @@
 //! How results are printed: text for people, JSON for programs.
 
-use crate::game::Game;
+use crate::catalog::{Saved, Session};
 use crate::solve::{MoveInfo, Report};
 use serde_json::{Value as Json, json};
 use std::time::Duration;
@@ -25,8 +25,21 @@ fn move_json(m: &MoveInfo) -> Json {
     m.to_json()
 }
 
-pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, engine: &str, elapsed: Duration) {
+/// What `--save` wrote, on stderr.
+pub fn saved(s: &Saved) {
+    eprintln!(
+        "saved: {} in {} ({:.1} MiB, {:.0} bytes a position) in {:.2} s",
+        count(s.positions, "position"),
+        s.path.display(),
+        s.bytes as f64 / (1 << 20) as f64,
+        s.bytes as f64 / s.positions.max(1) as f64,
+        s.seconds
+    );
+}
+
+pub fn report(game: &dyn Session, r: &Report, as_json: bool, elapsed: Duration) {
     let info = game.info();
+    let engine = game.engine();
     if as_json {
         let obj = json!({
             "game": info.name,
@@ -48,15 +61,7 @@ pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, engine: &str, elapse
     }
     println!("game:        {} ({}, {engine})", info.name, info.kind);
     println!("position:    {}", block(&r.position));
-    let value = if info.kind == crate::game::Kind::Puzzle {
-        match r.value {
-            crate::game::Value::Win => "solvable".to_string(),
-            _ => "unsolvable".to_string(),
-        }
-    } else {
-        r.value.to_string()
-    };
-    println!("value:       {value}");
+    println!("value:       {}", r.value.name_in(info.kind));
     match (&r.remoteness, &r.remoteness_note) {
         (None, Some(why)) => println!("remoteness:  - ({why})"),
         _ => println!("remoteness:  {}", opt(r.remoteness)),
@@ -98,8 +103,8 @@ pub fn report<G: Game>(game: &G, r: &Report, as_json: bool, engine: &str, elapse
 }
 
 /// `over`: the position's value when the game is over there (primitive).
-pub fn moves<G: Game>(
-    game: &G,
+pub fn moves(
+    game: &dyn Session,
     list: &[MoveInfo],
     over: Option<crate::game::Value>,
     as_json: bool,

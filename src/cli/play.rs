@@ -5,9 +5,10 @@
 //! gamesman play ...`) and a puzzle solver's output can be piped in to check it. Prompts are
 //! only shown when stdin is a terminal.
 
-use super::{Ctx, GameArgs, GameCommand};
-use crate::game::{Game, GameError, Kind, Value};
-use crate::solve::{Analyzer, MoveInfo, Options};
+use super::GameArgs;
+use crate::catalog::Session;
+use crate::game::{GameError, Kind, Value};
+use crate::solve::{MoveInfo, Options};
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use std::io::{BufRead, IsTerminal, Write};
@@ -74,24 +75,19 @@ fn outcome(v: Value, r: Option<u32>) -> String {
     }
 }
 
-/// The value of a move for the player who makes it, from its child's value.
-fn for_mover(m: &MoveInfo) -> (Value, Option<u32>) {
-    (m.value.flip(), m.remoteness.map(|r| r + 1))
-}
-
-struct Session<'g, G: Game> {
-    game: &'g G,
-    analyzer: Analyzer<'g, G>,
+/// A game being played.
+struct Table {
+    game: Box<dyn Session>,
     players: [Player; 2],
     /// Positions from the start; `moves[i]` leads from `positions[i]` to `positions[i + 1]`.
-    positions: Vec<G::Pos>,
+    positions: Vec<String>,
     moves: Vec<String>,
     rng: fastrand::Rng,
     interactive: bool,
     puzzle: bool,
 }
 
-impl<'g, G: Game> Session<'g, G> {
+impl Table {
     fn name(&self, side: usize) -> &str {
         if self.puzzle { "you" } else { self.game.info().player_name(side) }
     }
@@ -114,17 +110,13 @@ impl<'g, G: Game> Session<'g, G> {
         self.side_at(self.positions.len() - 1)
     }
 
-    fn pos(&self) -> &G::Pos {
+    fn pos(&self) -> &str {
         self.positions.last().expect("the start position is always there")
     }
 
     /// The value of the game here if it is over: primitive, or no moves.
     fn over(&self) -> Result<Option<Value>> {
-        let pos = self.pos();
-        if let Some(v) = self.game.primitive(pos)? {
-            return Ok(Some(v));
-        }
-        Ok(self.game.moves(pos)?.is_empty().then(|| self.game.stalemate()))
+        Ok(self.game.ended(self.pos())?)
     }
 
     fn show(&self) -> Result<()> {
@@ -142,24 +134,23 @@ impl<'g, G: Game> Session<'g, G> {
     }
 
     fn legal_names(&self) -> Result<Vec<String>> {
-        let pos = self.pos();
-        self.game.moves(pos)?.iter().map(|m| Ok(self.game.move_name(pos, m)?)).collect()
+        Ok(self.game.move_names(self.pos())?)
     }
 
     /// The perfect player's move: the best value for the mover, then the fastest win (or
     /// slowest loss); equally good moves are chosen between at random.
-    fn perfect_move(&mut self) -> Result<G::Move> {
-        let pos = self.pos().clone();
+    fn perfect_move(&mut self) -> Result<(String, String)> {
+        let pos = self.pos().to_string();
         if self.puzzle {
-            let report = self.analyzer.solve(&pos)?;
+            let report = self.game.solve(&pos)?;
             let Some(first) = report.winning_moves.first() else {
                 bail!("the puzzle cannot be solved from here");
             };
-            return Ok(self.game.parse_move(&pos, &first.name)?);
+            return Ok(self.game.play(&pos, &first.name)?);
         }
-        let infos = self.analyzer.moves(&pos)?;
+        let infos = self.game.moves(&pos)?;
         let key = |m: &MoveInfo| {
-            let (v, r) = for_mover(m);
+            let (v, r) = (m.mover, m.mover_remoteness());
             let r = r.unwrap_or(u32::MAX) as i64;
             // Win and tie: sooner is better. Lose: later is better. Draw: no remoteness.
             (rank(v), if v == Value::Lose { r } else { -r })
@@ -167,21 +158,21 @@ impl<'g, G: Game> Session<'g, G> {
         let best = infos.iter().map(key).max().expect("the game is not over, so there are moves");
         let candidates: Vec<usize> = (0..infos.len()).filter(|&i| key(&infos[i]) == best).collect();
         let pick = candidates[self.rng.usize(..candidates.len())];
-        let moves = self.game.moves(&pos)?;
-        Ok(moves[pick].clone())
+        Ok(self.game.play_nth(&pos, pick)?)
     }
 
-    fn random_move(&mut self) -> Result<G::Move> {
-        let moves = self.game.moves(self.pos())?;
-        Ok(moves[self.rng.usize(..moves.len())].clone())
+    fn random_move(&mut self) -> Result<(String, String)> {
+        let n = self.game.move_names(self.pos())?.len();
+        let i = self.rng.usize(..n);
+        Ok(self.game.play_nth(self.pos(), i)?)
     }
 
     fn hint(&mut self) -> Result<()> {
-        let pos = self.pos().clone();
+        let pos = self.pos().to_string();
         if self.puzzle {
             // The solver's moves may be fewer than a person's (Lights Out presses in reading
             // order), so a puzzle's hint is a shortest solution from here.
-            let report = self.analyzer.solve(&pos)?;
+            let report = self.game.solve(&pos)?;
             if report.value != Value::Win {
                 println!("unsolvable from here");
             } else {
@@ -191,17 +182,16 @@ impl<'g, G: Game> Session<'g, G> {
             }
             return Ok(());
         }
-        let infos = self.analyzer.moves(&pos)?;
+        let infos = self.game.moves(&pos)?;
         let impartial = self.game.kind() == Kind::Impartial;
         println!("moves for {}:", self.name(self.side()?));
         let width = infos.iter().map(|m| m.name.chars().count()).max().unwrap_or(0).max(8);
         for m in &infos {
             let (v, r) = if self.puzzle {
                 // A puzzle's child value is its own: solvable in r more moves.
-                (if m.value == Value::Win { "solvable" } else { "unsolvable" }.to_string(), m.remoteness.map(|r| r + 1))
+                (m.value.name_in(Kind::Puzzle).to_string(), m.mover_remoteness())
             } else {
-                let (v, r) = for_mover(m);
-                (v.to_string(), r)
+                (m.mover.to_string(), m.mover_remoteness())
             };
             let r = match r {
                 Some(r) if v != "draw" && v != "unsolvable" => format!(" in {r}"),
@@ -222,21 +212,21 @@ impl<'g, G: Game> Session<'g, G> {
             return Ok(());
         }
         let start = self.positions[0].clone();
-        let (v0, _) = self.analyzer.value(&start)?;
+        let (v0, _) = self.game.value(&start)?;
         if self.puzzle {
-            let v = if v0.value == Value::Win { "solvable" } else { "unsolvable" };
+            let v = v0.value.name_in(Kind::Puzzle);
             println!("start: {v}{}", v0.remoteness.map_or(String::new(), |r| format!(" in {r}")));
         } else {
             println!("start: {} to move, {}", self.name(self.side_at(0)?), outcome(v0.value, v0.remoteness));
         }
         for i in 0..self.moves.len() {
-            let before = self.analyzer.value(&self.positions[i].clone())?.0;
-            let after = self.analyzer.value(&self.positions[i + 1].clone())?.0;
+            let before = self.game.value(&self.positions[i].clone())?.0;
+            let after = self.game.value(&self.positions[i + 1].clone())?.0;
             let mover = self.side_at(i)?;
             let next = self.side_at(i + 1)?;
             let line = if self.puzzle {
                 let r = after.remoteness.map_or(String::new(), |r| format!(" in {r}"));
-                let v = if after.value == Value::Win { "solvable" } else { "unsolvable" };
+                let v = after.value.name_in(Kind::Puzzle);
                 let worse = before.remoteness.zip(after.remoteness).is_some_and(|(b, a)| a >= b)
                     || (before.value == Value::Win && after.value != Value::Win);
                 format!(
@@ -282,10 +272,7 @@ impl<'g, G: Game> Session<'g, G> {
         }
     }
 
-    fn play(&mut self, mv: &G::Move) -> Result<()> {
-        let pos = self.pos().clone();
-        let name = self.game.move_name(&pos, mv)?;
-        let next = self.game.play(&pos, mv)?;
+    fn play(&mut self, (name, next): (String, String)) -> Result<()> {
         if self.puzzle {
             let verb = self.game.info().move_verb.as_deref().unwrap_or("Move");
             println!("{verb} {name}");
@@ -324,20 +311,20 @@ fn read_line(stdin: &mut impl BufRead, prompt: Option<&str>) -> Result<Input> {
     Ok(Input::Line(line.trim().to_string()))
 }
 
-impl GameCommand for PlayArgs {
-    fn args(&self) -> &GameArgs {
-        &self.g
-    }
+/// `gamesman play`.
+pub fn run(args: &PlayArgs) -> Result<i32> {
+    args.run()
+}
 
-    fn run<G: Game>(&self, game: &G, ctx: &Ctx) -> Result<i32> {
-        let start = self.g.position(game, "play")?;
+impl PlayArgs {
+    fn run(&self) -> Result<i32> {
+        let game = self.g.open(Options::default())?;
+        let start = self.g.position(&*game, "play")?;
         let puzzle = game.kind() == Kind::Puzzle;
-        let opts = Options { max_memory: self.g.max_memory_bytes(), ..Options::default() };
         let rng = self.seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed);
         let interactive = std::io::stdin().is_terminal();
-        let mut s = Session {
+        let mut s = Table {
             game,
-            analyzer: self.g.analyzer(game, opts, ctx)?,
             players: [self.x, self.o],
             positions: vec![start],
             moves: Vec::new(),
@@ -394,7 +381,7 @@ impl GameCommand for PlayArgs {
                         }
                         _ => {}
                     }
-                    match game.parse_move(s.pos(), &line) {
+                    match s.game.play(s.pos(), &line) {
                         Ok(mv) => mv,
                         Err(GameError::BadMove(why)) => {
                             eprintln!("{why}");
@@ -405,14 +392,14 @@ impl GameCommand for PlayArgs {
                     }
                 }
             };
-            s.play(&mv)?;
+            s.play(mv)?;
             s.show()?;
         }
     }
 }
 
 /// Announce the end. Returns the exit status.
-fn finish<G: Game>(s: &Session<'_, G>, v: Value) -> Result<i32> {
+fn finish(s: &Table, v: Value) -> Result<i32> {
     if s.puzzle {
         if v == Value::Win {
             println!("{}", s.game.info().solved_message.as_deref().unwrap_or("Solved!"));

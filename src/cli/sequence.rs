@@ -1,8 +1,7 @@
 //! `gamesman sequence`: the nim-sequence of a heap game (one heap of each size), with its
 //! period once the periodicity theorem confirms it.
 
-use super::{Loaded, find_game, load, load_path};
-use crate::descriptor::DescriptorGame;
+use crate::catalog::Catalog;
 use crate::solve::sequence::{Method, Pattern, Rare};
 use anyhow::{Result, bail};
 use clap::Args;
@@ -28,33 +27,8 @@ pub struct SequenceArgs {
     plain: bool,
 }
 
-/// Whether a GAME argument is an octal code rather than a game: it starts with "0." and is
-/// not a file (a code's own mistakes, such as a digit 8, are then reported as such).
-fn is_octal_code(spec: &str) -> bool {
-    spec.starts_with("0.")
-        && !std::path::Path::new(spec).exists()
-        && !spec.ends_with(".ron")
-        && !spec.ends_with(".rhai")
-}
-
 pub fn run(args: &SequenceArgs) -> Result<i32> {
-    let game = if is_octal_code(&args.game) {
-        DescriptorGame::octal(&args.game)?
-    } else {
-        // A bare name means the descriptor where a script of the same name exists too
-        // (`kayles` is kayles.ron here, not kayles.rhai).
-        let spec = &args.game;
-        let bare = !spec.contains(['/', '\\', '.']);
-        let descriptor = bare.then(|| find_game(&format!("{spec}.ron")).ok()).flatten();
-        let loaded = match descriptor {
-            Some(path) => load_path(&path)?,
-            None => load(spec)?,
-        };
-        match loaded {
-            Loaded::Descriptor(game) => game,
-            loaded => bail!("{}: a nim-sequence is computed for heap descriptors (.ron), not scripts", loaded.file()),
-        }
-    };
+    let game = Catalog::new().heap_game(&args.game)?;
     let file = game.file();
     let Some(mut seq) = game.nim_sequence() else {
         bail!(

@@ -1,16 +1,10 @@
 //! `gamesman serve`: load the games and start the web server (`crate::serve`).
 
-use super::{EngineChoice, Loaded, game_dirs, identity, load_path, native_for, with_loaded, with_native};
-use crate::db::{self, Store};
-use crate::game::{Game, GameInfo};
-use crate::native::{NativeKind, chomp::Chomp, lightsout::LightsOut, nim::Nim, nimrod::Nimrod, tactix::TacTix};
-use crate::progress::Progress;
-use crate::serve::{Served, ServedGame};
-use crate::solve::{Analyzer, Options};
+use crate::catalog::Catalog;
+use crate::serve::Served;
 use anyhow::{Result, bail};
 use clap::Args;
 use std::io::Write;
-use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Args)]
@@ -36,83 +30,18 @@ pub struct ServeArgs {
     no_db: bool,
 }
 
-/// The games to serve: (id, definition file).
-fn game_files(args: &ServeArgs) -> Result<Vec<(String, PathBuf)>> {
-    let mut out: Vec<(String, PathBuf)> = Vec::new();
-    let files: Vec<PathBuf> = if args.games.is_empty() {
-        let Some(dir) = game_dirs().into_iter().find(|d| d.is_dir()) else { bail!("no games directory found") };
-        let mut all: Vec<PathBuf> = std::fs::read_dir(&dir)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "rhai" || e == "ron"))
-            .collect();
-        // A script first, so that `cram` is cram.rhai and the descriptor is `cram.ron`.
-        all.sort_by_key(|p| (p.file_stem().map(|s| s.to_owned()), p.extension().is_some_and(|e| e == "ron")));
-        all
-    } else {
-        args.games.iter().map(|g| super::find_game(g)).collect::<Result<_>>()?
-    };
-    for f in files {
-        let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let id = if out.iter().any(|(id, _)| *id == stem) {
-            f.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()
-        } else {
-            stem
-        };
-        out.push((id, f));
-    }
-    Ok(out)
-}
-
-fn served<G: Game + 'static>(
-    game: G,
-    engine: &'static str,
-    db: Option<(PathBuf, String)>,
-    args: &ServeArgs,
-) -> Box<dyn Served> {
+/// Open every game to serve (a broken one is left out with a warning when no game is named).
+fn load_all(args: &ServeArgs) -> Result<Vec<(String, Served)>> {
+    let catalog = Catalog::new();
+    let limit = Duration::from_secs_f64(args.time_limit);
     let max_memory = args.max_memory.saturating_mul(1 << 20);
-    let make = Box::new(move |g: &'static G, progress: Progress| {
-        let a = Analyzer::new(g, Options { max_memory, progress, ..Options::default() });
-        match &db {
-            Some((path, hash)) if path.exists() => match Store::open(path, Some(hash)) {
-                Ok(store) => a.with_database(store),
-                Err(e) => {
-                    eprintln!("gamesman: warning: {e} (searching instead)");
-                    a
-                }
-            },
-            _ => a,
-        }
-    });
-    Box::new(ServedGame::new(game, engine, Duration::from_secs_f64(args.time_limit), make))
-}
-
-fn load_all(args: &ServeArgs) -> Result<Vec<(String, Box<dyn Served>)>> {
     let mut out = Vec::new();
-    for (id, file) in game_files(args)? {
-        let loaded = match load_path(&file) {
-            Ok(l) => l,
-            Err(e) if args.games.is_empty() => {
-                eprintln!("gamesman: warning: not served: {e:#}");
-                continue;
-            }
+    for (id, spec) in catalog.served(&args.games)? {
+        match Served::open(&catalog, &spec, limit, max_memory, args.no_db) {
+            Ok(s) => out.push((id, s)),
+            Err(e) if args.games.is_empty() => eprintln!("gamesman: warning: not served: {e:#}"),
             Err(e) => return Err(e),
-        };
-        let native = native_for(&loaded, EngineChoice::Auto)?;
-        let engine = if native.is_some() { "native" } else { loaded.engine_name() };
-        let dbinfo = if args.no_db {
-            None
-        } else {
-            let ident = identity(&loaded, engine, false)?;
-            db::default_dir().ok().map(|d| (d.join(ident.file_name()), ident.hash))
-        };
-        let s = match native {
-            None => with_loaded!(loaded, |g| served(g, engine, dbinfo, args)),
-            Some(kind) => {
-                let info: GameInfo = loaded.info().clone();
-                with_native!(kind, info, |g| served(g, engine, dbinfo, args))
-            }
-        };
-        out.push((id, s));
+        }
     }
     if out.is_empty() {
         bail!("no games to serve");

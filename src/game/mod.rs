@@ -73,6 +73,16 @@ impl Value {
         }
     }
 
+    /// What the value is called for a kind of game: a puzzle's `win` is "solvable" and
+    /// anything else "unsolvable"; the values of two-player games are their own names.
+    pub fn name_in(self, kind: Kind) -> &'static str {
+        match (kind, self) {
+            (Kind::Puzzle, Value::Win) => "solvable",
+            (Kind::Puzzle, _) => "unsolvable",
+            _ => self.as_str(),
+        }
+    }
+
     /// The value seen from the other side of the board.
     pub fn flip(self) -> Value {
         match self {

@@ -543,6 +543,14 @@ impl Game for Chomp {
     }
 }
 
+/// A random small position (for `gamesman check`): up to five columns of at most 6.
+pub fn sample(rng: &mut fastrand::Rng) -> String {
+    let mut h: Vec<u32> = (0..rng.usize(1..=5)).map(|_| rng.u32(0..=6)).collect();
+    h.sort_unstable_by(|a, b| b.cmp(a));
+    h[0] = h[0].max(1);
+    h.iter().map(u32::to_string).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -427,6 +427,16 @@ impl Game for LightsOut {
     }
 }
 
+/// A random small board (for `gamesman check`): mostly whole boards, sometimes a position
+/// part-way through, as the script has them.
+pub fn sample(rng: &mut fastrand::Rng) -> String {
+    let (rows, cols) = (rng.usize(1..=4), rng.usize(1..=4));
+    let board: Vec<String> =
+        (0..rows).map(|_| (0..cols).map(|_| if rng.bool() { '#' } else { '0' }).collect()).collect();
+    let next = if rng.u8(0..4) == 0 { rng.usize(0..=rows * cols) } else { 0 };
+    if next == 0 { board.join("/") } else { format!("{} @{next}", board.join("/")) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

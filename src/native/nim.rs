@@ -200,6 +200,12 @@ pub fn assignment(args: &[String]) -> Result<String, &'static str> {
     Ok(out)
 }
 
+/// A random small position (for `gamesman check`): up to four heaps of at most 7.
+pub fn sample(rng: &mut fastrand::Rng) -> String {
+    let heaps: Vec<String> = (0..rng.usize(1..=4)).map(|_| rng.u32(0..=7).to_string()).collect();
+    heaps.join(",")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

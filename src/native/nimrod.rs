@@ -271,6 +271,11 @@ pub fn write_lose_positions(k: u64, out: &mut impl std::io::Write) -> std::io::R
     Ok(())
 }
 
+/// A random small position (for `gamesman check`): two piles of at most 24.
+pub fn sample(rng: &mut fastrand::Rng) -> String {
+    format!("{},{}", rng.u32(0..=24), rng.u32(0..=24))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -130,3 +130,12 @@ fn too_many_moves(g: &Grid) -> GameResult<()> {
     }
     Ok(())
 }
+
+/// A random small board (for `gamesman check`), small enough for the script to search
+/// whole, remoteness included.
+pub fn sample(rng: &mut fastrand::Rng) -> String {
+    let (rows, cols) = (rng.usize(1..=3), rng.usize(1..=4));
+    let board: Vec<String> =
+        (0..rows).map(|_| (0..cols).map(|_| if rng.u8(0..3) > 0 { '1' } else { '0' }).collect()).collect();
+    board.join("/")
+}

@@ -15,9 +15,10 @@
 //! - `/api/{game}/solution?p=TEXT`: a puzzle's shortest solution (a two-player game's
 //!   winning moves).
 
-use crate::game::{Game, GameError, Kind, Value};
+use crate::catalog::{Catalog, Database, How, Session};
+use crate::game::{GameError, Value};
 use crate::progress::Progress;
-use crate::solve::{Analyzer, MoveInfo};
+use crate::solve::{MoveInfo, Options};
 use serde_json::{Value as Json, json};
 use std::collections::HashMap;
 use std::sync::mpsc;
@@ -48,136 +49,112 @@ fn game_error(e: GameError) -> Reply {
     }
 }
 
-/// One game behind the API, whatever its type.
-pub trait Served {
-    /// Name, kind, description, start position, players.
-    fn summary(&self) -> Json;
-    fn position(&mut self, text: Option<&str>) -> Reply;
-    fn play(&mut self, text: Option<&str>, mv: &str) -> Reply;
-    fn solution(&mut self, text: Option<&str>) -> Reply;
-}
-
-/// A game and the analyzer that answers for it.
-pub struct ServedGame<G: Game + 'static> {
-    game: &'static G,
-    engine: &'static str,
-    /// Makes a fresh analyzer (with the game's database, if any): after an error, a search
-    /// that stopped half way is not trusted.
-    make: Box<dyn Fn(&'static G, Progress) -> Analyzer<'static, G>>,
-    analyzer: Option<Analyzer<'static, G>>,
+/// One game behind the API: its session, and the clock of the request being answered.
+pub struct Served {
+    session: Box<dyn Session>,
     progress: Progress,
 }
 
-impl<G: Game + 'static> ServedGame<G> {
-    /// Serve `game` (kept for the life of the server), each request within `limit`.
-    pub fn new(
-        game: G,
-        engine: &'static str,
+fn move_json(m: &MoveInfo) -> Json {
+    let mut j = m.to_json();
+    j["mover"] = m.mover.as_str().into();
+    j
+}
+
+impl Served {
+    /// Serve `spec` from `catalog`, each request within `limit`, the solvers' tables within
+    /// `max_memory` bytes; its saved database read unless `no_db`.
+    pub fn open(
+        catalog: &Catalog,
+        spec: &str,
         limit: Duration,
-        make: Box<dyn Fn(&'static G, Progress) -> Analyzer<'static, G>>,
-    ) -> Self {
-        let game: &'static G = Box::leak(Box::new(game));
+        max_memory: usize,
+        no_db: bool,
+    ) -> anyhow::Result<Served> {
         let progress = Progress::budget(limit);
-        let analyzer = Some(make(game, progress.clone()));
-        ServedGame { game, engine, make, analyzer, progress }
+        let how = How {
+            options: Options { max_memory, progress: progress.clone(), ..Options::default() },
+            database: if no_db { Database::Off } else { Database::SavedOrSearch },
+            ..How::default()
+        };
+        Ok(Served { session: catalog.open(spec, &how)?, progress })
     }
 
-    fn analyzer(&mut self) -> &mut Analyzer<'static, G> {
-        if self.analyzer.is_none() {
-            self.analyzer = Some((self.make)(self.game, self.progress.clone()));
-        }
-        self.analyzer.as_mut().expect("just made")
+    /// Name, kind, description, start position, players.
+    pub fn summary(&self) -> Json {
+        let info = self.session.info();
+        json!({
+            "name": info.name,
+            "kind": info.kind.as_str(),
+            "description": info.description,
+            "engine": self.session.engine(),
+            "start": self.session.start().ok().flatten(),
+            "players": [info.player_name(0), info.player_name(1)],
+            "solved_message": info.solved_message,
+        })
     }
 
-    fn parse(&self, text: Option<&str>) -> Result<G::Pos, Reply> {
+    fn parse(&self, text: Option<&str>) -> Result<String, Reply> {
         match text {
             Some(t) if t.len() > MAX_POSITION => {
                 Err(error(413, format!("the position text is {} bytes, more than the {MAX_POSITION} served", t.len())))
             }
-            Some(t) => self.game.parse(t).map_err(game_error),
-            None => match self.game.start().map_err(game_error)? {
+            Some(t) => self.session.normalize(t).map_err(game_error),
+            None => match self.session.start().map_err(game_error)? {
                 Some(p) => Ok(p),
-                None => Err(error(400, format!("{} has no start position: give one with ?p=", self.game.info().name))),
+                None => {
+                    Err(error(400, format!("{} has no start position: give one with ?p=", self.session.info().name)))
+                }
             },
         }
     }
 
-    /// Run `f` with a fresh time budget; after a failure, start a fresh analyzer.
+    /// Run `f` with a fresh time budget; after a failure, forget the searches made.
     fn answer(&mut self, f: impl FnOnce(&mut Self) -> Result<Json, Reply>) -> Reply {
         self.progress.restart();
         match f(self) {
             Ok(j) => (200, j),
             Err(e) => {
-                // Dropped now (its database closed), made afresh at the next request.
-                self.analyzer = None;
+                self.session.reset();
                 e
             }
         }
     }
 
-    /// The value of making a move, for the player who makes it, from the child's value (for
-    /// the player then to move). A puzzle's move is "win" when it brings the goal nearer,
-    /// "tie" when it keeps the distance, "lose" otherwise.
-    fn for_mover(&self, here: Option<u32>, child: Value, child_r: Option<u32>) -> &'static str {
-        if self.game.kind() == Kind::Puzzle {
-            return match (here, child, child_r) {
-                (Some(r), Value::Win, Some(c)) if c < r => "win",
-                (Some(r), Value::Win, Some(c)) if c == r => "tie",
-                _ => "lose",
-            };
-        }
-        match child {
-            Value::Lose => "win",
-            Value::Win => "lose",
-            Value::Tie => "tie",
-            Value::Draw => "draw",
-        }
-    }
-
-    fn move_json(&self, here: Option<u32>, m: &MoveInfo) -> Json {
-        let mut j = m.to_json();
-        j["mover"] = self.for_mover(here, m.value, m.remoteness).into();
-        j
-    }
-
-    fn describe(&mut self, pos: &G::Pos) -> Result<Json, Reply> {
-        let g = self.game;
-        let text = g.format(pos).map_err(game_error)?;
+    fn describe(&mut self, pos: &str) -> Result<Json, Reply> {
+        let g = &mut self.session;
         let over = g.primitive(pos).map_err(game_error)?;
-        let source = if self.analyzer().saved(pos).map_err(game_error)?.is_some() { "database" } else { "search" };
-        let (s, grundy) = self.analyzer().value(pos).map_err(game_error)?;
-        let moves = self.analyzer().moves(pos).map_err(game_error)?;
-        let mut board_json = Json::Null;
-        if let Some(b) = g.board(pos).map_err(game_error)? {
-            let mut cells = Vec::with_capacity(b.cells.len());
-            for (i, cell) in b.cells.iter().enumerate() {
-                let mut c = json!({ "text": cell });
-                if let (None, Some(click)) = (over, &b.clicks[i]) {
-                    match g.parse_move(pos, click) {
-                        Ok(mv) => {
-                            let child = g.play(pos, &mv).map_err(game_error)?;
-                            let (cs, cg) = self.analyzer().value(&child).map_err(game_error)?;
-                            c["click"] = click.as_str().into();
-                            c["position"] = g.format(&child).map_err(game_error)?.into();
-                            c["value"] = cs.value.as_str().into();
-                            c["remoteness"] = cs.remoteness.into();
-                            c["grundy"] = cg.into();
-                            c["mover"] = self.for_mover(s.remoteness, cs.value, cs.remoteness).into();
+        let source = g.source(pos).map_err(game_error)?;
+        let (s, grundy) = g.value(pos).map_err(game_error)?;
+        let moves = g.moves(pos).map_err(game_error)?;
+        let board_json = match g.board(pos).map_err(game_error)? {
+            None => Json::Null,
+            Some(b) => {
+                let cells: Vec<Json> = b
+                    .cells
+                    .iter()
+                    .map(|c| {
+                        let mut j = json!({ "text": c.text });
+                        if let Some(m) = &c.click {
+                            j["click"] = m.name.as_str().into();
+                            j["position"] = m.position.as_str().into();
+                            j["value"] = m.value.as_str().into();
+                            j["remoteness"] = m.remoteness.into();
+                            j["grundy"] = m.grundy.into();
+                            j["mover"] = m.mover.as_str().into();
                         }
-                        Err(GameError::BadMove(_)) => {}
-                        Err(e) => return Err(game_error(e)),
-                    }
-                }
-                cells.push(c);
+                        j
+                    })
+                    .collect();
+                json!({ "rows": b.rows, "cols": b.cols, "cells": cells })
             }
-            board_json = json!({ "rows": b.rows, "cols": b.cols, "cells": cells });
-        }
+        };
         let info = g.info();
         Ok(json!({
             "game": info.name,
             "kind": info.kind.as_str(),
-            "engine": self.engine,
-            "position": text,
+            "engine": g.engine(),
+            "position": pos,
             "show": g.show(pos).map_err(game_error)?,
             "value": s.value.as_str(),
             "remoteness": s.remoteness,
@@ -185,52 +162,35 @@ impl<G: Game + 'static> ServedGame<G> {
             "over": over.map(Value::as_str),
             "to_move": g.to_move(pos).map_err(game_error)?,
             "players": [info.player_name(0), info.player_name(1)],
-            "remoteness_note": self.analyzer().remoteness_note().map(str::to_string),
+            "remoteness_note": g.remoteness_note(),
             "source": source,
             "board": board_json,
-            "moves": moves.iter().map(|m| self.move_json(s.remoteness, m)).collect::<Vec<_>>(),
+            "moves": moves.iter().map(move_json).collect::<Vec<_>>(),
         }))
     }
-}
 
-impl<G: Game + 'static> Served for ServedGame<G> {
-    fn summary(&self) -> Json {
-        let info = self.game.info();
-        let start = self.game.start().ok().flatten().and_then(|p| self.game.format(&p).ok());
-        json!({
-            "name": info.name,
-            "kind": info.kind.as_str(),
-            "description": info.description,
-            "engine": self.engine,
-            "start": start,
-            "players": [info.player_name(0), info.player_name(1)],
-            "solved_message": info.solved_message,
-        })
-    }
-
-    fn position(&mut self, text: Option<&str>) -> Reply {
+    pub fn position(&mut self, text: Option<&str>) -> Reply {
         self.answer(|s| {
             let pos = s.parse(text)?;
             s.describe(&pos)
         })
     }
 
-    fn play(&mut self, text: Option<&str>, mv: &str) -> Reply {
+    pub fn play(&mut self, text: Option<&str>, mv: &str) -> Reply {
         self.answer(|s| {
             let pos = s.parse(text)?;
-            if s.game.primitive(&pos).map_err(game_error)?.is_some() {
+            if s.session.primitive(&pos).map_err(game_error)?.is_some() {
                 return Err(error(400, "the game is over here"));
             }
-            let m = s.game.parse_move(&pos, mv).map_err(game_error)?;
-            let child = s.game.play(&pos, &m).map_err(game_error)?;
-            Ok(json!({ "position": s.game.format(&child).map_err(game_error)? }))
+            let (_, child) = s.session.play(&pos, mv).map_err(game_error)?;
+            Ok(json!({ "position": child }))
         })
     }
 
-    fn solution(&mut self, text: Option<&str>) -> Reply {
+    pub fn solution(&mut self, text: Option<&str>) -> Reply {
         self.answer(|s| {
             let pos = s.parse(text)?;
-            let r = s.analyzer().solve(&pos).map_err(game_error)?;
+            let r = s.session.solve(&pos).map_err(game_error)?;
             let moves: Vec<Json> =
                 r.winning_moves.iter().map(|m| json!({"move": m.name, "position": m.position})).collect();
             Ok(json!({ "value": r.value.as_str(), "remoteness": r.remoteness, "moves": moves }))
@@ -247,7 +207,7 @@ enum Job {
 }
 
 /// The game thread: answer jobs until the server stops.
-fn game_loop(games: Vec<(String, Box<dyn Served>)>, jobs: mpsc::Receiver<(Job, oneshot::Sender<Reply>)>) {
+fn game_loop(games: Vec<(String, Served)>, jobs: mpsc::Receiver<(Job, oneshot::Sender<Reply>)>) {
     let mut by_name: HashMap<String, usize> = HashMap::new();
     for (i, (name, _)) in games.iter().enumerate() {
         by_name.insert(name.clone(), i);
@@ -298,7 +258,7 @@ async fn ask(jobs: &Jobs, job: Job) -> axum::response::Response {
 /// `ready` is told the address bound (with the port chosen, for port 0).
 pub fn run(
     addr: std::net::SocketAddr,
-    load: impl FnOnce() -> anyhow::Result<Vec<(String, Box<dyn Served>)>> + Send + 'static,
+    load: impl FnOnce() -> anyhow::Result<Vec<(String, Served)>> + Send + 'static,
     ready: impl FnOnce(std::net::SocketAddr, &[String]),
 ) -> anyhow::Result<()> {
     use axum::extract::{Path, Query, State};

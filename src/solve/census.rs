@@ -172,3 +172,60 @@ fn puzzle_distances<P>(graph: &Graph<P>) -> Vec<Solution> {
         })
         .collect()
 }
+
+const VALUES: [Value; 4] = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
+
+/// Counts by value as a JSON object, each value under its name for the kind of game (a
+/// puzzle's are "solvable" and "unsolvable").
+fn values_json(kind: Kind, b: &ByValue) -> serde_json::Value {
+    let mut m = serde_json::Map::new();
+    for v in VALUES {
+        if kind != Kind::Puzzle || matches!(v, Value::Win | Value::Lose) {
+            m.insert(v.name_in(kind).into(), b.get(v).into());
+        }
+    }
+    serde_json::Value::Object(m)
+}
+
+impl<P> Census<P> {
+    /// The report `analyze` prints and a database keeps beside its positions: the root's
+    /// value, and every count. `format` writes a position of the game.
+    pub fn report<G: Game<Pos = P>>(&self, game: &G, engine: &str, seconds: f64) -> GameResult<serde_json::Value> {
+        use serde_json::json;
+        let kind = game.kind();
+        let root = self.solutions[0];
+        let position = |i: Option<usize>| -> GameResult<serde_json::Value> {
+            Ok(match i {
+                None => serde_json::Value::Null,
+                Some(i) => json!({
+                    "position": game.format(&self.graph.nodes[i])?,
+                    "remoteness": self.solutions[i].remoteness,
+                }),
+            })
+        };
+        Ok(json!({
+            "game": game.info().name,
+            "kind": kind.as_str(),
+            "engine": engine,
+            "position": game.format(&self.graph.nodes[0])?,
+            "value": root.value.name_in(kind),
+            "remoteness": root.remoteness,
+            "grundy": self.grundy.as_ref().map(|g| g[0]),
+            "positions": self.graph.len(),
+            "moves": self.graph.edges(),
+            "by_value": values_json(kind, &self.by_value),
+            "primitive": values_json(kind, &self.ends),
+            "by_remoteness": self.by_remoteness.iter().map(|(r, b)| {
+                let mut o = values_json(kind, b);
+                o["remoteness"] = (*r).into();
+                o
+            }).collect::<Vec<_>>(),
+            "by_grundy": self.grundy.as_ref().map(|_| self.by_grundy.iter().map(|(g, n)| json!({"grundy": g, "positions": n})).collect::<Vec<_>>()),
+            "longest_win": position(self.longest_win)?,
+            "longest_loss": position(self.longest_loss)?,
+            "positions_visited": self.visited,
+            "memory_bytes": self.graph.bytes,
+            "seconds": seconds,
+        }))
+    }
+}

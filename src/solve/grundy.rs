@@ -34,15 +34,15 @@ pub fn mex(seen: &[u64]) -> u64 {
     present.iter().position(|p| !p).unwrap_or(n) as u64
 }
 
-pub struct GrundySolver<'g, G: Game> {
-    game: &'g G,
+pub struct GrundySolver<G: Game> {
+    game: std::rc::Rc<G>,
     memo: Memo<G::Pos, u64>,
     progress: Progress,
     visited: u64,
 }
 
-impl<'g, G: Game> GrundySolver<'g, G> {
-    pub fn new(game: &'g G, budget: usize) -> Self {
+impl<G: Game> GrundySolver<G> {
+    pub fn new(game: std::rc::Rc<G>, budget: usize) -> Self {
         GrundySolver { game, memo: Memo::new(budget), visited: 0, progress: Progress::default() }
     }
 

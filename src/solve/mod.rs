@@ -5,13 +5,14 @@
 //! - [`puzzle`]: fewest moves to a solved position.
 
 pub mod census;
+pub mod consistency;
 pub mod explore;
 pub mod graph;
 pub mod grundy;
 pub mod memo;
 pub mod puzzle;
 pub mod sequence;
-pub mod sum;
+pub mod strategy;
 pub mod value;
 
 use crate::game::{Game, GameError, GameResult, Kind, Value};
@@ -102,6 +103,8 @@ pub struct MoveInfo {
     pub value: Value,
     pub remoteness: Option<u32>,
     pub grundy: Option<u64>,
+    /// The value of making the move, for the player who makes it (see [`mover_value`]).
+    pub mover: Value,
 }
 
 impl MoveInfo {
@@ -114,6 +117,26 @@ impl MoveInfo {
             "remoteness": self.remoteness,
             "grundy": self.grundy,
         })
+    }
+
+    /// The mover's remoteness after the move: one more than the child's.
+    pub fn mover_remoteness(&self) -> Option<u32> {
+        self.remoteness.map(|r| r + 1)
+    }
+}
+
+/// The value of a move for the player who makes it, from the value of the position it leads
+/// to (`child`, for the player then to move). Two players: the child's value seen from the
+/// other side. A puzzle (`here`: the remoteness of the position the move is made from): `Win`
+/// when the move brings the goal nearer, `Tie` when it keeps the distance, `Lose` otherwise.
+pub fn mover_value(kind: Kind, here: Option<u32>, child: Value, child_remoteness: Option<u32>) -> Value {
+    if kind != Kind::Puzzle {
+        return child.flip();
+    }
+    match (here, child, child_remoteness) {
+        (Some(r), Value::Win, Some(c)) if c < r => Value::Win,
+        (Some(r), Value::Win, Some(c)) if c == r => Value::Tie,
+        _ => Value::Lose,
     }
 }
 
@@ -138,20 +161,28 @@ pub struct Report {
 }
 
 /// Solves positions of one game with all the solvers that apply to it.
-pub struct Analyzer<'g, G: Game> {
-    game: &'g G,
+pub struct Analyzer<G: Game> {
+    /// Shared with the solvers below (so that an analyzer may own its game).
+    game: std::rc::Rc<G>,
     opts: Options,
-    values: ValueSolver<'g, G>,
-    grundy: Option<GrundySolver<'g, G>>,
+    values: ValueSolver<G>,
+    grundy: Option<GrundySolver<G>>,
     grundy_note: Option<String>,
     remoteness_note: Option<String>,
     puzzle_visited: u64,
+    /// The last puzzle solution found by search: (from, its moves).
+    last_path: Option<(G::Pos, Vec<G::Move>)>,
     /// A saved solve of this game, read before any search.
     db: Option<crate::db::Store>,
 }
 
-impl<'g, G: Game> Analyzer<'g, G> {
-    pub fn new(game: &'g G, opts: Options) -> Self {
+impl<G: Game> Analyzer<G> {
+    /// An analyzer of `game`: a game it owns, or a borrowed one (`&G` is a game too).
+    pub fn new(game: G, opts: Options) -> Self {
+        Self::with_shared(std::rc::Rc::new(game), opts)
+    }
+
+    fn with_shared(game: std::rc::Rc<G>, opts: Options) -> Self {
         let half = opts.max_memory / 2;
         let impartial = game.kind() == Kind::Impartial;
         let normal_play = impartial && game.stalemate() == Value::Lose;
@@ -159,18 +190,62 @@ impl<'g, G: Game> Analyzer<'g, G> {
         // would, so it computes both in one pass; with `split`, the Grundy solver works on
         // the parts (much smaller) and the value search on whole positions.
         let separate = impartial && (game.has_split() || !opts.remoteness);
-        let grundy = separate.then(|| GrundySolver::new(game, half).with_progress(opts.progress.clone()));
+        let grundy = separate.then(|| GrundySolver::new(game.clone(), half).with_progress(opts.progress.clone()));
         let with_grundy = normal_play && !separate;
-        let values = ValueSolver::new(game, if separate { half } else { opts.max_memory }, with_grundy)
+        let values = ValueSolver::new(game.clone(), if separate { half } else { opts.max_memory }, with_grundy)
             .with_progress(opts.progress.clone())
             .with_threads(opts.threads, opts.parallel_after);
-        Analyzer { game, opts, values, grundy, grundy_note: None, remoteness_note: None, puzzle_visited: 0, db: None }
+        Analyzer {
+            game,
+            opts,
+            values,
+            grundy,
+            grundy_note: None,
+            remoteness_note: None,
+            puzzle_visited: 0,
+            last_path: None,
+            db: None,
+        }
+    }
+
+    /// The game answered for.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The game, shared (to ask it questions while the analyzer searches).
+    pub fn shared_game(&self) -> std::rc::Rc<G> {
+        self.game.clone()
+    }
+
+    /// The options it was made with.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// Forget every search (after an error, a search that stopped half way is not trusted);
+    /// the database, if any, stays open.
+    pub fn reset(&mut self) {
+        let db = self.db.take();
+        let game = self.game.clone();
+        *self = Self::with_shared(game, self.opts.clone());
+        self.db = db;
     }
 
     /// Answer from a saved solve where it holds the position, and search otherwise.
     pub fn with_database(mut self, db: crate::db::Store) -> Self {
         self.db = Some(db);
         self
+    }
+
+    /// Read this saved solve first (or none).
+    pub fn set_database(&mut self, db: Option<crate::db::Store>) {
+        self.db = db;
+    }
+
+    /// The saved solve read first, if any.
+    pub fn database(&self) -> Option<&crate::db::Store> {
+        self.db.as_ref()
     }
 
     /// The saved record of `pos`, if a database is open and holds it.
@@ -260,10 +335,15 @@ impl<'g, G: Game> Analyzer<'g, G> {
     /// Value, remoteness and Grundy value by search.
     fn search(&mut self, pos: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
         if self.game.kind() == Kind::Puzzle {
-            let sol = puzzle::solve_puzzle(self.game, pos, self.opts.max_memory, &self.opts.progress)?;
+            let sol = puzzle::solve_puzzle(&*self.game, pos, self.opts.max_memory, &self.opts.progress)?;
             self.puzzle_visited += sol.visited;
             let s = match sol.path {
-                Some(p) => Solution { value: Value::Win, remoteness: Some(p.len() as u32) },
+                Some(p) => {
+                    let n = p.len() as u32;
+                    // Kept for `solve`, which lists the solution next.
+                    self.last_path = Some((pos.clone(), p.into_iter().map(|(m, _)| m).collect()));
+                    Solution { value: Value::Win, remoteness: Some(n) }
+                }
                 None => Solution { value: Value::Lose, remoteness: None },
             };
             return Ok((s, None));
@@ -288,8 +368,9 @@ impl<'g, G: Game> Analyzer<'g, G> {
         Ok((s, g.or(g2)))
     }
 
-    /// `mv` from `pos`, described with the value of the position it leads to.
-    fn describe(&mut self, pos: &G::Pos, mv: &G::Move) -> GameResult<(MoveInfo, G::Pos)> {
+    /// `mv` from `pos`, described with the value of the position it leads to; `here` is the
+    /// remoteness of `pos` (what a puzzle's move is measured against).
+    pub fn describe(&mut self, pos: &G::Pos, mv: &G::Move, here: Option<u32>) -> GameResult<(MoveInfo, G::Pos)> {
         let child = self.game.play(pos, mv)?;
         let (s, g) = self.value(&child)?;
         let info = MoveInfo {
@@ -298,8 +379,18 @@ impl<'g, G: Game> Analyzer<'g, G> {
             value: s.value,
             remoteness: s.remoteness,
             grundy: g,
+            mover: mover_value(self.game.kind(), here, s.value, s.remoteness),
         };
         Ok((info, child))
+    }
+
+    /// The remoteness a puzzle's moves are measured against (`None` for two players, whose
+    /// moves are valued by their children alone).
+    pub fn here(&mut self, pos: &G::Pos) -> GameResult<Option<u32>> {
+        if self.game.kind() != Kind::Puzzle {
+            return Ok(None);
+        }
+        Ok(self.value(pos)?.0.remoteness)
     }
 
     /// Every move from `pos` with its child's value; none where the game is over (a
@@ -308,9 +399,10 @@ impl<'g, G: Game> Analyzer<'g, G> {
         if self.game.primitive(pos)?.is_some() {
             return Ok(Vec::new());
         }
+        let here = self.here(pos)?;
         let mut out = Vec::new();
         for mv in self.game.moves(pos)? {
-            out.push(self.describe(pos, &mv)?.0);
+            out.push(self.describe(pos, &mv, here)?.0);
         }
         Ok(out)
     }
@@ -333,10 +425,51 @@ impl<'g, G: Game> Analyzer<'g, G> {
                 value: Value::Win,
                 remoteness: Some((n - i - 1) as u32),
                 grundy: None,
+                mover: Value::Win,
             });
             at = child;
         }
         Ok(out)
+    }
+
+    /// Two players: the moves that keep the value `v` of `pos` (to a losing child from a win,
+    /// a tying child from a tie, a drawing child from a draw): the game's closed form where it
+    /// has one, else every move's value.
+    fn keeping_moves(&mut self, pos: &G::Pos, v: Value) -> GameResult<Vec<MoveInfo>> {
+        if let Some(sc) = self.game.shortcut(pos)? {
+            let mut out = Vec::with_capacity(sc.winning_moves.len());
+            for mv in &sc.winning_moves {
+                out.push(self.describe(pos, mv, None)?.0);
+            }
+            return Ok(out);
+        }
+        let want = match v {
+            Value::Win => Value::Lose,
+            Value::Lose => return Ok(Vec::new()),
+            other => other,
+        };
+        Ok(self.moves(pos)?.into_iter().filter(|m| m.value == want).collect())
+    }
+
+    /// A puzzle's shortest solution from `pos` (`n` moves): from the database, else the game's
+    /// closed form, else the search that found the value, else a new search.
+    fn solution_path(&mut self, pos: &G::Pos, n: u32) -> GameResult<Vec<G::Move>> {
+        if self.db.is_some()
+            && let Some(path) = self.saved_path(pos, n)?
+        {
+            return Ok(path);
+        }
+        if let Some(sc) = self.game.shortcut(pos)? {
+            return Ok(sc.winning_moves);
+        }
+        if let Some((at, path)) = self.last_path.take()
+            && at == *pos
+        {
+            return Ok(path);
+        }
+        let sol = puzzle::solve_puzzle(&*self.game, pos, self.opts.max_memory, &self.opts.progress)?;
+        self.puzzle_visited += sol.visited;
+        Ok(sol.path.map(|p| p.into_iter().map(|(m, _)| m).collect()).unwrap_or_default())
     }
 
     /// A shortest solution of a puzzle from its saved distances: at each step, a move to a
@@ -363,54 +496,20 @@ impl<'g, G: Game> Analyzer<'g, G> {
         Ok(Some(path))
     }
 
+    /// Everything `solve` reports. The value comes from the first answer source that has it
+    /// ([`Analyzer::value`]: the database, the game's closed form, search); the moves that
+    /// keep it likewise ([`Analyzer::keeping_moves`], [`Analyzer::solution_path`]).
     pub fn solve(&mut self, pos: &G::Pos) -> GameResult<Report> {
         let position = self.game.format(pos)?;
-        let puzzle = self.game.kind() == Kind::Puzzle;
-        let saved = self.saved(pos)?;
-        let source = if saved.is_some() { "database" } else { "search" };
-        let saved_path = match saved {
-            Some(rec) if puzzle && rec.value == Value::Win => self.saved_path(pos, rec.remoteness.unwrap_or(0))?,
-            _ => None,
-        };
-        let (s, grundy, winning_moves) = if let (Some(rec), Some(path)) = (saved, saved_path) {
-            let moves = self.path(pos, path)?;
-            (Solution { value: rec.value, remoteness: rec.remoteness }, None, moves)
-        } else if let Some(sc) = self.game.shortcut(pos)? {
-            let (s, g) = self.value(pos)?;
-            let moves = if puzzle {
-                self.path(pos, sc.winning_moves)?
-            } else {
-                let mut out = Vec::new();
-                for mv in &sc.winning_moves {
-                    out.push(self.describe(pos, mv)?.0);
-                }
-                out
-            };
-            (s, g, moves)
-        } else if puzzle && saved.is_none_or(|r| r.value == Value::Win) {
-            let sol = puzzle::solve_puzzle(self.game, pos, self.opts.max_memory, &self.opts.progress)?;
-            self.puzzle_visited += sol.visited;
-            match sol.path {
-                Some(path) => {
-                    let n = path.len() as u32;
-                    let moves = self.path(pos, path.into_iter().map(|(m, _)| m).collect())?;
-                    (Solution { value: Value::Win, remoteness: Some(n) }, None, moves)
-                }
-                None => (Solution { value: Value::Lose, remoteness: None }, None, Vec::new()),
+        let source = if self.saved(pos)?.is_some() { "database" } else { "search" };
+        let (s, grundy) = self.value(pos)?;
+        let winning_moves = match (self.game.kind(), s.value) {
+            (Kind::Puzzle, Value::Win) => {
+                let path = self.solution_path(pos, s.remoteness.unwrap_or(0))?;
+                self.path(pos, path)?
             }
-        } else {
-            let (s, g) = self.value(pos)?;
-            let want = match s.value {
-                Value::Win => Some(Value::Lose),
-                Value::Tie => Some(Value::Tie),
-                Value::Draw => Some(Value::Draw),
-                Value::Lose => None,
-            };
-            let moves = match want {
-                Some(w) => self.moves(pos)?.into_iter().filter(|m| m.value == w).collect(),
-                None => Vec::new(),
-            };
-            (s, g, moves)
+            (Kind::Puzzle, _) => Vec::new(),
+            (_, v) => self.keeping_moves(pos, v)?,
         };
         Ok(Report {
             position,

@@ -111,8 +111,8 @@ impl From<GameError> for Stop {
 }
 
 /// Solves positions of one game, remembering what it has solved.
-pub struct ValueSolver<'g, G: Game> {
-    game: &'g G,
+pub struct ValueSolver<G: Game> {
+    game: std::rc::Rc<G>,
     memo: Memo<G::Pos, Entry>,
     /// Every reachable position, once the whole game has been analysed (a loopy game, or a
     /// solve on several threads).
@@ -128,11 +128,11 @@ pub struct ValueSolver<'g, G: Game> {
     parallel_at: Option<std::time::Instant>,
 }
 
-impl<'g, G: Game> ValueSolver<'g, G> {
+impl<G: Game> ValueSolver<G> {
     /// A solver whose tables use at most about `budget` bytes. With `with_grundy`, it also
     /// computes Grundy values (only meaningful for impartial games under normal play that
     /// are searched whole).
-    pub fn new(game: &'g G, budget: usize, with_grundy: bool) -> Self {
+    pub fn new(game: std::rc::Rc<G>, budget: usize, with_grundy: bool) -> Self {
         ValueSolver {
             game,
             memo: Memo::new(budget),
@@ -246,7 +246,7 @@ impl<'g, G: Game> ValueSolver<'g, G> {
         let budget = self.budget / 4;
         let mut visited = 0;
         let graph = super::explore::parallel(
-            self.game,
+            &*self.game,
             root.clone(),
             budget,
             &self.progress,
@@ -277,7 +277,7 @@ impl<'g, G: Game> ValueSolver<'g, G> {
         if let Some(v) = self.game.primitive(pos)? {
             return Ok(Expanded::Leaf(self.leaf(v)));
         }
-        super::check_fanout(self.game, pos, self.budget)?;
+        super::check_fanout(&*self.game, pos, self.budget)?;
         let children = self.game.children(pos)?;
         if children.is_empty() {
             return Ok(Expanded::Leaf(self.leaf(self.game.stalemate())));

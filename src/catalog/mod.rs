@@ -1,0 +1,519 @@
+//! The catalogue: the one door from the front ends (the CLI, the web server, sums) to the
+//! games.
+//!
+//! It is the only place that knows every game: it finds a definition by name or path (a Rhai
+//! script, a RON descriptor), chooses the engine that answers for it (the definition's own
+//! interpreter, or the native Rust module it names), wraps it for misère play, names its
+//! database, reads sums of games, and hands out one type-erased [`Session`]: a game behind
+//! position text, whatever its type.
+//!
+//! Games written in Rust are rows of a table ([`Native`]): the five classic games of
+//! [`table::natives`], which a script or descriptor names (`const NATIVE = "nim";`), and any
+//! game a library user adds with [`Catalog::with_native`], found by its own name.
+//!
+//! ```no_run
+//! use gamesman::catalog::{Catalog, How};
+//! let catalog = Catalog::new();
+//! let mut session = catalog.open("chomp", &How::default())?;
+//! let report = session.solve("4432")?;
+//! assert_eq!(report.value.as_str(), "win");
+//! # Ok::<(), anyhow::Error>(())
+//! ```
+
+pub mod session;
+pub mod sum;
+pub mod table;
+
+pub use session::{BoardView, Cell, DbBench, Saved, Session};
+
+use crate::db::{self, Identity};
+use crate::descriptor::DescriptorGame;
+use crate::game::{Game, GameInfo, Kind, Misere};
+use crate::script::ScriptGame;
+use crate::solve::Options;
+use anyhow::{Context, Result, anyhow, bail};
+use session::Live;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Which engine answers a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// The native module when the definition names one that exists, else the definition.
+    #[default]
+    Auto,
+    /// Always the definition itself (the script or descriptor interpreter).
+    Definition,
+    /// The native module; an error if there is none.
+    Native,
+}
+
+/// Which solved-game database a session reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Database {
+    /// The one saved for this exact definition in the default directory, if there is one;
+    /// one that is damaged is an error.
+    #[default]
+    Saved,
+    /// As `Saved`, but a damaged one is reported on stderr and the game searched instead
+    /// (a server keeps serving).
+    SavedOrSearch,
+    /// This file: it must exist when an answer is asked of it (`--save` writes it).
+    At(PathBuf),
+    /// None: always search.
+    Off,
+}
+
+/// How to open a game.
+#[derive(Clone, Debug, Default)]
+pub struct How {
+    pub engine: Engine,
+    /// Misère play: whoever makes the last move loses.
+    pub misere: bool,
+    /// The solvers' options (memory budget, time limit, threads…).
+    pub options: Options,
+    pub database: Database,
+}
+
+/// A game definition read from a file: a Rhai script or a RON descriptor.
+pub enum Definition {
+    Script(ScriptGame),
+    Descriptor(DescriptorGame),
+}
+
+impl Definition {
+    pub fn info(&self) -> &GameInfo {
+        match self {
+            Definition::Script(g) => g.info(),
+            Definition::Descriptor(g) => g.info(),
+        }
+    }
+
+    pub fn file(&self) -> &str {
+        match self {
+            Definition::Script(g) => g.file(),
+            Definition::Descriptor(g) => g.file(),
+        }
+    }
+
+    /// "script" or "descriptor": which engine runs the definition itself.
+    pub fn engine_name(&self) -> &'static str {
+        match self {
+            Definition::Script(_) => "script",
+            Definition::Descriptor(_) => "descriptor",
+        }
+    }
+
+    /// The other definition of the same game beside this one (the `.rhai` of a `.ron`, the
+    /// `.ron` of a `.rhai`), if there is one.
+    pub fn sibling(&self) -> Option<PathBuf> {
+        let ext = match self {
+            Definition::Descriptor(_) => "rhai",
+            Definition::Script(_) => "ron",
+        };
+        let p = Path::new(self.file()).with_extension(ext);
+        p.is_file().then_some(p)
+    }
+}
+
+type Opener = dyn Fn(GameInfo, &How, Option<Identity>) -> Result<Box<dyn Session>> + Send + Sync;
+
+/// A game written in Rust: a row of the catalogue's table.
+#[derive(Clone)]
+pub struct Native {
+    /// The name a definition's `native` names it by (and, for a game with [`Native::info`],
+    /// the name it is found by on its own).
+    pub name: String,
+    /// The game's own metadata, for a game found by name with no definition file beside it.
+    pub info: Option<GameInfo>,
+    open: Arc<Opener>,
+    /// A random small position, as text (what `gamesman check` compares engines on).
+    pub sample: Option<fn(&mut fastrand::Rng) -> String>,
+    /// Benchmark positions: (position, what it measures).
+    pub bench: Vec<(String, String)>,
+}
+
+impl Native {
+    /// A row: `make` builds the game from the metadata of the definition that names it (or
+    /// from [`Native::info`] for a game found on its own).
+    pub fn new<G: Game + 'static>(name: &str, make: impl Fn(GameInfo) -> G + Send + Sync + 'static) -> Native {
+        Native {
+            name: name.to_string(),
+            info: None,
+            open: Arc::new(move |info, how, id| open_game(make(info), "native", how, id)),
+            sample: None,
+            bench: Vec::new(),
+        }
+    }
+
+    /// A game found by its own name, without a definition file: its metadata.
+    pub fn standalone(mut self, info: GameInfo) -> Native {
+        self.info = Some(info);
+        self
+    }
+
+    /// How `gamesman check` draws random positions of it.
+    pub fn sample(mut self, sample: fn(&mut fastrand::Rng) -> String) -> Native {
+        self.sample = Some(sample);
+        self
+    }
+
+    /// A position `gamesman bench` solves, and what that measures.
+    pub fn bench(mut self, position: &str, what: &str) -> Native {
+        self.bench.push((position.to_string(), what.to_string()));
+        self
+    }
+}
+
+/// Wrap `game` (for misère play where asked) in a session.
+pub fn open_game<G: Game + 'static>(
+    game: G,
+    engine: &'static str,
+    how: &How,
+    identity: Option<Identity>,
+) -> Result<Box<dyn Session>> {
+    if how.misere {
+        if game.kind() == Kind::Puzzle {
+            bail!("--misere applies to two-player games, and {} is a puzzle", game.info().name);
+        }
+        return Ok(Box::new(Live::new(Misere::new(game), engine, how, identity)?));
+    }
+    Ok(Box::new(Live::new(game, engine, how, identity)?))
+}
+
+/// A game as `gamesman games` lists it: its file (or name), and its metadata or why it
+/// does not load.
+pub type Listed = (String, Result<GameInfo>);
+
+/// What a command line names: one game, or a sum of positions of several.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Target {
+    Game(String),
+    /// `chomp:4432 + nim:3,5`: (game, position) terms.
+    Sum(Vec<(String, String)>),
+}
+
+/// Where games are looked for, and the games written in Rust.
+#[derive(Clone)]
+pub struct Catalog {
+    dirs: Vec<PathBuf>,
+    natives: Vec<Native>,
+}
+
+impl Default for Catalog {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Catalog {
+    /// The shipped games: definitions in `$GAMESMAN_GAMES`, then `./games`, then the
+    /// `games/` of the source tree gamesman was built from; the native modules of
+    /// [`table::natives`].
+    pub fn new() -> Catalog {
+        let mut dirs = Vec::new();
+        if let Some(d) = std::env::var_os("GAMESMAN_GAMES") {
+            dirs.push(PathBuf::from(d));
+        }
+        dirs.push(PathBuf::from("games"));
+        dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("games"));
+        Catalog { dirs, natives: table::natives() }
+    }
+
+    /// Look in `dir` first.
+    pub fn with_dir(mut self, dir: impl Into<PathBuf>) -> Catalog {
+        self.dirs.insert(0, dir.into());
+        self
+    }
+
+    /// Add a game written in Rust (replacing a row of the same name).
+    pub fn with_native(mut self, native: Native) -> Catalog {
+        self.natives.retain(|n| n.name != native.name);
+        self.natives.push(native);
+        self
+    }
+
+    /// The directories games are looked for in, in order.
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
+    /// The games written in Rust.
+    pub fn natives(&self) -> &[Native] {
+        &self.natives
+    }
+
+    fn native(&self, name: &str) -> Option<&Native> {
+        self.natives.iter().find(|n| n.name == name)
+    }
+
+    /// A game found by its own name with no definition file (a library user's game).
+    fn standalone(&self, spec: &str) -> Option<&Native> {
+        self.natives.iter().find(|n| n.name == spec && n.info.is_some())
+    }
+
+    /// The file a game argument names: a path to a definition, or the name of one in the
+    /// games directories (`chomp`: chomp.rhai, else chomp.ron).
+    pub fn find(&self, spec: &str) -> Result<PathBuf> {
+        let p = Path::new(spec);
+        if p.is_file() {
+            return Ok(p.to_path_buf());
+        }
+        let bare = !spec.is_empty() && !spec.contains(['/', '\\']);
+        let ext = p.extension().and_then(|e| e.to_str());
+        // `kayles.ron` (a file name with no directory) is looked for in the games directories too.
+        if bare && matches!(ext, Some("rhai" | "ron")) {
+            if let Some(found) = self.dirs.iter().map(|d| d.join(spec)).find(|c| c.is_file()) {
+                return Ok(found);
+            }
+            bail!("{spec}: no such file here or in the games directory (`gamesman games` lists them)");
+        }
+        if bare && ext.is_none() {
+            for dir in &self.dirs {
+                for ext in ["rhai", "ron"] {
+                    let candidate = dir.join(format!("{spec}.{ext}"));
+                    if candidate.is_file() {
+                        return Ok(candidate);
+                    }
+                }
+            }
+            bail!(
+                "no game named {spec:?}: it is not a file, and there is no {spec}.rhai or {spec}.ron in the games \
+                 directory (`gamesman games` lists them)"
+            );
+        }
+        if p.exists() {
+            bail!("{spec}: not a file");
+        }
+        bail!("{spec}: no such file");
+    }
+
+    /// Load the definition a game argument names.
+    pub fn load(&self, spec: &str) -> Result<Definition> {
+        load_path(&self.find(spec)?)
+    }
+
+    /// The native module that answers `def` under `engine`, if any.
+    pub fn native_for(&self, def: &Definition, engine: Engine) -> Result<Option<&Native>> {
+        let declared = def.info().native.as_deref();
+        match (engine, declared) {
+            (Engine::Definition, _) | (Engine::Auto, None) => Ok(None),
+            (Engine::Native, None) => bail!(
+                "{}: the game names no native module (`const NATIVE = \"...\";`, or `native: \"...\"`)",
+                def.file()
+            ),
+            (engine, Some(name)) => match self.native(name) {
+                Some(n) => Ok(Some(n)),
+                None if engine == Engine::Native => bail!(
+                    "{}: there is no native module {name:?} (there are: {})",
+                    def.file(),
+                    self.natives.iter().map(|n| n.name.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+                None => Ok(None),
+            },
+        }
+    }
+
+    /// The identity that names a definition's database, as `engine` answers it.
+    pub fn identity(def: &Definition, engine: &str, misere: bool) -> Result<Identity> {
+        let bytes = std::fs::read(def.file()).with_context(|| format!("cannot read {}", def.file()))?;
+        Ok(Identity::new(&def.info().name, def.file(), &bytes, engine, misere))
+    }
+
+    /// The path of the database `how` means for the game `spec` (whether or not it exists).
+    pub fn database_path(&self, spec: &str, how: &How) -> Result<PathBuf> {
+        if let Database::At(p) = &how.database {
+            return Ok(p.clone());
+        }
+        let (_, id) = self.resolve(spec, how)?;
+        Ok(db::default_dir()?.join(id.file_name()))
+    }
+
+    /// The definition (if any), engine name and identity of a game as `how` opens it.
+    fn resolve(&self, spec: &str, how: &How) -> Result<(Option<Definition>, Identity)> {
+        if !Path::new(spec).exists()
+            && let Some(n) = self.standalone(spec)
+        {
+            let name = &n.name;
+            let id = Identity::new(name, &format!("native:{name}"), name.as_bytes(), "native", how.misere);
+            return Ok((None, id));
+        }
+        let def = self.load(spec)?;
+        let engine = match self.native_for(&def, how.engine)? {
+            Some(_) => "native",
+            None => def.engine_name(),
+        };
+        let id = Self::identity(&def, engine, how.misere)?;
+        Ok((Some(def), id))
+    }
+
+    /// Open a game: a session answering for it with the engine, play and database `how` says.
+    pub fn open(&self, spec: &str, how: &How) -> Result<Box<dyn Session>> {
+        if !Path::new(spec).exists()
+            && let Some(n) = self.standalone(spec)
+        {
+            if how.engine == Engine::Definition {
+                bail!("{spec}: a game written in Rust has no definition to interpret (--engine script)");
+            }
+            let (_, id) = self.resolve(spec, how)?;
+            let info = n.info.clone().expect("a standalone game has its metadata");
+            return (n.open)(info, how, Some(id));
+        }
+        self.open_definition(self.load(spec)?, how)
+    }
+
+    /// Open a loaded definition (see [`Catalog::open`]).
+    pub fn open_definition(&self, def: Definition, how: &How) -> Result<Box<dyn Session>> {
+        match self.native_for(&def, how.engine)? {
+            Some(n) => {
+                let id = Self::identity(&def, "native", how.misere)?;
+                (n.open)(def.info().clone(), how, Some(id))
+            }
+            None => {
+                let engine = def.engine_name();
+                let id = Self::identity(&def, engine, how.misere)?;
+                match def {
+                    Definition::Script(g) => open_game(g, engine, how, Some(id)),
+                    Definition::Descriptor(g) => open_game(g, engine, how, Some(id)),
+                }
+            }
+        }
+    }
+
+    /// The random-position sampler of the native module `def` names, if it has one.
+    pub fn sampler(&self, def: &Definition) -> Option<fn(&mut fastrand::Rng) -> String> {
+        self.native_for(def, Engine::Auto).ok().flatten().and_then(|n| n.sample)
+    }
+
+    /// A command line's game argument: a sum of terms `game:position + game:position …`
+    /// when it is one, else the name or path of one game. A term's game must be one the
+    /// catalogue finds; a file of that name is always one game.
+    pub fn target(&self, arg: &str) -> Result<Target> {
+        if Path::new(arg).exists() || !arg.contains(':') {
+            return Ok(Target::Game(arg.to_string()));
+        }
+        let mut terms = Vec::new();
+        for term in arg.split('+') {
+            let term = term.trim();
+            let Some((game, pos)) = term.split_once(':') else {
+                bail!("{term:?} is not a term of a sum: write game:position, as in `chomp:4432 + nim:3,5 + kayles:10`");
+            };
+            let (game, pos) = (game.trim(), pos.trim());
+            if game.is_empty() || pos.is_empty() {
+                bail!("{term:?}: a term of a sum is game:position, both given (`nim:3,5`)");
+            }
+            terms.push((game.to_string(), pos.to_string()));
+        }
+        Ok(Target::Sum(terms))
+    }
+
+    /// The definitions in the first games directory that exists, in name order, each loaded
+    /// (or the error that stops it), and the games written in Rust found by their own name.
+    pub fn list(&self, dir: Option<&Path>) -> Result<(PathBuf, Vec<Listed>)> {
+        let dirs: Vec<PathBuf> = match dir {
+            Some(d) => vec![d.to_path_buf()],
+            None => self.dirs.clone(),
+        };
+        let Some(dir) = dirs.iter().find(|d| d.is_dir()) else {
+            bail!(
+                "no games directory found (looked in {})",
+                dirs.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+            );
+        };
+        let mut files = definition_files(dir)?;
+        files.sort();
+        let mut out: Vec<Listed> = files
+            .iter()
+            .map(|f| {
+                let name = f.file_name().unwrap_or_default().to_string_lossy().into_owned();
+                (name, load_path(f).map(|d| d.info().clone()))
+            })
+            .collect();
+        for n in &self.natives {
+            if let Some(info) = &n.info {
+                out.push((n.name.clone(), Ok(info.clone())));
+            }
+        }
+        Ok((dir.clone(), out))
+    }
+
+    /// The games a server offers: `specs` (names or paths), or every definition of the games
+    /// directory (a script before the descriptor of the same name) and every standalone game.
+    /// Each with the id it is served under (its name; `cram.ron` where `cram` is taken).
+    pub fn served(&self, specs: &[String]) -> Result<Vec<(String, String)>> {
+        let mut names: Vec<(String, String)> = Vec::new();
+        let specs: Vec<(String, String)> = if specs.is_empty() {
+            let Some(dir) = self.dirs.iter().find(|d| d.is_dir()) else { bail!("no games directory found") };
+            let mut all = definition_files(dir)?;
+            all.sort_by_key(|p| (p.file_stem().map(|s| s.to_owned()), p.extension().is_some_and(|e| e == "ron")));
+            let mut v: Vec<(String, String)> = all
+                .iter()
+                .map(|f| {
+                    let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                    let file = f.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                    (format!("{stem}\0{file}"), f.display().to_string())
+                })
+                .collect();
+            v.extend(self.natives.iter().filter(|n| n.info.is_some()).map(|n| (n.name.clone(), n.name.clone())));
+            v
+        } else {
+            specs
+                .iter()
+                .map(|s| {
+                    if self.standalone(s).is_some() && !Path::new(s).exists() {
+                        return Ok((s.clone(), s.clone()));
+                    }
+                    let f = self.find(s)?;
+                    let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                    let file = f.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                    Ok((format!("{stem}\0{file}"), f.display().to_string()))
+                })
+                .collect::<Result<_>>()?
+        };
+        for (key, spec) in specs {
+            let (stem, file) = key.split_once('\0').unwrap_or((&key, &key));
+            let id = if names.iter().any(|(id, _)| id == stem) { file.to_string() } else { stem.to_string() };
+            names.push((id, spec));
+        }
+        Ok(names)
+    }
+
+    /// The heap descriptor a `sequence` argument names: an octal code as written
+    /// (`0.137`), or a descriptor (a bare name means the `.ron`, where a script of the same
+    /// name exists too).
+    pub fn heap_game(&self, spec: &str) -> Result<DescriptorGame> {
+        let is_code =
+            spec.starts_with("0.") && !Path::new(spec).exists() && !spec.ends_with(".ron") && !spec.ends_with(".rhai");
+        if is_code {
+            return Ok(DescriptorGame::octal(spec)?);
+        }
+        let bare = !spec.contains(['/', '\\', '.']);
+        let descriptor = bare.then(|| self.find(&format!("{spec}.ron")).ok()).flatten();
+        let def = match descriptor {
+            Some(path) => load_path(&path)?,
+            None => self.load(spec)?,
+        };
+        match def {
+            Definition::Descriptor(game) => Ok(game),
+            def => bail!("{}: a nim-sequence is computed for heap descriptors (.ron), not scripts", def.file()),
+        }
+    }
+}
+
+/// The `.rhai` and `.ron` files of a directory.
+fn definition_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    Ok(std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "rhai" || e == "ron"))
+        .collect())
+}
+
+/// Load a definition file: a `.rhai` script or a `.ron` descriptor.
+pub fn load_path(path: &Path) -> Result<Definition> {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "rhai" => Ok(Definition::Script(ScriptGame::load(path)?)),
+        "ron" => Ok(Definition::Descriptor(DescriptorGame::load(path)?)),
+        _ => Err(anyhow!("{}: a game is a .rhai script or a .ron descriptor", path.display())),
+    }
+}

@@ -1,0 +1,597 @@
+//! One game behind position text, whatever its type: what every front end holds.
+//!
+//! [`Session`] is object-safe: the CLI, the web server and sums hold a `Box<dyn Session>` and
+//! never name a game's type. [`Live`] is the one implementation over any [`Game`]: an
+//! [`Analyzer`] that owns the game, the game's database, and the whole-game work (`analyze`,
+//! `--save`, `export`, `strategy`, the self-check).
+
+use super::{Database, How};
+use crate::db::{self, Identity, Record, Store};
+use crate::game::{Board, Game, GameError, GameInfo, GameResult, Kind, Value};
+use crate::progress::Progress;
+use crate::solve::census::{Census, census, census_threaded};
+use crate::solve::{Analyzer, MoveInfo, Report, Solution, consistency, mover_value, strategy};
+use anyhow::{Context, Result, bail};
+use serde_json::Value as Json;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// A cell of a drawn position, and what a click on it does.
+#[derive(Clone, Debug)]
+pub struct Cell {
+    pub text: String,
+    /// The move a click makes (its `name` is the click's text) and the value it leads to.
+    pub click: Option<MoveInfo>,
+}
+
+/// A position drawn as a grid, each cell's click valued.
+#[derive(Clone, Debug)]
+pub struct BoardView {
+    pub rows: usize,
+    pub cols: usize,
+    pub cells: Vec<Cell>,
+}
+
+/// What a save wrote.
+#[derive(Clone, Debug)]
+pub struct Saved {
+    pub positions: u64,
+    pub path: PathBuf,
+    pub bytes: u64,
+    pub seconds: f64,
+}
+
+/// What `gamesman db bench` measures.
+#[derive(Clone, Debug)]
+pub struct DbBench {
+    pub path: PathBuf,
+    pub positions: usize,
+    pub bytes: u64,
+    pub open_seconds: f64,
+    pub lookup_seconds: f64,
+    pub samples: usize,
+    pub move_mean_seconds: f64,
+    pub move_worst_seconds: f64,
+    pub moves_per_position: f64,
+}
+
+/// A game behind position text. Positions go in and out as the game writes them.
+pub trait Session {
+    fn info(&self) -> &GameInfo;
+    fn kind(&self) -> Kind {
+        self.info().kind
+    }
+    /// "script", "descriptor", "native" or "sum": which engine answers.
+    fn engine(&self) -> &'static str;
+    /// What names the game's database (`None` for a game that has none, such as a sum).
+    fn identity(&self) -> Option<&Identity>;
+    /// The path of the game's database, saved or not.
+    fn database_path(&self) -> Result<PathBuf>;
+
+    // --- Positions ---
+
+    /// The start position's text, if the game has one.
+    fn start(&self) -> GameResult<Option<String>>;
+    /// Position text as the game writes it (checked by reading it).
+    fn normalize(&self, text: &str) -> GameResult<String>;
+    /// One representative of the positions symmetric to `text`.
+    fn canonical(&self, text: &str) -> GameResult<String>;
+    /// The position drawn for a person.
+    fn show(&self, text: &str) -> GameResult<String>;
+    /// Whose turn: 0, 1, or `None` where the game does not say.
+    fn to_move(&self, text: &str) -> GameResult<Option<usize>>;
+    /// The value for the player to move if the game is over here (primitive).
+    fn primitive(&self, text: &str) -> GameResult<Option<Value>>;
+    /// The value if the game is over: primitive, or no moves left.
+    fn ended(&self, text: &str) -> GameResult<Option<Value>>;
+    /// The value of a non-primitive position with no moves.
+    fn stalemate(&self) -> Value;
+    /// The legal moves' names.
+    fn move_names(&self, text: &str) -> GameResult<Vec<String>>;
+    /// Every move's name and the position it leads to; none where the game is over.
+    fn children(&self, text: &str) -> GameResult<Vec<(String, String)>>;
+    /// A move as a person types it: its name as the game writes it, and the position after it.
+    fn play(&self, text: &str, mv: &str) -> GameResult<(String, String)>;
+    /// The `i`-th legal move (in the order of `move_names` and `moves`).
+    fn play_nth(&self, text: &str, i: usize) -> GameResult<(String, String)>;
+    /// `count` positions reached by random play (0 to `depth` moves) from `from`, or from the
+    /// start position.
+    fn random_positions(
+        &self,
+        from: Option<&str>,
+        rng: &mut fastrand::Rng,
+        count: usize,
+        depth: usize,
+    ) -> Result<Vec<String>>;
+
+    // --- Answers (the database first, then the game's closed form, then search) ---
+
+    fn solve(&mut self, text: &str) -> GameResult<Report>;
+    /// Value and remoteness, and the Grundy value where defined.
+    fn value(&mut self, text: &str) -> GameResult<(Solution, Option<u64>)>;
+    /// "database" where the saved database holds the position, else "search".
+    fn source(&mut self, text: &str) -> GameResult<&'static str>;
+    /// Every move with the value of the position it leads to.
+    fn moves(&mut self, text: &str) -> GameResult<Vec<MoveInfo>>;
+    /// The Grundy value: the game's closed form where it has one, else by search.
+    fn grundy(&mut self, text: &str) -> GameResult<Option<u64>>;
+    /// Every move with the Grundy value of the position it leads to (what a sum needs).
+    fn grundy_moves(&mut self, text: &str) -> GameResult<Vec<MoveInfo>>;
+    /// The position as a grid whose cells are clicked as moves, each click valued.
+    fn board(&mut self, text: &str) -> GameResult<Option<BoardView>>;
+    /// Positions searched so far.
+    fn visited(&self) -> u64;
+    /// Why a remoteness search was skipped, if one was.
+    fn remoteness_note(&self) -> Option<String>;
+    /// Forget every search (after an error); the database stays.
+    fn reset(&mut self);
+
+    // --- The whole game ---
+
+    /// `analyze`: the report of everything reachable (saved with the database when `save`,
+    /// read from it when it holds one), as JSON.
+    fn analyze(&mut self, text: &str, threads: usize, save: bool) -> Result<(Json, Option<Saved>)>;
+    /// Solve everything reachable and save it in the game's database.
+    fn save(&mut self, text: &str, threads: usize) -> Result<Saved>;
+    /// Every position of the saved database (`text` = `None`), or of everything reachable from
+    /// `text` (or the start) solved now.
+    fn export(&mut self, text: Option<&str>, emit: &mut dyn FnMut(&str, Record) -> Result<()>) -> Result<()>;
+    /// A winning strategy from `text`, as a tree (at most `max_nodes` positions).
+    fn strategy(&mut self, text: &str, max_nodes: usize) -> GameResult<Vec<strategy::Node>>;
+    /// The first way the game disagrees with its own moves at one of `positions`.
+    fn self_check(&mut self, positions: &[String]) -> GameResult<Option<String>>;
+    /// Time the saved database: opening, lookups, `play` moves.
+    fn db_bench(&mut self, samples: usize) -> Result<DbBench>;
+}
+
+/// Where a session's database is, and whether it has been opened yet.
+struct DbState {
+    mode: Database,
+    path: Option<PathBuf>,
+    /// Opened (or found absent) since the last save.
+    attached: bool,
+}
+
+/// A game of type `G` as a [`Session`].
+pub struct Live<G: Game> {
+    a: Analyzer<G>,
+    engine: &'static str,
+    identity: Option<Identity>,
+    db: DbState,
+}
+
+impl<G: Game> Live<G> {
+    pub fn new(game: G, engine: &'static str, how: &How, identity: Option<Identity>) -> Result<Self> {
+        let path = match (&how.database, &identity) {
+            (Database::Off, _) => None,
+            (Database::At(p), _) => Some(p.clone()),
+            (_, Some(id)) => db::default_dir().ok().map(|d| d.join(id.file_name())),
+            (_, None) => None,
+        };
+        Ok(Live {
+            a: Analyzer::new(game, how.options.clone()),
+            engine,
+            identity,
+            db: DbState { mode: how.database.clone(), path, attached: false },
+        })
+    }
+
+    fn game(&self) -> &G {
+        self.a.game()
+    }
+
+    /// Open the game's database before the first answer (and after a save).
+    fn attach(&mut self) -> GameResult<()> {
+        if self.db.attached {
+            return Ok(());
+        }
+        self.db.attached = true;
+        let Some(path) = self.db.path.clone() else { return Ok(()) };
+        if !path.exists() {
+            if matches!(self.db.mode, Database::At(_)) {
+                return Err(GameError::Database(format!(
+                    "{}: no such database (write one with `--save`)",
+                    path.display()
+                )));
+            }
+            return Ok(());
+        }
+        let hash = self.identity.as_ref().map(|id| id.hash.as_str());
+        match Store::open(&path, hash) {
+            Ok(store) => self.a.set_database(Some(store)),
+            Err(e) if self.db.mode == Database::SavedOrSearch => {
+                eprintln!("gamesman: warning: {e} (searching instead)");
+            }
+            Err(e) => return Err(e.into()),
+        }
+        Ok(())
+    }
+
+    fn parse(&self, text: &str) -> GameResult<G::Pos> {
+        self.game().parse(text)
+    }
+
+    fn fmt(&self, pos: &G::Pos) -> GameResult<String> {
+        self.game().format(pos)
+    }
+
+    fn progress(&self) -> Progress {
+        self.a.options().progress.clone()
+    }
+
+    fn budget(&self) -> usize {
+        self.a.options().max_memory
+    }
+
+    /// Solve everything reachable from `root` on `threads` threads.
+    fn census_of(&self, root: &G::Pos, threads: usize) -> GameResult<Census<G::Pos>> {
+        census_threaded(self.game(), root, self.budget(), &self.progress(), threads)
+    }
+
+    /// Save a solved census and its report in the game's database.
+    fn write(&mut self, c: &Census<G::Pos>, report: &Json) -> Result<Saved> {
+        let started = Instant::now();
+        let path = self.database_path()?;
+        let Some(id) = self.identity.clone() else { bail!("{}: this game has no database", self.info().name) };
+        let game = self.a.shared_game();
+        let root = game.format(&c.graph.nodes[0])?;
+        let mut rows = (0..c.graph.len()).map(|i| -> Result<(String, Record)> {
+            let s = c.solutions[i];
+            let grundy = c.grundy.as_ref().map(|g| g[i]);
+            Ok((game.format(&c.graph.nodes[i])?, Record { value: s.value, remoteness: s.remoteness, grundy }))
+        });
+        let n = db::save(&path, &id, &mut rows, Some((&root, &report.to_string())))
+            .with_context(|| format!("saving the database {}", path.display()))?;
+        // Read it from now on.
+        self.a.set_database(None);
+        self.db.attached = false;
+        Ok(Saved {
+            positions: n,
+            bytes: std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
+            path,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    fn move_info(&mut self, pos: &G::Pos, mv: &G::Move, here: Option<u32>) -> GameResult<MoveInfo> {
+        Ok(self.a.describe(pos, mv, here)?.0)
+    }
+}
+
+impl<G: Game> Session for Live<G> {
+    fn info(&self) -> &GameInfo {
+        self.game().info()
+    }
+
+    fn kind(&self) -> Kind {
+        self.game().kind()
+    }
+
+    fn engine(&self) -> &'static str {
+        self.engine
+    }
+
+    fn identity(&self) -> Option<&Identity> {
+        self.identity.as_ref()
+    }
+
+    fn database_path(&self) -> Result<PathBuf> {
+        match &self.db.path {
+            Some(p) => Ok(p.clone()),
+            None => match &self.identity {
+                Some(id) => Ok(db::default_dir()?.join(id.file_name())),
+                None => bail!("{}: this game has no database", self.info().name),
+            },
+        }
+    }
+
+    fn start(&self) -> GameResult<Option<String>> {
+        self.game().start()?.map(|p| self.fmt(&p)).transpose()
+    }
+
+    fn normalize(&self, text: &str) -> GameResult<String> {
+        self.fmt(&self.parse(text)?)
+    }
+
+    fn canonical(&self, text: &str) -> GameResult<String> {
+        self.fmt(&self.game().canonical(&self.parse(text)?)?)
+    }
+
+    fn show(&self, text: &str) -> GameResult<String> {
+        self.game().show(&self.parse(text)?)
+    }
+
+    fn to_move(&self, text: &str) -> GameResult<Option<usize>> {
+        self.game().to_move(&self.parse(text)?)
+    }
+
+    fn primitive(&self, text: &str) -> GameResult<Option<Value>> {
+        self.game().primitive(&self.parse(text)?)
+    }
+
+    fn ended(&self, text: &str) -> GameResult<Option<Value>> {
+        let pos = self.parse(text)?;
+        if let Some(v) = self.game().primitive(&pos)? {
+            return Ok(Some(v));
+        }
+        Ok(self.game().moves(&pos)?.is_empty().then(|| self.game().stalemate()))
+    }
+
+    fn stalemate(&self) -> Value {
+        self.game().stalemate()
+    }
+
+    fn move_names(&self, text: &str) -> GameResult<Vec<String>> {
+        let pos = self.parse(text)?;
+        self.game().moves(&pos)?.iter().map(|m| self.game().move_name(&pos, m)).collect()
+    }
+
+    fn children(&self, text: &str) -> GameResult<Vec<(String, String)>> {
+        let g = self.game();
+        let pos = self.parse(text)?;
+        if g.primitive(&pos)?.is_some() {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        for mv in g.moves(&pos)? {
+            out.push((g.move_name(&pos, &mv)?, g.format(&g.play(&pos, &mv)?)?));
+        }
+        Ok(out)
+    }
+
+    fn play(&self, text: &str, mv: &str) -> GameResult<(String, String)> {
+        let g = self.game();
+        let pos = self.parse(text)?;
+        let m = g.parse_move(&pos, mv)?;
+        Ok((g.move_name(&pos, &m)?, g.format(&g.play(&pos, &m)?)?))
+    }
+
+    fn play_nth(&self, text: &str, i: usize) -> GameResult<(String, String)> {
+        let g = self.game();
+        let pos = self.parse(text)?;
+        let moves = g.moves(&pos)?;
+        let m = moves.get(i).ok_or_else(|| GameError::BadMove(format!("there is no move {i} here")))?;
+        Ok((g.move_name(&pos, m)?, g.format(&g.play(&pos, m)?)?))
+    }
+
+    fn random_positions(
+        &self,
+        from: Option<&str>,
+        rng: &mut fastrand::Rng,
+        count: usize,
+        depth: usize,
+    ) -> Result<Vec<String>> {
+        let g = self.game();
+        let start = match from {
+            Some(text) => g.parse(text)?,
+            None => g.start()?.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{} has no start position to play random games from: give one with --from POSITION",
+                    g.info().name
+                )
+            })?,
+        };
+        let mut out = Vec::with_capacity(count.min(1 << 16));
+        for _ in 0..count {
+            let mut pos = start.clone();
+            for _ in 0..rng.usize(0..=depth) {
+                if g.primitive(&pos)?.is_some() {
+                    break;
+                }
+                let moves = g.moves(&pos)?;
+                if moves.is_empty() {
+                    break;
+                }
+                pos = g.play(&pos, &moves[rng.usize(..moves.len())])?;
+            }
+            out.push(g.format(&pos)?);
+        }
+        Ok(out)
+    }
+
+    fn solve(&mut self, text: &str) -> GameResult<Report> {
+        self.attach()?;
+        let pos = self.parse(text)?;
+        self.a.solve(&pos)
+    }
+
+    fn value(&mut self, text: &str) -> GameResult<(Solution, Option<u64>)> {
+        self.attach()?;
+        let pos = self.parse(text)?;
+        self.a.value(&pos)
+    }
+
+    fn source(&mut self, text: &str) -> GameResult<&'static str> {
+        self.attach()?;
+        let pos = self.parse(text)?;
+        Ok(if self.a.saved(&pos)?.is_some() { "database" } else { "search" })
+    }
+
+    fn moves(&mut self, text: &str) -> GameResult<Vec<MoveInfo>> {
+        self.attach()?;
+        let pos = self.parse(text)?;
+        self.a.moves(&pos)
+    }
+
+    fn grundy(&mut self, text: &str) -> GameResult<Option<u64>> {
+        let pos = self.parse(text)?;
+        if let Some(sc) = self.game().shortcut_value(&pos)?
+            && sc.grundy.is_some()
+        {
+            return Ok(sc.grundy);
+        }
+        self.a.grundy(&pos)
+    }
+
+    fn grundy_moves(&mut self, text: &str) -> GameResult<Vec<MoveInfo>> {
+        let mut out = Vec::new();
+        for (name, child) in self.children(text)? {
+            let grundy = self.grundy(&child)?;
+            let value = if grundy == Some(0) { Value::Lose } else { Value::Win };
+            out.push(MoveInfo { name, position: child, value, remoteness: None, grundy, mover: value.flip() });
+        }
+        Ok(out)
+    }
+
+    fn board(&mut self, text: &str) -> GameResult<Option<BoardView>> {
+        self.attach()?;
+        let pos = self.parse(text)?;
+        let Some(Board { rows, cols, cells, clicks }) = self.game().board(&pos)? else { return Ok(None) };
+        let over = self.game().primitive(&pos)?.is_some();
+        let here = self.a.here(&pos)?;
+        let kind = self.game().kind();
+        let mut out = Vec::with_capacity(cells.len());
+        for (cell, click) in cells.into_iter().zip(clicks) {
+            let mut c = Cell { text: cell, click: None };
+            if let (false, Some(click)) = (over, click) {
+                match self.game().parse_move(&pos, &click) {
+                    Ok(mv) => {
+                        let mut m = self.move_info(&pos, &mv, here)?;
+                        m.mover = mover_value(kind, here, m.value, m.remoteness);
+                        m.name = click;
+                        c.click = Some(m);
+                    }
+                    Err(GameError::BadMove(_)) => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            out.push(c);
+        }
+        Ok(Some(BoardView { rows, cols, cells: out }))
+    }
+
+    fn visited(&self) -> u64 {
+        self.a.visited()
+    }
+
+    fn remoteness_note(&self) -> Option<String> {
+        self.a.remoteness_note().map(str::to_string)
+    }
+
+    fn reset(&mut self) {
+        self.a.reset();
+    }
+
+    fn analyze(&mut self, text: &str, threads: usize, save: bool) -> Result<(Json, Option<Saved>)> {
+        let started = Instant::now();
+        let root = self.parse(text)?;
+        // The report saved with the database, unless this run is to save one.
+        if !save {
+            self.attach()?;
+            if let Some(store) = self.a.database()
+                && let Some(saved) = store.census(&self.fmt(&root)?)?
+            {
+                let mut report: Json = serde_json::from_str(&saved)
+                    .map_err(|e| anyhow::anyhow!("{}: a saved report is unreadable ({e})", store.path().display()))?;
+                report["source"] = "database".into();
+                report["seconds"] = started.elapsed().as_secs_f64().into();
+                report["positions_visited"] = 0.into();
+                return Ok((report, None));
+            }
+        }
+        let c = self.census_of(&root, threads)?;
+        let mut report = c.report(self.game(), self.engine, started.elapsed().as_secs_f64())?;
+        let saved = if save { Some(self.write(&c, &report)?) } else { None };
+        report["source"] = "search".into();
+        report["threads"] = c.threads.into();
+        Ok((report, saved))
+    }
+
+    fn save(&mut self, text: &str, threads: usize) -> Result<Saved> {
+        let started = Instant::now();
+        let root = self.parse(text)?;
+        let c = self.census_of(&root, threads)?;
+        let report = c.report(self.game(), self.engine, started.elapsed().as_secs_f64())?;
+        self.write(&c, &report)
+    }
+
+    fn export(&mut self, text: Option<&str>, emit: &mut dyn FnMut(&str, Record) -> Result<()>) -> Result<()> {
+        if text.is_none() {
+            self.attach()?;
+            if let Some(store) = self.a.database() {
+                return store.for_each(|p, r| emit(p, r));
+            }
+        }
+        let root = match text {
+            Some(t) => self.parse(t)?,
+            None => self.game().start()?.ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{} has no start position: give one, e.g. `gamesman export GAME POSITION`",
+                    self.info().name
+                )
+            })?,
+        };
+        let c = census(self.game(), &root, self.budget(), &self.progress())?;
+        for i in 0..c.graph.len() {
+            let s = c.solutions[i];
+            let grundy = c.grundy.as_ref().map(|g| g[i]);
+            emit(&self.fmt(&c.graph.nodes[i])?, Record { value: s.value, remoteness: s.remoteness, grundy })?;
+        }
+        Ok(())
+    }
+
+    fn strategy(&mut self, text: &str, max_nodes: usize) -> GameResult<Vec<strategy::Node>> {
+        self.attach()?;
+        let pos = self.parse(text)?;
+        strategy::tree(&mut self.a, &pos, max_nodes)
+    }
+
+    fn self_check(&mut self, positions: &[String]) -> GameResult<Option<String>> {
+        let positions: Vec<G::Pos> = positions.iter().map(|t| self.parse(t)).collect::<GameResult<_>>()?;
+        consistency::self_check(&mut self.a, &positions)
+    }
+
+    fn db_bench(&mut self, samples: usize) -> Result<DbBench> {
+        let started = Instant::now();
+        self.attach()?;
+        let path = self.database_path()?;
+        let Some(store) = self.a.database() else {
+            bail!(
+                "no database saved for {} (save one with `gamesman solve {} --save`)",
+                self.info().name,
+                self.info().name
+            );
+        };
+        let open_seconds = started.elapsed().as_secs_f64();
+        let bytes = std::fs::metadata(store.path()).map(|m| m.len()).unwrap_or(0);
+        let mut keys = Vec::new();
+        store.for_each(|k, _| {
+            keys.push(k.to_string());
+            Ok(())
+        })?;
+        if keys.is_empty() {
+            bail!("{}: the database is empty", store.path().display());
+        }
+        let mut rng = fastrand::Rng::with_seed(1);
+        let sample: Vec<&String> = (0..samples.max(1)).map(|_| &keys[rng.usize(..keys.len())]).collect();
+        let t = Instant::now();
+        for k in &sample {
+            std::hint::black_box(store.get(k)?);
+        }
+        let lookup_seconds = t.elapsed().as_secs_f64() / sample.len() as f64;
+        let positions: Vec<G::Pos> = sample.iter().map(|k| self.parse(k)).collect::<Result<_, _>>()?;
+        let (mut total, mut worst) = (0.0f64, 0.0f64);
+        let mut moves = 0usize;
+        for p in &positions {
+            let t = Instant::now();
+            let list = self.a.moves(p)?;
+            // What `play`'s perfect player does with the list: the best move for the mover.
+            std::hint::black_box(list.iter().min_by_key(|m| (m.value as u8, m.remoteness)));
+            let dt = t.elapsed().as_secs_f64();
+            total += dt;
+            worst = worst.max(dt);
+            moves += list.len();
+        }
+        Ok(DbBench {
+            path,
+            positions: keys.len(),
+            bytes,
+            open_seconds,
+            lookup_seconds,
+            samples: sample.len(),
+            move_mean_seconds: total / positions.len() as f64,
+            move_worst_seconds: worst,
+            moves_per_position: moves as f64 / positions.len() as f64,
+        })
+    }
+}

@@ -1,0 +1,181 @@
+//! Disjunctive sums of positions of different impartial games (`chomp:4432 + nim:3,5`).
+//!
+//! Each term is a [`Session`] of its own game, answered by its own engine (a native module, a
+//! descriptor, a script). Under normal play the Sprague–Grundy theorem gives everything: the
+//! sum's Grundy value is the XOR of the terms', and a winning move is a move in one term to a
+//! position whose Grundy value makes the XOR zero. Under misère play the values do not
+//! combine, so the sum is a game of its own ([`SumGame`]), searched whole.
+
+use super::{Catalog, How, Session};
+use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, Value};
+use crate::solve::MoveInfo;
+use anyhow::{Result, bail};
+use std::cell::RefCell;
+
+/// A term of a sum: a game's session and its position.
+pub struct Term {
+    pub session: Box<dyn Session>,
+    pub position: String,
+}
+
+impl Term {
+    /// "chomp 4432": the term for people (rows joined by `/`).
+    pub fn label(&self) -> String {
+        format!("{} {}", self.session.info().name, self.position.trim_end().replace('\n', "/"))
+    }
+}
+
+impl Catalog {
+    /// Open every term of a sum (each an impartial game) for its Grundy values: `how` says
+    /// which engine, the budget and the time limit; remoteness is never searched.
+    pub fn open_sum(&self, terms: &[(String, String)], how: &How) -> Result<Vec<Term>> {
+        let mut how = how.clone();
+        how.options.remoteness = false;
+        how.misere = false;
+        let mut out = Vec::with_capacity(terms.len());
+        for (game, pos) in terms {
+            let def = self.load(game)?;
+            if def.info().kind != Kind::Impartial {
+                bail!(
+                    "{}: {} is {}, and only impartial games add up in a sum (each player has the same moves)",
+                    def.file(),
+                    def.info().name,
+                    def.info().kind
+                );
+            }
+            let session = self.open_definition(def, &how)?;
+            let position = session.normalize(pos)?;
+            out.push(Term { session, position });
+        }
+        Ok(out)
+    }
+}
+
+/// What a sum is under normal play.
+pub struct SumReport {
+    /// Each term's Grundy value.
+    pub grundy: Vec<u64>,
+    /// The XOR of them.
+    pub total: u64,
+    /// (term index, the move, the position it leads to, its Grundy value).
+    pub winning_moves: Vec<(usize, MoveInfo)>,
+}
+
+/// The normal-play answer from the terms' Grundy values.
+pub fn solve_sum(terms: &mut [Term]) -> GameResult<SumReport> {
+    let mut grundy = Vec::with_capacity(terms.len());
+    for t in terms.iter_mut() {
+        match t.session.grundy(&t.position)? {
+            Some(g) => grundy.push(g),
+            None => {
+                return Err(GameError::Unsupported(format!(
+                    "{} {}: no Grundy value here, so the sum cannot be added up",
+                    t.session.info().name,
+                    t.position
+                )));
+            }
+        }
+    }
+    let total = grundy.iter().fold(0, |a, g| a ^ g);
+    let mut winning_moves = Vec::new();
+    if total != 0 {
+        for (i, t) in terms.iter_mut().enumerate() {
+            let target = total ^ grundy[i];
+            if target >= grundy[i] {
+                continue;
+            }
+            for m in t.session.grundy_moves(&t.position)? {
+                if m.grundy == Some(target) {
+                    winning_moves.push((i, m));
+                }
+            }
+        }
+    }
+    Ok(SumReport { grundy, total, winning_moves })
+}
+
+/// A sum as one game (for misère play): a position is every term's position text, a move is
+/// a move in one of them.
+pub struct SumGame {
+    terms: RefCell<Vec<Term>>,
+    info: GameInfo,
+}
+
+/// A sum's position: each term's position text, in order.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct SumPos(pub Vec<String>);
+
+impl Footprint for SumPos {
+    fn heap_bytes(&self) -> usize {
+        self.0.iter().map(|s| s.capacity() + std::mem::size_of::<String>()).sum()
+    }
+}
+
+impl SumGame {
+    pub fn new(terms: Vec<Term>) -> Self {
+        let name = terms.iter().map(|t| t.session.info().name.clone()).collect::<Vec<_>>().join(" + ");
+        let info = GameInfo {
+            name,
+            description: "a disjunctive sum".into(),
+            kind: Kind::Impartial,
+            native: None,
+            move_verb: None,
+            solved_message: None,
+            players: None,
+        };
+        SumGame { terms: RefCell::new(terms), info }
+    }
+
+    pub fn root(&self) -> SumPos {
+        SumPos(self.terms.borrow().iter().map(|t| t.position.clone()).collect())
+    }
+}
+
+impl Game for SumGame {
+    type Pos = SumPos;
+    /// (term, position it leads to, the move's name there)
+    type Move = (usize, String, String);
+
+    fn info(&self) -> &GameInfo {
+        &self.info
+    }
+
+    fn parse(&self, text: &str) -> GameResult<SumPos> {
+        let parts: Vec<&str> = text.split(" + ").collect();
+        let terms = self.terms.borrow();
+        if parts.len() != terms.len() {
+            return Err(GameError::BadPosition(format!("a position of this sum has {} parts", terms.len())));
+        }
+        Ok(SumPos(parts.iter().zip(terms.iter()).map(|(p, t)| t.session.normalize(p)).collect::<GameResult<_>>()?))
+    }
+
+    fn format(&self, pos: &SumPos) -> GameResult<String> {
+        Ok(pos.0.join(" + "))
+    }
+
+    fn moves(&self, pos: &SumPos) -> GameResult<Vec<Self::Move>> {
+        let terms = self.terms.borrow();
+        let mut out = Vec::new();
+        for (i, (t, p)) in terms.iter().zip(&pos.0).enumerate() {
+            for (name, child) in t.session.children(p)? {
+                out.push((i, child, name));
+            }
+        }
+        Ok(out)
+    }
+
+    fn play(&self, pos: &SumPos, mv: &Self::Move) -> GameResult<SumPos> {
+        let mut next = pos.clone();
+        *next.0.get_mut(mv.0).ok_or_else(|| GameError::BadMove("no such component".into()))? = mv.1.clone();
+        Ok(next)
+    }
+
+    fn move_name(&self, _pos: &SumPos, mv: &Self::Move) -> GameResult<String> {
+        Ok(format!("{}:{}", mv.0 + 1, mv.2))
+    }
+
+    /// A sum ends when no term has a move (a stalemate): never a primitive position.
+    fn primitive(&self, _pos: &SumPos) -> GameResult<Option<Value>> {
+        Ok(None)
+    }
+}

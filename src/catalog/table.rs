@@ -1,0 +1,38 @@
+//! The games written in Rust that ship with gamesman: one row each.
+//!
+//! To add a native game: write its module in `src/native/` (a type implementing
+//! [`crate::game::Game`], built from the [`GameInfo`] of the definition that names it), then
+//! add its row here: the name a definition's `native` uses, the constructor, a sampler of
+//! random small positions for `gamesman check`, and the positions `gamesman bench` times.
+
+use super::Native;
+use crate::game::GameInfo;
+use crate::native::{chomp, lightsout, nim, nimrod, tactix};
+
+/// The shipped native modules.
+pub fn natives() -> Vec<Native> {
+    vec![
+        Native::new("nim", nim::Nim::new).sample(nim::sample).bench("4,5,6,7", "value + remoteness + Grundy"),
+        Native::new("nimrod", nimrod::Nimrod::new).sample(nimrod::sample).bench("20,30", "value + remoteness + Grundy"),
+        Native::new("chomp", chomp::Chomp::new).sample(chomp::sample).bench("88888888", "value + remoteness + Grundy"),
+        Native::new("tactix", tactix::TacTix::new)
+            .sample(tactix::sample)
+            .bench("P1 4 4 1111 1111 1111 1111", "full 4×4 board"),
+        Native::new("lightsout", lightsout::LightsOut::new)
+            .sample(lightsout::sample)
+            .bench("#0#0##0/0#0#0#0/##00#0#/#000000/#0#0#00/#0##0##", "7×6, 21 presses"),
+    ]
+}
+
+/// Metadata for a game found by its own name (no definition file names it).
+pub fn info(name: &str, description: &str, kind: crate::game::Kind) -> GameInfo {
+    GameInfo {
+        name: name.into(),
+        description: description.into(),
+        kind,
+        native: Some(name.into()),
+        move_verb: None,
+        solved_message: None,
+        players: None,
+    }
+}
