@@ -43,7 +43,7 @@ fn cases(catalog: &Catalog) -> Vec<(String, String, String)> {
 }
 
 fn open(spec: &str, engine: Engine) -> Result<Box<dyn Session>> {
-    Catalog::new().open(spec, &How { engine, database: Database::Off, ..How::default() })
+    super::catalog().open(spec, &How { engine, database: Database::Off, ..How::default() })
 }
 
 /// Best time of `repeat` runs of `f` (each returns the time it measured), and what the last
@@ -126,8 +126,8 @@ fn bench_other(args: &BenchArgs, spec: &str) -> Result<String> {
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
-    let catalog = Catalog::new();
-    let cases = cases(&catalog);
+    let catalog = super::catalog();
+    let cases = cases(catalog);
     let short = |p: &str| if p.len() > 30 { format!("{}…", &p[..28]) } else { p.to_string() };
     let mut rows = Vec::new();
     for (name, position, what) in &cases {
@@ -219,7 +219,7 @@ const SEQUENCES: &[(&str, usize)] = &[
 /// Time one code's sequence by the plain mex and by the rare/common split (best of `repeat`).
 fn bench_sequence(repeat: u32, code: &str, to: usize) -> Result<String> {
     use crate::solve::sequence::{Method, NimSequence};
-    let game = Catalog::new().heap_game(code)?;
+    let game = super::catalog().heap_game(code)?;
     let fresh = |method| -> Result<NimSequence> {
         let mut s = game.nim_sequence().map(|s| s.clone()).ok_or_else(|| anyhow::anyhow!("{code}: no sequence"))?;
         s.set_method(method);

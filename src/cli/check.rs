@@ -3,7 +3,7 @@
 //! script and the descriptor of the same name). A game with nothing to compare it with is
 //! checked against itself: the solved values must follow from the moves (see [`self_check`]).
 
-use crate::catalog::{Catalog, Database, Engine, How, Session, load_path};
+use crate::catalog::{Database, Engine, How, Session, load_path};
 use crate::game::Kind;
 use crate::solve::Report;
 use anyhow::{Result, bail};
@@ -71,7 +71,7 @@ fn compare(a: &mut dyn Session, b: &mut dyn Session, names: [&str; 2], positions
 }
 
 pub fn run(args: &CheckArgs) -> Result<i32> {
-    let catalog = Catalog::new();
+    let catalog = super::catalog();
     let primary = catalog.load(&args.game)?;
     if args.misere && primary.info().kind == Kind::Puzzle {
         bail!("--misere applies to two-player games");

@@ -1,7 +1,7 @@
 //! Commands over the solved-game database: `--save`, `gamesman db`, `export`, `strategy`.
 
 use super::{EngineChoice, GameArgs, WatchArgs, output};
-use crate::catalog::{Catalog, Database, How};
+use crate::catalog::{Database, How};
 use crate::db::{self, Record, Store};
 use crate::solve::{Options, strategy};
 use anyhow::{Context, Result, bail};
@@ -37,7 +37,7 @@ impl Target {
             return Ok(p.to_path_buf());
         }
         let how = How { engine: self.engine.into(), misere: self.misere, database: Database::Saved, ..How::default() };
-        Catalog::new().database_path(&self.target, &how)
+        super::catalog().database_path(&self.target, &how)
     }
 }
 

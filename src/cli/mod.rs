@@ -173,7 +173,7 @@ impl GameArgs {
 
     /// Open the game from the catalogue.
     pub fn open(&self, options: Options) -> Result<Box<dyn Session>> {
-        Catalog::new().open(&self.game, &self.how(options))
+        catalog().open(&self.game, &self.how(options))
     }
 
     /// The position to start from: the argument (text, a file, stdin), or the start position.
@@ -283,7 +283,7 @@ impl SolveArgs {
 
 /// `solve` and `moves`: on one game, or on a sum of games.
 fn solve_or_sum(args: &SolveArgs, moves: bool) -> Result<i32> {
-    match Catalog::new().target(&args.g.game)? {
+    match catalog().target(&args.g.game)? {
         Target::Sum(terms) => sum::run(args, &terms, moves),
         Target::Game(_) => solve(args, moves),
     }
@@ -317,8 +317,33 @@ fn solve(args: &SolveArgs, moves: bool) -> Result<i32> {
     Ok(0)
 }
 
-/// Run the command line; returns the process exit code.
+/// The catalogue the commands use: the one [`main_with`] was given, else the shipped games.
+pub fn catalog() -> &'static Catalog {
+    CATALOG.get_or_init(Catalog::new)
+}
+
+static CATALOG: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
+
+/// Run the command line on the shipped games; returns the process exit code.
 pub fn main() -> i32 {
+    main_with(Catalog::new())
+}
+
+/// Run the command line with `catalog` (the shipped games and a library user's own, see
+/// [`crate::catalog::Catalog::with_native`]); returns the process exit code. Every command
+/// and the web page work on every game it holds:
+///
+/// ```no_run
+/// use gamesman::catalog::{Catalog, Native};
+/// # fn my_game(_: gamesman::game::GameInfo) -> gamesman::native::nim::Nim { unimplemented!() }
+/// fn main() {
+///     let info = gamesman::catalog::table::info("my-game", "what it is", gamesman::game::Kind::Impartial);
+///     let catalog = Catalog::new().with_native(Native::new("my-game", my_game).standalone(info));
+///     std::process::exit(gamesman::cli::main_with(catalog));
+/// }
+/// ```
+pub fn main_with(catalog: Catalog) -> i32 {
+    let _ = CATALOG.set(catalog);
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(a) => solve_or_sum(&a, false),
@@ -366,7 +391,7 @@ fn position_text(arg: Option<&str>) -> Result<Option<String>> {
 }
 
 fn list_games(dir: Option<PathBuf>) -> Result<()> {
-    let (dir, games) = Catalog::new().list(dir.as_deref())?;
+    let (dir, games) = catalog().list(dir.as_deref())?;
     println!("games in {}:", dir.display());
     for (name, info) in games {
         match info {

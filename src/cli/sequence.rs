@@ -1,7 +1,6 @@
 //! `gamesman sequence`: the nim-sequence of a heap game (one heap of each size), with its
 //! period once the periodicity theorem confirms it.
 
-use crate::catalog::Catalog;
 use crate::solve::sequence::{Method, Pattern, Rare};
 use anyhow::{Result, bail};
 use clap::Args;
@@ -28,7 +27,7 @@ pub struct SequenceArgs {
 }
 
 pub fn run(args: &SequenceArgs) -> Result<i32> {
-    let game = Catalog::new().heap_game(&args.game)?;
+    let game = super::catalog().heap_game(&args.game)?;
     let file = game.file();
     let Some(mut seq) = game.nim_sequence() else {
         bail!(

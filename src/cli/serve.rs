@@ -1,6 +1,5 @@
 //! `gamesman serve`: load the games and start the web server (`crate::serve`).
 
-use crate::catalog::Catalog;
 use crate::serve::Served;
 use anyhow::{Result, bail};
 use clap::Args;
@@ -32,12 +31,12 @@ pub struct ServeArgs {
 
 /// Open every game to serve (a broken one is left out with a warning when no game is named).
 fn load_all(args: &ServeArgs) -> Result<Vec<(String, Served)>> {
-    let catalog = Catalog::new();
+    let catalog = super::catalog();
     let limit = Duration::from_secs_f64(args.time_limit);
     let max_memory = args.max_memory.saturating_mul(1 << 20);
     let mut out = Vec::new();
     for (id, spec) in catalog.served(&args.games)? {
-        match Served::open(&catalog, &spec, limit, max_memory, args.no_db) {
+        match Served::open(catalog, &spec, limit, max_memory, args.no_db) {
             Ok(s) => out.push((id, s)),
             Err(e) if args.games.is_empty() => eprintln!("gamesman: warning: not served: {e:#}"),
             Err(e) => return Err(e),

@@ -3,7 +3,7 @@
 
 use super::{SolveArgs, output};
 use crate::catalog::sum::{SumGame, Term, solve_sum};
-use crate::catalog::{Catalog, Database, How, open_game};
+use crate::catalog::{Database, How, open_game};
 use anyhow::{Result, bail};
 use serde_json::json;
 use std::time::Instant;
@@ -21,7 +21,7 @@ pub fn run(args: &SolveArgs, terms: &[(String, String)], moves: bool) -> Result<
     let started = Instant::now();
     let opts = args.options();
     let how = How { database: Database::Off, ..args.g.how(opts.clone()) };
-    let mut list = Catalog::new().open_sum(terms, &how)?;
+    let mut list = super::catalog().open_sum(terms, &how)?;
     let engines: Vec<&'static str> = list.iter().map(|t| t.session.engine()).collect();
     let expr = list.iter().map(Term::label).collect::<Vec<_>>().join(" + ");
 

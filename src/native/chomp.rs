@@ -3,7 +3,7 @@
 //! A state is a non-increasing list of column heights x bounded by the given state h
 //! (x_i ≤ h_i). States are ranked in lexicographic order by a counting formula:
 //! with f(i, m) the number of valid columns i.. whose heights are at most m,
-//! rank(x) = Σ_i T[i][x_i] where T[i][v] = Σ_{y<v} f(i+1, y). A move never increases a
+//! `rank(x) = Σ_i T[i][x_i]` where `T[i][v] = Σ_{y<v} f(i+1, y)`. A move never increases a
 //! column, so every child has a smaller rank, and one pass in rank order decides each
 //! state: it is a loss iff none of its children is. A child's rank comes in O(1) from
 //! prefix sums (see `first_losing_child`), so nothing is hashed or allocated per state.

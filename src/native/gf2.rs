@@ -6,7 +6,7 @@
 //! the presses of a chase with an empty top row. The last row ends off exactly when
 //! `F_h(T) s_0 = c_h`.
 //!
-//! The vectors of w bits are a cyclic module over GF(2)[y] with y acting as A: e_k is
+//! The vectors of w bits are a cyclic module over `GF(2)[y]` with y acting as A: e_k is
 //! `g_k(A) e_0`, where `g_0 = 1`, `g_1 = y`, `g_{k+1} = y g_k + g_{k-1}`, and `g_w(A) = 0`. So
 //! `v = Σ v_k e_k` is the polynomial `Σ v_k g_k(y)` modulo `g_w`, T is multiplication by
 //! `y + 1`, and the equation is `f_h(y + 1) · S ≡ C (mod g_w)`: one extended Euclid. Its

@@ -378,7 +378,7 @@ impl Game for LightsOut {
     }
 
     /// A press from [`Game::moves`] (the solver's, in reading order) keeps `next`; a press
-    /// a person typed (marked [`FREE`] by `parse_move`: any light) starts afresh, `next` = 0.
+    /// a person typed (marked `FREE` by `parse_move`: any light) starts afresh, `next` = 0.
     fn play(&self, p: &LoPos, &mv: &usize) -> GameResult<LoPos> {
         let (j, free) = (mv & !FREE, mv & FREE != 0);
         let w = p.board.cols();

@@ -1,7 +1,8 @@
 //! `gamesman serve`: a web page to play and study any game, and the JSON API behind it.
 //!
-//! One more front end over the same [`Analyzer`]: every answer comes from the game's saved
-//! database where there is one, and from search otherwise; no game logic lives here.
+//! One more front end over the catalogue's [`crate::catalog::Session`]: every answer comes
+//! from the game's saved database where there is one, and from search otherwise; no game
+//! logic lives here.
 //!
 //! The games (Rhai engines among them) are not `Send`, so they live on one thread of their
 //! own, which answers requests in turn; the HTTP side (axum on tokio) passes each request to

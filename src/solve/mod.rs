@@ -498,7 +498,7 @@ impl<G: Game> Analyzer<G> {
 
     /// Everything `solve` reports. The value comes from the first answer source that has it
     /// ([`Analyzer::value`]: the database, the game's closed form, search); the moves that
-    /// keep it likewise ([`Analyzer::keeping_moves`], [`Analyzer::solution_path`]).
+    /// keep it likewise (`keeping_moves`, `solution_path`).
     pub fn solve(&mut self, pos: &G::Pos) -> GameResult<Report> {
         let position = self.game.format(pos)?;
         let source = if self.saved(pos)?.is_some() { "database" } else { "search" };
