@@ -84,6 +84,11 @@ impl Progress {
         }))))
     }
 
+    /// Has the time budget run out?
+    pub fn expired(&self) -> bool {
+        self.0.as_ref().is_some_and(|inner| inner.borrow().deadline.is_some_and(|(at, _)| Instant::now() >= at))
+    }
+
     /// Start the time budget afresh (the next request's).
     pub fn restart(&self) {
         if let Some(inner) = &self.0 {

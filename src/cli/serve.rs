@@ -1,6 +1,6 @@
 //! `gamesman serve`: load the games and start the web server (`crate::serve`).
 
-use crate::serve::Served;
+use crate::serve::{Config, Served};
 use anyhow::{Result, bail};
 use clap::Args;
 use std::io::Write;
@@ -27,17 +27,32 @@ pub struct ServeArgs {
     /// Read no saved database: always search
     #[arg(long)]
     no_db: bool,
+    /// Game threads that answer requests first (each with a copy of every game). Default:
+    /// every core, at least 2
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    workers: Option<u16>,
+    /// Long searches at once (a request that takes more than 0.2 s is one); more are answered
+    /// 503 with Retry-After. Default: every core
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    searches: Option<u16>,
+    /// Connections at once; more are closed as they come. Default: 512, or fewer where the
+    /// process may open fewer files
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: Option<u32>,
+    /// Seconds a connection may take to send a request's headers, or stay idle between
+    /// requests, before it is closed
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    header_timeout: f64,
 }
 
-/// Open every game to serve (a broken one is left out with a warning when no game is named).
-fn load_all(args: &ServeArgs) -> Result<Vec<(String, Served)>> {
+/// The games to serve, each opened once here to check it (a broken one is left out with a
+/// warning when no game is named): (id, spec).
+fn games(args: &ServeArgs) -> Result<Vec<(String, String)>> {
     let catalog = super::catalog();
-    let limit = Duration::from_secs_f64(args.time_limit);
-    let max_memory = args.max_memory.saturating_mul(1 << 20);
     let mut out = Vec::new();
     for (id, spec) in catalog.served(&args.games)? {
-        match Served::open(catalog, &spec, limit, max_memory, args.no_db) {
-            Ok(s) => out.push((id, s)),
+        match Served::open(catalog, &spec, Duration::from_secs(1), 1 << 20, true) {
+            Ok(_) => out.push((id, spec)),
             Err(e) if args.games.is_empty() => eprintln!("gamesman: warning: not served: {e:#}"),
             Err(e) => return Err(e),
         }
@@ -49,17 +64,37 @@ fn load_all(args: &ServeArgs) -> Result<Vec<(String, Served)>> {
 }
 
 pub fn run(args: ServeArgs) -> Result<i32> {
-    if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
-        bail!("--time-limit must be a positive number of seconds");
+    if !(args.time_limit.is_finite() && args.time_limit > 0.0 && args.time_limit < 1e6) {
+        bail!("--time-limit must be a positive number of seconds (below a million)");
     }
+    if !(args.header_timeout.is_finite() && args.header_timeout > 0.0 && args.header_timeout < 1e6) {
+        bail!("--header-timeout must be a positive number of seconds (below a million)");
+    }
+    let games = games(&args)?;
+    let defaults = Config::default();
+    let config = Config {
+        time_limit: Duration::from_secs_f64(args.time_limit),
+        max_memory: args.max_memory.saturating_mul(1 << 20),
+        workers: args.workers.map_or(defaults.workers, usize::from),
+        searches: args.searches.map_or(defaults.searches, usize::from),
+        max_connections: args.max_connections.map_or_else(connection_bound, |n| n as usize),
+        header_timeout: Duration::from_secs_f64(args.header_timeout),
+        no_db: args.no_db,
+        ..defaults
+    };
     let addr = std::net::SocketAddr::new(args.host, args.port);
-    crate::serve::run(
-        addr,
-        move || load_all(&args),
-        |bound, names| {
-            println!("gamesman: serving {} at http://{bound}/ (Ctrl-C stops)", names.join(", "));
-            let _ = std::io::stdout().flush();
-        },
-    )?;
+    crate::serve::run(addr, super::catalog().clone(), games, config, |bound, names| {
+        println!("gamesman: serving {} at http://{bound}/ (Ctrl-C stops)", names.join(", "));
+        let _ = std::io::stdout().flush();
+    })?;
     Ok(0)
+}
+
+/// Connections at once by default: 512, or fewer where the process may open fewer files
+/// (each connection is one; the games and databases need some too).
+fn connection_bound() -> usize {
+    let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit writes into the struct it is given.
+    let files = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } == 0 { lim.rlim_cur } else { 1024 };
+    (files.saturating_sub(64) as usize / 2).clamp(8, 512)
 }

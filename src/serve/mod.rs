@@ -4,9 +4,20 @@
 //! from the game's saved database where there is one, and from search otherwise; no game
 //! logic lives here.
 //!
-//! The games (Rhai engines among them) are not `Send`, so they live on one thread of their
-//! own, which answers requests in turn; the HTTP side (axum on tokio) passes each request to
-//! it over a channel and waits for the reply.
+//! The games (Rhai engines among them) are not `Send`, so they live on game threads, each
+//! with its own copy of every game opened from the catalogue; the HTTP side (axum on hyper
+//! and tokio) passes each request to them over a channel and waits for the reply. There are
+//! two pools of game threads, so that one long search does not hold up anything else:
+//! - the **quick** pool answers every request first, within a short budget
+//!   ([`Config::quick`]): most requests end there (a position of a solved game, a move);
+//! - a request that outgrows it goes to the **search** pool, at most [`Config::searches`] at a
+//!   time, with the full per-request limit ([`Config::time_limit`]); past that bound it is
+//!   answered at once with 503 and `Retry-After`.
+//!
+//! Every request is answered within the limit (plus a second): past it the reply is 503
+//! even if a game thread is still busy. Connections are bounded ([`Config::max_connections`]),
+//! and one that does not send a request's headers within [`Config::header_timeout`] (or that
+//! stays idle that long between requests) is closed; both are hyper's settings.
 //!
 //! API (all `GET`, all JSON; errors are `{"error": message}` with a 4xx status):
 //! - `/api/games`: the games served;
@@ -33,6 +44,14 @@ const PAGE: &str = include_str!("page.html");
 /// of 140 × 140 fits).
 pub const MAX_POSITION: usize = 20_000;
 
+/// A request line longer than this is refused (414): a position of `MAX_POSITION` bytes,
+/// percent-encoded, fits.
+pub const MAX_URI: usize = 3 * MAX_POSITION + 1024;
+
+/// Replies larger than this are refused (413): the answer, and the work that builds it (a
+/// move's position text for every move), are bounded before they are made.
+pub const MAX_REPLY: usize = 16 << 20;
+
 /// An answer: HTTP status and body.
 pub type Reply = (u16, Json);
 
@@ -45,7 +64,8 @@ fn error(status: u16, message: impl std::fmt::Display) -> Reply {
 fn game_error(e: GameError) -> Reply {
     match e {
         GameError::BadPosition(_) | GameError::BadMove(_) => error(400, e),
-        GameError::OutOfMemory(_) | GameError::TimeLimit(_) | GameError::Unsupported(_) => error(422, e),
+        GameError::TimeLimit(_) => error(503, format!("{e} (this server's limit for one request)")),
+        GameError::OutOfMemory(_) | GameError::Unsupported(_) => error(422, e),
         GameError::Definition(_) | GameError::Database(_) => error(500, e),
     }
 }
@@ -54,6 +74,12 @@ fn game_error(e: GameError) -> Reply {
 pub struct Served {
     session: Box<dyn Session>,
     progress: Progress,
+}
+
+/// A game thread's answer: a reply, or "this needs the search pool".
+enum Answer {
+    Reply(Reply),
+    TooSlow,
 }
 
 fn move_json(m: &MoveInfo) -> Json {
@@ -122,8 +148,35 @@ impl Served {
         }
     }
 
+    /// `job`'s answer; a quick game thread's request that ran out of time needs a search.
+    fn job(&mut self, job: &Job, quick: bool) -> Answer {
+        let reply = match job {
+            Job::Position { p, .. } => self.position(p.as_deref()),
+            Job::Play { p, m, .. } => self.play(p.as_deref(), m),
+            Job::Solution { p, .. } => self.solution(p.as_deref()),
+            Job::Games => (500, Json::Null),
+        };
+        if quick && reply.0 == 503 && self.progress.expired() { Answer::TooSlow } else { Answer::Reply(reply) }
+    }
+
     fn describe(&mut self, pos: &str) -> Result<Json, Reply> {
         let g = &mut self.session;
+        // Every move's child is written out, and the board's clicks again: bound the reply
+        // before any of it is made.
+        let n = g.move_names(pos).map_err(game_error)?.len();
+        let need = (2 * n + 1).saturating_mul(pos.len() + 128);
+        if need > MAX_REPLY {
+            return Err(error(
+                413,
+                format!(
+                    "this position has {n} moves and {} bytes of text: its answer would be about {} MiB, more than \
+                     the {} MiB served",
+                    pos.len(),
+                    need >> 20,
+                    MAX_REPLY >> 20
+                ),
+            ));
+        }
         let over = g.primitive(pos).map_err(game_error)?;
         let source = g.source(pos).map_err(game_error)?;
         let (s, grundy) = g.value(pos).map_err(game_error)?;
@@ -199,7 +252,8 @@ impl Served {
     }
 }
 
-/// What the HTTP side asks the game thread.
+/// What the HTTP side asks a game thread.
+#[derive(Clone, Debug)]
 enum Job {
     Games,
     Position { game: String, p: Option<String> },
@@ -207,118 +261,315 @@ enum Job {
     Solution { game: String, p: Option<String> },
 }
 
-/// The game thread: answer jobs until the server stops.
-fn game_loop(games: Vec<(String, Served)>, jobs: mpsc::Receiver<(Job, oneshot::Sender<Reply>)>) {
-    let mut by_name: HashMap<String, usize> = HashMap::new();
-    for (i, (name, _)) in games.iter().enumerate() {
-        by_name.insert(name.clone(), i);
+impl Job {
+    fn game(&self) -> Option<&str> {
+        match self {
+            Job::Games => None,
+            Job::Position { game, .. } | Job::Play { game, .. } | Job::Solution { game, .. } => Some(game),
+        }
     }
-    let mut games = games;
-    for (job, reply) in jobs {
-        let answer = match job {
-            Job::Games => {
-                let list: Vec<Json> = games
+}
+
+/// How the server keeps to its budgets.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The most one request may search.
+    pub time_limit: Duration,
+    /// What a request may take on a quick game thread before it goes to the search pool.
+    pub quick: Duration,
+    /// Memory for each game's solver tables, all its copies together.
+    pub max_memory: usize,
+    /// Quick game threads.
+    pub workers: usize,
+    /// Searches at once (game threads of the search pool); more are answered 503.
+    pub searches: usize,
+    /// Connections at once; more are closed as they come.
+    pub max_connections: usize,
+    /// A connection that has not sent a request's headers within this (or stays idle this
+    /// long between requests) is closed.
+    pub header_timeout: Duration,
+    /// Read no saved database.
+    pub no_db: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Config {
+            time_limit: Duration::from_secs(10),
+            quick: Duration::from_millis(200),
+            max_memory: 512 << 20,
+            workers: cores.max(2),
+            searches: cores.max(1),
+            max_connections: 512,
+            header_timeout: Duration::from_secs(10),
+            no_db: false,
+        }
+    }
+}
+
+type Queue = std::sync::Arc<std::sync::Mutex<mpsc::Receiver<(Job, oneshot::Sender<Answer>)>>>;
+
+/// Game threads that take jobs from one queue, each with its own copy of every game.
+struct Pool {
+    jobs: mpsc::Sender<(Job, oneshot::Sender<Answer>)>,
+    /// Jobs given and not yet answered.
+    busy: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    /// The most jobs at once (beyond it: 503), or `usize::MAX` for a queue.
+    bound: usize,
+}
+
+/// A game thread: open every game (from `catalog`), then answer jobs until the server stops.
+fn game_thread(catalog: Catalog, games: Vec<(String, String)>, config: Config, quick: bool, queue: Queue) {
+    let copies = (config.workers + config.searches).max(1);
+    let limit = if quick { config.quick.min(config.time_limit) } else { config.time_limit };
+    let mut served: Vec<(String, Result<Served, String>)> = games
+        .iter()
+        .map(|(id, spec)| {
+            let s = Served::open(&catalog, spec, limit, config.max_memory / copies, config.no_db);
+            (id.clone(), s.map_err(|e| format!("{e:#}")))
+        })
+        .collect();
+    loop {
+        let next = queue.lock().map(|q| q.recv());
+        let Ok(Ok((job, reply))) = next else { return };
+        let answer = match job.game() {
+            None => {
+                let list = served
                     .iter()
-                    .map(|(name, g)| {
-                        let mut s = g.summary();
-                        s["id"] = name.as_str().into();
-                        s
+                    .filter_map(|(id, s)| {
+                        let mut j = s.as_ref().ok()?.summary();
+                        j["id"] = id.as_str().into();
+                        Some(j)
                     })
                     .collect();
-                (200, Json::Array(list))
+                Answer::Reply((200, Json::Array(list)))
             }
-            Job::Position { game, p } | Job::Play { game, p, .. } | Job::Solution { game, p }
-                if !by_name.contains_key(&game) =>
-            {
-                let _ = p;
-                let names: Vec<&str> = games.iter().map(|(n, _)| n.as_str()).collect();
-                error(404, format!("no game {game:?} is served (there are: {})", names.join(", ")))
-            }
-            Job::Position { game, p } => games[by_name[&game]].1.position(p.as_deref()),
-            Job::Play { game, p, m } => games[by_name[&game]].1.play(p.as_deref(), &m),
-            Job::Solution { game, p } => games[by_name[&game]].1.solution(p.as_deref()),
+            Some(game) => match served.iter_mut().find(|(id, _)| id == game) {
+                None => {
+                    let names: Vec<&str> = served.iter().map(|(n, _)| n.as_str()).collect();
+                    Answer::Reply(error(404, format!("no game {game:?} is served (there are: {})", names.join(", "))))
+                }
+                Some((_, Err(e))) => Answer::Reply(error(500, e.clone())),
+                Some((_, Ok(s))) => s.job(&job, quick),
+            },
         };
         let _ = reply.send(answer);
     }
 }
 
-type Jobs = mpsc::Sender<(Job, oneshot::Sender<Reply>)>;
+impl Pool {
+    fn start(
+        n: usize,
+        bound: usize,
+        quick: bool,
+        catalog: &Catalog,
+        games: &[(String, String)],
+        config: &Config,
+    ) -> std::io::Result<Pool> {
+        let (jobs, rx) = mpsc::channel();
+        let queue: Queue = std::sync::Arc::new(std::sync::Mutex::new(rx));
+        for i in 0..n.max(1) {
+            let (catalog, games, config, queue) = (catalog.clone(), games.to_vec(), config.clone(), queue.clone());
+            let name = format!("{}-{i}", if quick { "quick" } else { "search" });
+            std::thread::Builder::new().name(name).spawn(move || game_thread(catalog, games, config, quick, queue))?;
+        }
+        Ok(Pool { jobs, busy: Default::default(), bound })
+    }
 
-async fn ask(jobs: &Jobs, job: Job) -> axum::response::Response {
-    use axum::response::IntoResponse;
-    let (tx, rx) = oneshot::channel();
-    let (status, body) = match jobs.send((job, tx)) {
-        Ok(()) => rx.await.unwrap_or_else(|_| error(500, "the game thread stopped")),
-        Err(_) => error(500, "the game thread stopped"),
-    };
-    let status = axum::http::StatusCode::from_u16(status).unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
-    (status, axum::Json(body)).into_response()
+    /// Ask for `job`'s answer, or `None` when the pool already has its bound of jobs.
+    fn ask(&self, job: Job) -> Option<oneshot::Receiver<Answer>> {
+        use std::sync::atomic::Ordering;
+        if self.busy.fetch_add(1, Ordering::SeqCst) >= self.bound {
+            self.busy.fetch_sub(1, Ordering::SeqCst);
+            return None;
+        }
+        let (tx, rx) = oneshot::channel();
+        let (done_tx, done_rx) = oneshot::channel();
+        let busy = self.busy.clone();
+        // The job counts as busy until the game thread answers (even if the client is gone).
+        tokio::spawn(async move {
+            let answer = rx.await;
+            busy.fetch_sub(1, Ordering::SeqCst);
+            if let Ok(a) = answer {
+                let _ = done_tx.send(a);
+            }
+        });
+        if self.jobs.send((job, tx)).is_err() {
+            return None;
+        }
+        Some(done_rx)
+    }
 }
 
-/// Serve on `addr` the games `load` makes (on the game thread, since games are not `Send`).
+/// The server's state: its two pools, and its limits.
+struct Pools {
+    quick: Pool,
+    search: Pool,
+    config: Config,
+}
+
+fn json_response(status: u16, body: Json) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let text = body.to_string();
+    let (status, text) = if text.len() > MAX_REPLY {
+        let (s, b) =
+            error(413, format!("the answer is {} MiB, more than the {} MiB served", text.len() >> 20, MAX_REPLY >> 20));
+        (s, b.to_string())
+    } else {
+        (status, text)
+    };
+    let status = axum::http::StatusCode::from_u16(status).unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
+    (status, [(axum::http::header::CONTENT_TYPE, "application/json")], text).into_response()
+}
+
+fn busy(seconds: u64, why: &str) -> axum::response::Response {
+    let mut r = json_response(503, json!({ "error": why }));
+    r.headers_mut().insert(axum::http::header::RETRY_AFTER, seconds.into());
+    r
+}
+
+/// Answer `job`: on the quick pool, then (if it needs more) on the search pool, within the
+/// time limit.
+async fn ask(pools: &Pools, job: Job) -> axum::response::Response {
+    let limit = pools.config.time_limit;
+    let retry = limit.as_secs().max(1);
+    let stopped = || json_response(500, json!({ "error": "a game thread stopped" }));
+    let Some(rx) = pools.quick.ask(job.clone()) else { return stopped() };
+    match rx.await {
+        Ok(Answer::Reply((status, body))) => return json_response(status, body),
+        Ok(Answer::TooSlow) => {}
+        Err(_) => return stopped(),
+    }
+    let Some(rx) = pools.search.ask(job) else {
+        return busy(
+            retry,
+            &format!("{} searches are running, the most this server runs at once: try again later", pools.search.bound),
+        );
+    };
+    match tokio::time::timeout(limit + Duration::from_secs(1), rx).await {
+        Ok(Ok(Answer::Reply((status, body)))) => json_response(status, body),
+        Ok(Ok(Answer::TooSlow)) | Ok(Err(_)) => stopped(),
+        Err(_) => {
+            busy(retry, &format!("the search did not end within this server's limit of {:.1} s", limit.as_secs_f64()))
+        }
+    }
+}
+
+/// Every error the server gives is JSON: `{"error": "..."}` (a rejection by the router, a
+/// method not allowed, a path that is not UTF-8), and a request line too long is 414.
+async fn json_errors(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    if req.uri().to_string().len() > MAX_URI {
+        return json_response(
+            414,
+            json!({ "error": format!("the request line is longer than the {MAX_URI} bytes served") }),
+        );
+    }
+    let r = next.run(req).await;
+    let is_json = r
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    let status = r.status();
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return r;
+    }
+    let text = axum::body::to_bytes(r.into_body(), 4096).await.unwrap_or_default();
+    let why = String::from_utf8_lossy(&text).trim().to_string();
+    let why = if why.is_empty() { status.canonical_reason().unwrap_or("error").to_string() } else { why };
+    let why = match status.as_u16() {
+        405 => "the API takes GET requests only".to_string(),
+        _ => why,
+    };
+    json_response(status.as_u16(), json!({ "error": why }))
+}
+
+/// Serve `games` ((id, spec) pairs, opened from `catalog` on every game thread) on `addr`.
 /// `ready` is told the address bound (with the port chosen, for port 0).
 pub fn run(
     addr: std::net::SocketAddr,
-    load: impl FnOnce() -> anyhow::Result<Vec<(String, Served)>> + Send + 'static,
+    catalog: Catalog,
+    games: Vec<(String, String)>,
+    config: Config,
     ready: impl FnOnce(std::net::SocketAddr, &[String]),
 ) -> anyhow::Result<()> {
     use axum::extract::{Path, Query, State};
     use axum::routing::get;
-    let (jobs, rx) = mpsc::channel::<(Job, oneshot::Sender<Reply>)>();
-    let (loaded_tx, loaded_rx) = mpsc::channel::<anyhow::Result<Vec<String>>>();
-    std::thread::Builder::new().name("games".into()).spawn(move || match load() {
-        Ok(games) => {
-            let _ = loaded_tx.send(Ok(games.iter().map(|(n, _)| n.clone()).collect()));
-            game_loop(games, rx);
-        }
-        Err(e) => {
-            let _ = loaded_tx.send(Err(e));
-        }
-    })?;
-    let names = loaded_rx.recv().map_err(|_| anyhow::anyhow!("the game thread stopped while loading"))??;
+    use std::sync::Arc;
+    // A client that hangs up must not stop the server (a write to its socket would raise
+    // SIGPIPE, whose default action ends the process).
+    #[cfg(unix)]
+    // SAFETY: SIG_IGN is a valid disposition; setting it has no other effect.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    let names: Vec<String> = games.iter().map(|(n, _)| n.clone()).collect();
+    let quick = Pool::start(config.workers, usize::MAX, true, &catalog, &games, &config)?;
+    let search = Pool::start(config.searches, config.searches, false, &catalog, &games, &config)?;
+    let pools = Arc::new(Pools { quick, search, config: config.clone() });
 
     type Params = Query<HashMap<String, String>>;
+    type St = State<Arc<Pools>>;
     let app = axum::Router::new()
         .route("/", get(|| async { axum::response::Html(PAGE) }))
-        .route("/api/games", get(|State(j): State<Jobs>| async move { ask(&j, Job::Games).await }))
+        .route("/api/games", get(|State(p): St| async move { ask(&p, Job::Games).await }))
         .route(
             "/api/{game}/position",
-            get(|State(j): State<Jobs>, Path(game): Path<String>, Query(q): Params| async move {
+            get(|State(j): St, Path(game): Path<String>, Query(q): Params| async move {
                 ask(&j, Job::Position { game, p: q.get("p").cloned() }).await
             }),
         )
         .route(
             "/api/{game}/play",
-            get(|State(j): State<Jobs>, Path(game): Path<String>, Query(q): Params| async move {
+            get(|State(j): St, Path(game): Path<String>, Query(q): Params| async move {
                 match q.get("m") {
                     Some(m) => ask(&j, Job::Play { game, p: q.get("p").cloned(), m: m.clone() }).await,
-                    None => {
-                        use axum::response::IntoResponse;
-                        let (_, body) = error(400, "say which move with ?m=");
-                        (axum::http::StatusCode::BAD_REQUEST, axum::Json(body)).into_response()
-                    }
+                    None => json_response(400, json!({ "error": "say which move with ?m=" })),
                 }
             }),
         )
         .route(
             "/api/{game}/solution",
-            get(|State(j): State<Jobs>, Path(game): Path<String>, Query(q): Params| async move {
+            get(|State(j): St, Path(game): Path<String>, Query(q): Params| async move {
                 ask(&j, Job::Solution { game, p: q.get("p").cloned() }).await
             }),
         )
         .fallback(|| async {
-            use axum::response::IntoResponse;
-            let (_, body) = error(404, "no such page: the page is /, the API /api/games and /api/{game}/…");
-            (axum::http::StatusCode::NOT_FOUND, axum::Json(body)).into_response()
+            json_response(404, json!({ "error": "no such page: the page is /, the API /api/games and /api/{game}/…" }))
         })
-        .with_state(jobs);
+        .layer(axum::middleware::from_fn(json_errors))
+        .with_state(pools);
 
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     rt.block_on(async move {
         let listener =
             tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
         ready(listener.local_addr()?, &names);
-        axum::serve(listener, app).await?;
-        Ok(())
+        let connections = Arc::new(tokio::sync::Semaphore::new(config.max_connections.max(1)));
+        loop {
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    // Out of file descriptors, say: wait for connections to close.
+                    eprintln!("gamesman: warning: cannot accept a connection: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            };
+            // Past the bound, a new connection is closed at once.
+            let Ok(permit) = connections.clone().try_acquire_owned() else { continue };
+            let service = hyper_util::service::TowerToHyperService::new(app.clone());
+            let header_timeout = config.header_timeout;
+            tokio::spawn(async move {
+                let _permit = permit;
+                let io = hyper_util::rt::TokioIo::new(stream);
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(header_timeout)
+                    .max_buf_size(MAX_URI + 64 * 1024)
+                    .serve_connection(io, service)
+                    .await;
+            });
+        }
     })
 }

@@ -47,18 +47,10 @@ fn serves_through_the_public_api() {
     let catalog = Catalog::new().with_native(row());
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let load = move || {
-            let s = gamesman::serve::Served::open(
-                &catalog,
-                "moores-nim",
-                std::time::Duration::from_secs(10),
-                64 << 20,
-                true,
-            )?;
-            Ok(vec![("moores-nim".to_string(), s)])
-        };
+        let games = vec![("moores-nim".to_string(), "moores-nim".to_string())];
+        let config = gamesman::serve::Config { no_db: true, ..Default::default() };
         let addr = "127.0.0.1:0".parse().unwrap();
-        let _ = gamesman::serve::run(addr, load, move |bound, _| tx.send(bound).unwrap());
+        let _ = gamesman::serve::run(addr, catalog, games, config, move |bound, _| tx.send(bound).unwrap());
     });
     let addr = rx.recv().unwrap();
     for (k, heaps) in [(2, [1, 1, 1]), (2, [1, 2, 3]), (1, [1, 2, 3]), (2, [3, 5, 6])] {
