@@ -245,3 +245,92 @@ fn fuzz_descriptor_loader() {
         }
     });
 }
+
+/// The responses in `bytes`, read one after another by their `content-length`: (status,
+/// lower-case head, body).
+fn responses(mut bytes: &[u8]) -> Vec<(u16, String, Vec<u8>)> {
+    let mut out = Vec::new();
+    while !bytes.is_empty() {
+        let Some(end) = bytes.windows(4).position(|w| w == b"\r\n\r\n") else {
+            panic!("a response cut short: {:?}", String::from_utf8_lossy(&bytes[..bytes.len().min(200)]))
+        };
+        let head = String::from_utf8_lossy(&bytes[..end]).to_lowercase();
+        let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let len: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length:"))
+            .map_or(0, |v| v.trim().parse().expect("a content-length"));
+        let rest = &bytes[end + 4..];
+        let body = rest[..len.min(rest.len())].to_vec();
+        bytes = &rest[len.min(rest.len())..];
+        out.push((status, head, body));
+    }
+    out
+}
+
+#[test]
+fn fuzz_http_api() {
+    use std::io::{BufRead, Read, Write};
+    use std::time::Duration;
+    let mut child = common::bin()
+        .args(["serve", "tictactoe", "nim", "lightsout", "--port", "0", "--no-db", "--header-timeout", "1"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap();
+    let addr = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    let child = std::cell::RefCell::new(child);
+    let sent = std::cell::Cell::new(0u32);
+    let statuses = std::cell::RefCell::new(std::collections::BTreeMap::<u16, u32>::new());
+    let check = |request: &[u8]| {
+        let mut s = std::net::TcpStream::connect(&addr).expect("the server takes connections");
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        // A peer that sends its request and hangs up its side: what hyper has read is answered.
+        let _ = s.write_all(request);
+        let _ = s.shutdown(std::net::Shutdown::Write);
+        let mut reply = Vec::new();
+        if let Err(e) = s.read_to_end(&mut reply) {
+            assert!(e.kind() == std::io::ErrorKind::ConnectionReset, "{e}: {:?}", String::from_utf8_lossy(request));
+        }
+        for (status, head, body) in responses(&reply) {
+            assert!(status >= 200, "no status in {head:?}");
+            *statuses.borrow_mut().entry(status).or_default() += 1;
+            if status >= 400 {
+                assert!(head.contains("content-type: application/json"), "{head}");
+                let j: serde_json::Value = serde_json::from_slice(&body).expect("a JSON error");
+                assert!(j["error"].as_str().is_some_and(|e| !e.is_empty()), "{j}");
+            }
+        }
+        sent.set(sent.get() + 1);
+        if sent.get() % 100 == 0 {
+            assert!(child.borrow_mut().try_wait().unwrap().is_none(), "the server stopped");
+        }
+    };
+    // Each input is a network round trip: a tenth of the other targets' count.
+    let n = std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000u32) / 10;
+    let seeds = corpus("http");
+    for s in &seeds {
+        check(s);
+    }
+    let strategy = (
+        0..seeds.len(),
+        0..seeds.len(),
+        proptest::collection::vec((any::<u8>(), any::<usize>(), any::<usize>(), any::<u8>()), 1..8),
+    );
+    let mut runner = TestRunner::new(Config { cases: n, failure_persistence: None, ..Config::default() });
+    runner
+        .run(&strategy, |(i, j, edits)| {
+            check(&mutate(&seeds[i], &seeds[j], &edits));
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("http: {e}"));
+    assert!(child.borrow_mut().try_wait().unwrap().is_none(), "the server stopped");
+    let _ = child.borrow_mut().kill();
+    let statuses = statuses.into_inner();
+    eprintln!("http: {} requests; answers by status: {statuses:?}", sent.get());
+    // The mutations reach both the API's answers and its refusals.
+    assert!(statuses.range(200..300).map(|x| x.1).sum::<u32>() > n / 20, "{statuses:?}");
+    assert!(statuses.range(400..600).map(|x| x.1).sum::<u32>() > n / 20, "{statuses:?}");
+}

@@ -31,10 +31,16 @@ impl Drop for Server {
 }
 
 fn serve(games: &[&str]) -> Server {
+    serve_with(games, &[])
+}
+
+/// A server of `games` with more flags.
+fn serve_with(games: &[&str], flags: &[&str]) -> Server {
     let mut child = bin()
         .arg("serve")
         .args(games)
         .args(["--port", "0", "--no-db"])
+        .args(flags)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
@@ -47,7 +53,11 @@ fn serve(games: &[&str]) -> Server {
 
 /// GET `path`: (status, body as JSON).
 fn get(server: &Server, path: &str) -> (u16, Json) {
-    let addr = server.url.trim_start_matches("http://");
+    get_at(&server.url, path)
+}
+
+fn get_at(url: &str, path: &str) -> (u16, Json) {
+    let addr = url.trim_start_matches("http://");
     let mut s = std::net::TcpStream::connect(addr).unwrap();
     write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
     let mut text = String::new();
@@ -141,6 +151,179 @@ fn the_api_answers_and_refuses_bad_requests_with_4xx() {
     assert_eq!(code, 200);
     // The server is still there after all that.
     assert_eq!(get(&s, "/api/games").0, 200);
+}
+
+// ---- A hostile client ----
+
+/// Send `request` as raw bytes and read the reply to its end: (status line's code, headers, body).
+fn raw(server: &Server, request: &[u8]) -> (u16, String, String) {
+    let addr = server.url.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.write_all(request).unwrap();
+    let mut bytes = Vec::new();
+    let _ = s.read_to_end(&mut bytes);
+    let text = String::from_utf8_lossy(&bytes).to_string();
+    let code = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (code, head.to_lowercase(), body.to_string())
+}
+
+fn alive(s: &mut Server) -> bool {
+    s.child.try_wait().unwrap().is_none() && get(s, "/api/games").0 == 200
+}
+
+#[test]
+fn a_client_that_hangs_up_on_pipelined_requests_does_not_stop_the_server() {
+    let mut s = serve(&["nim"]);
+    let addr = s.url.trim_start_matches("http://").to_string();
+    for _ in 0..3 {
+        let mut c = std::net::TcpStream::connect(&addr).unwrap();
+        let mut batch = String::new();
+        for n in 0..50 {
+            batch += &format!("GET /api/nim/position?p={n},7 HTTP/1.1\r\nHost: x\r\n\r\n");
+        }
+        c.write_all(batch.as_bytes()).unwrap();
+        let mut first = [0u8; 64];
+        let _ = c.read(&mut first);
+        assert!(first.starts_with(b"HTTP/1.1 200"), "{}", String::from_utf8_lossy(&first));
+        drop(c);
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    assert!(alive(&mut s), "the server died after a client hung up");
+}
+
+#[test]
+fn every_error_is_json_with_its_status() {
+    let s = serve(&["nim", "lightsout"]);
+    for method in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE"] {
+        let (code, head, body) = raw(
+            &s,
+            format!("{method} /api/nim/position?p=3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+        );
+        assert_eq!(code, 405, "{method}");
+        assert!(head.contains("content-type: application/json"), "{method}: {head}");
+        let j: Json = serde_json::from_str(&body).unwrap();
+        assert!(j["error"].as_str().unwrap().contains("GET"), "{method}: {body}");
+    }
+    // Request lines past the served bound (refused by the API, and by HTTP itself), headers
+    // too big, and requests that are not HTTP: each its status, as JSON.
+    let big = format!("GET /x HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n", "b".repeat(200_000));
+    for (request, want) in [
+        (
+            format!(
+                "GET /api/nim/position?p=1&pad={} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                "a".repeat(62_000)
+            ),
+            414,
+        ),
+        (
+            format!(
+                "GET /api/nim/position?p=1&pad={} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                "a".repeat(70_000)
+            ),
+            414,
+        ),
+        (big, 431),
+        ("HELLO\r\n\r\n".to_string(), 400),
+        ("GET / HTTP/1.1\r\nHost x\r\n\r\n".to_string(), 400),
+    ] {
+        let (code, head, body) = raw(&s, request.as_bytes());
+        assert_eq!(code, want, "{}: {head}", &request[..20]);
+        assert!(head.contains("content-type: application/json"), "{}: {head}", &request[..20]);
+        assert!(serde_json::from_str::<Json>(&body).unwrap()["error"].is_string(), "{body}");
+    }
+    // A game name that is not UTF-8.
+    let (code, _, body) = raw(&s, b"GET /api/%FF%FE/position?p=3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assert_eq!(code, 400, "{body}");
+    assert!(serde_json::from_str::<Json>(&body).unwrap()["error"].is_string(), "{body}");
+    // A query that is not UTF-8.
+    let (code, _, body) = raw(&s, b"GET /api/nim/position?p=%FF HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assert_eq!(code, 400, "{body}");
+    assert!(serde_json::from_str::<Json>(&body).unwrap()["error"].is_string(), "{body}");
+    // 140×140 Lights Out: 19.6 KB asked, hundreds of MB of moves in the answer. Refused.
+    let board = vec!["%23".repeat(140); 140].join("/");
+    let (code, body) = get(&s, &format!("/api/lightsout/position?p={board}"));
+    let text: String = body.to_string().chars().take(300).collect();
+    assert_eq!(code, 413, "{text}");
+    assert!(body["error"].as_str().unwrap().contains("MiB"), "{text}");
+}
+
+#[test]
+fn a_long_search_does_not_hold_up_other_requests_and_ends_at_the_limit() {
+    // Connect-4 on an empty 5×5 board is far past 3 s for the script.
+    let s = serve_with(&["nim", "connect4"], &["--time-limit", "3", "--searches", "1"]);
+    let url = s.url.clone();
+    let t0 = Instant::now();
+    let long = std::thread::spawn(move || {
+        let r = get_at(&url, "/api/connect4/position?p=5x5k4");
+        (r, Instant::now())
+    });
+    std::thread::sleep(Duration::from_millis(800));
+    // Another game, and a cheap position of the same game, answered while the search runs.
+    let (code, p) = get(&s, "/api/nim/position?p=3,5");
+    assert_eq!((code, p["grundy"].as_u64()), (200, Some(6)));
+    let (code, p) = get(&s, "/api/connect4/position?p=3x3k3/.../oo./xxx");
+    assert_eq!(code, 200, "{p}");
+    let cheap = Instant::now();
+    // A second search while the only search slot is taken: 503 with Retry-After, as JSON.
+    let (code, head, body) =
+        raw(&s, b"GET /api/connect4/position?p=5x5k4/...../...../...../...../x.... HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assert_eq!(code, 503, "{body}");
+    assert!(head.contains("retry-after:"), "{head}");
+    assert!(serde_json::from_str::<Json>(&body).unwrap()["error"].as_str().unwrap().contains("searches"));
+    let ((code, body), done) = long.join().unwrap();
+    // The long search answered after the cheap ones, within the limit and a second.
+    assert!(cheap < done, "the cheap requests waited for the search");
+    assert!(done - t0 < Duration::from_secs(5), "the 3 s limit was not held: {:?}", done - t0);
+    assert!(code == 503 || code == 422, "{code} {body}");
+    assert!(body["error"].is_string(), "{body}");
+}
+
+/// Closed by the server: end of file, a reset, or an error status before closing.
+fn closed(c: &mut std::net::TcpStream) -> bool {
+    c.set_read_timeout(Some(Duration::from_secs(3))).unwrap();
+    let mut buf = Vec::new();
+    match c.read_to_end(&mut buf) {
+        Ok(_) => buf.is_empty() || !buf.starts_with(b"HTTP/1.1 2"),
+        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock && e.kind() != std::io::ErrorKind::TimedOut,
+    }
+}
+
+#[test]
+fn slow_and_idle_connections_are_closed_and_new_clients_still_served() {
+    let mut s = serve_with(&["nim"], &["--header-timeout", "1", "--max-connections", "16"]);
+    let addr = s.url.trim_start_matches("http://").to_string();
+    // Six clients trickling a request's headers, six that say nothing: all closed after the
+    // header timeout (1 s), none held.
+    let open = |n: usize| -> Vec<std::net::TcpStream> {
+        (0..n)
+            .map(|i| {
+                let mut c = std::net::TcpStream::connect(&addr).unwrap();
+                if i % 2 == 0 {
+                    c.write_all(b"GET /api/games HTTP/1.1\r\nHo").unwrap();
+                }
+                c
+            })
+            .collect()
+    };
+    let t0 = Instant::now();
+    let mut slow = open(12);
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(alive(&mut s), "a free slot serves a new client");
+    for c in slow.iter_mut() {
+        assert!(closed(c), "a slow connection is held open");
+    }
+    assert!(t0.elapsed() < Duration::from_secs(4), "held for {:?}", t0.elapsed());
+    // More idle connections than the bound: past it, a client is refused at once; once the
+    // idle ones time out, new clients are served again.
+    let _idle = open(40);
+    std::thread::sleep(Duration::from_millis(200));
+    let mut refused = std::net::TcpStream::connect(&addr).unwrap();
+    refused.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    assert!(closed(&mut refused), "a connection past the bound was served");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(alive(&mut s), "new clients are not served after the idle ones timed out");
 }
 
 // ---- The browser ----

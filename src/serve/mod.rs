@@ -27,6 +27,8 @@
 //! - `/api/{game}/solution?p=TEXT`: a puzzle's shortest solution (a two-player game's
 //!   winning moves).
 
+mod http;
+
 use crate::catalog::{Catalog, Database, How, Session};
 use crate::game::{GameError, Value};
 use crate::progress::Progress;
@@ -562,7 +564,7 @@ pub fn run(
             let header_timeout = config.header_timeout;
             tokio::spawn(async move {
                 let _permit = permit;
-                let io = hyper_util::rt::TokioIo::new(stream);
+                let io = hyper_util::rt::TokioIo::new(http::JsonErrors::new(stream));
                 let _ = hyper::server::conn::http1::Builder::new()
                     .timer(hyper_util::rt::TokioTimer::new())
                     .header_read_timeout(header_timeout)
