@@ -304,7 +304,7 @@ fn fuzz_http_api() {
             }
         }
         sent.set(sent.get() + 1);
-        if sent.get() % 100 == 0 {
+        if sent.get().is_multiple_of(100) {
             assert!(child.borrow_mut().try_wait().unwrap().is_none(), "the server stopped");
         }
     };
