@@ -13,6 +13,17 @@ use std::io::IsTerminal;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+/// A rate for people: `850/s`, `12.5k/s`, `3.2M/s`.
+pub fn per_second(rate: f64) -> String {
+    if rate < 1e3 {
+        format!("{rate:.0}/s")
+    } else if rate < 1e6 {
+        format!("{:.1}k/s", rate / 1e3)
+    } else {
+        format!("{:.1}M/s", rate / 1e6)
+    }
+}
+
 /// How long a solve runs before the indicator appears.
 const QUIET_FOR: Duration = Duration::from_secs(1);
 
@@ -131,9 +142,9 @@ impl Progress {
         }
         let rate = positions as f64 / elapsed.as_secs_f64();
         let message = format!(
-            "{:.0} s: {positions} positions visited, {:.0}k/s, tables {:.1} MiB",
+            "{:.0} s: {positions} positions visited, {}, tables {:.1} MiB",
             elapsed.as_secs_f64(),
-            rate / 1e3,
+            per_second(rate),
             bytes as f64 / (1 << 20) as f64
         );
         if inner.terminal {
@@ -165,4 +176,14 @@ impl Progress {
 fn seconds(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s.fract() == 0.0 { format!("{s:.0} s") } else { format!("{s} s") }
+}
+
+#[cfg(test)]
+mod rate_tests {
+    #[test]
+    fn a_slow_rate_is_not_zero() {
+        assert_eq!(super::per_second(850.0), "850/s");
+        assert_eq!(super::per_second(12_500.0), "12.5k/s");
+        assert_eq!(super::per_second(3_200_000.0), "3.2M/s");
+    }
 }

@@ -287,3 +287,75 @@ fn counts_agree_with_their_nouns() {
     let (_, _, err) = run(&["moves", "nim", "1"]);
     assert!(err.contains("visited 1 position in") || err.contains("visited 2 positions in"), "{err}");
 }
+
+// --- Issue #29, 6: what a new user tripped over in the second round ------------------------
+
+/// Domineering on 2×2 written without `primitive`: the vertical player (first) takes a
+/// column; the horizontal player then has no two cells side by side and loses. By hand: a win
+/// for the first player in 1.
+#[test]
+fn a_partisan_script_without_primitive_is_normal_play() {
+    let dir = common::temp_dir("partisan-no-primitive");
+    let file = dir.join("tiny-domineering.rhai");
+    std::fs::write(
+        &file,
+        r#"
+const NAME = "tiny-domineering";
+const KIND = "partisan";
+const START = "....|v";
+fn parse(t) { let s = t.split("|"); [s[0], s[1]] }
+fn format(p) { `${p[0]}|${p[1]}` }
+// Cells 0 1 / 2 3. Vertical covers 0+2 or 1+3; horizontal 0+1 or 2+3.
+fn moves(p) {
+    let pairs = if p[1] == "v" { [[0, 2], [1, 3]] } else { [[0, 1], [2, 3]] };
+    pairs.filter(|q| p[0][q[0]] == '.' && p[0][q[1]] == '.')
+}
+fn play(p, m) {
+    let b = p[0];
+    b[m[0]] = '#';
+    b[m[1]] = '#';
+    [b, if p[1] == "v" { "h" } else { "v" }]
+}
+"#,
+    )
+    .unwrap();
+    let (code, out, err) = run(&["solve", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("value:       win") && out.contains("remoteness:  1"), "{out}");
+    // A puzzle still needs its goal.
+    let puzzle = dir.join("goalless.rhai");
+    std::fs::write(
+        &puzzle,
+        "const NAME = \"goalless\";\nconst KIND = \"puzzle\";\nfn parse(t) { t }\nfn format(p) { p }\nfn moves(p) { [] }\nfn play(p, m) { p }\n",
+    )
+    .unwrap();
+    fails_with(&["solve", puzzle.to_str().unwrap(), "x"], "a puzzle must define `fn primitive(pos)`");
+}
+
+/// `db info` gives dates as dates, and the same bytes a position as the save said.
+#[test]
+fn db_info_dates_and_sizes_agree_with_the_save() {
+    let dir = common::temp_dir("db-info-dates");
+    let db = dir.join("t.redb");
+    let db = db.to_str().unwrap();
+    let (code, _, err) = run(&["solve", "tictactoe", "--save", "--db", db]);
+    assert_eq!(code, 0, "{err}");
+    let said: f64 = err.split(" MiB, ").nth(1).and_then(|s| s.split(' ').next()).unwrap().parse().unwrap();
+    let (code, out, err) = run(&["db", "info", db]);
+    assert_eq!(code, 0, "{err}");
+    let created = out.lines().find(|l| l.starts_with("created:")).unwrap();
+    let date = created.trim_start_matches("created:").trim();
+    let b = date.as_bytes();
+    assert!(date.len() == 23 && date.ends_with(" UTC") && b[4] == b'-' && b[10] == b' ' && b[13] == b':', "{created}");
+    let per: f64 = out.split(" bytes, ").nth(1).and_then(|s| s.split(' ').next()).unwrap().parse().unwrap();
+    assert!((per - said).abs() <= 0.5, "save said {said} bytes a position, db info {per}");
+}
+
+/// `check` on a puzzle with nothing to compare it with: the 8-puzzle (181,440 positions) is
+/// solved once for all the sampled positions, not once per position and child.
+#[test]
+fn check_on_a_puzzle_solves_it_once() {
+    let (code, out, err) = run(&["check", "tests/games/eight_puzzle.rhai", "--count", "30", "--seed", "7"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("30 random positions") && out.contains("no disagreement"), "{out}");
+}

@@ -148,7 +148,16 @@ pub fn db_command(a: &DbArgs) -> Result<i32> {
             println!("file:        {}", path.display());
             for (k, v) in s.meta() {
                 let v = match k.as_str() {
-                    "created" | "updated" => format!("{v} (seconds since 1970)"),
+                    "created" | "updated" => match v.parse::<u64>() {
+                        Ok(secs) => {
+                            let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs);
+                            format!(
+                                "{} UTC",
+                                humantime::format_rfc3339_seconds(t).to_string().replace(['T', 'Z'], " ").trim()
+                            )
+                        }
+                        Err(_) => v.clone(),
+                    },
                     _ => v.clone(),
                 };
                 println!("{:<12} {v}", format!("{k}:"));

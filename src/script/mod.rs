@@ -484,10 +484,11 @@ impl ScriptGame {
             (false, false) => None,
         };
         hooks.split = hooks.split_name.is_some();
-        if kind != Kind::Impartial && !hooks.primitive {
+        if kind == Kind::Puzzle && !hooks.primitive {
             return Err(def(
                 Position::NONE,
-                &format!("a {kind} game must define `fn primitive(pos)` (only impartial games default to normal play)"),
+                "a puzzle must define `fn primitive(pos)`: \"win\" at its goal (two-player games default to \
+                 normal play, where the player who cannot move loses)",
             ));
         }
         let info = GameInfo { name, description, kind, native, move_verb, solved_message, players };
