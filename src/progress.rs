@@ -95,6 +95,47 @@ impl Progress {
         }))))
     }
 
+    /// A handle that shows nothing and has no time budget, but can be given one for a while
+    /// ([`Progress::tighten`]).
+    pub fn silent() -> Progress {
+        let now = Instant::now();
+        Progress(Some(Rc::new(RefCell::new(Inner {
+            started: now,
+            terminal: false,
+            bar: None,
+            lines: false,
+            last_line: now,
+            deadline: None,
+            countdown: 0,
+        }))))
+    }
+
+    /// Is this a handle that can be given a budget ([`Progress::tighten`])?
+    pub fn is_on(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Give the work from now on at most `limit` (or what is left of the time limit, if less):
+    /// the budget before is returned, for [`Progress::restore`].
+    pub fn tighten(&self, limit: Duration) -> Option<(Instant, Duration)> {
+        let inner = self.0.as_ref()?;
+        let mut inner = inner.borrow_mut();
+        let before = inner.deadline;
+        let at = Instant::now() + limit;
+        if before.is_none_or(|(b, _)| at < b) {
+            inner.deadline = Some((at, limit));
+            inner.countdown = 0;
+        }
+        before
+    }
+
+    /// Put back the budget [`Progress::tighten`] replaced.
+    pub fn restore(&self, before: Option<(Instant, Duration)>) {
+        if let Some(inner) = &self.0 {
+            inner.borrow_mut().deadline = before;
+        }
+    }
+
     /// Has the time budget run out?
     pub fn expired(&self) -> bool {
         self.0.as_ref().is_some_and(|inner| inner.borrow().deadline.is_some_and(|(at, _)| Instant::now() >= at))

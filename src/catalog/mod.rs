@@ -481,11 +481,11 @@ impl Catalog {
     /// The heap descriptor a `sequence` argument names: an octal code as written
     /// (`0.137`), or a descriptor (a bare name means the `.ron`, where a script of the same
     /// name exists too).
-    pub fn heap_game(&self, spec: &str) -> Result<DescriptorGame> {
+    pub fn heap_game(&self, spec: &str, how: &How) -> Result<HeapGame> {
         let is_code =
             spec.starts_with("0.") && !Path::new(spec).exists() && !spec.ends_with(".ron") && !spec.ends_with(".rhai");
         if is_code {
-            return Ok(DescriptorGame::octal(spec)?);
+            return Ok(HeapGame::Descriptor(DescriptorGame::octal(spec)?));
         }
         let bare = !spec.contains(['/', '\\', '.']);
         let descriptor = bare.then(|| self.find(&format!("{spec}.ron")).ok()).flatten();
@@ -494,10 +494,26 @@ impl Catalog {
             None => self.load(spec)?,
         };
         match def {
-            Definition::Descriptor(game) => Ok(game),
-            def => bail!("{}: a nim-sequence is computed for heap descriptors (.ron), not scripts", def.file()),
+            Definition::Descriptor(game) => Ok(HeapGame::Descriptor(game)),
+            Definition::Script(script) => {
+                let file = script.file().to_string();
+                if script.kind() != Kind::Impartial {
+                    bail!("{file}: a nim-sequence is for an impartial game (this script's KIND is not \"impartial\")");
+                }
+                let session = self.open_definition(Definition::Script(script), how)?;
+                Ok(HeapGame::Script { file, session })
+            }
         }
     }
+}
+
+/// A game whose nim-sequence `gamesman sequence` prints: one heap of each size.
+pub enum HeapGame {
+    /// A heap descriptor: the nim-sequence engine knows its rules (octal codes, subtraction).
+    Descriptor(DescriptorGame),
+    /// An impartial script: its position text `n` is one heap of n, and each value comes from
+    /// its own rules by the Grundy search (each distinct part solved once).
+    Script { file: String, session: Box<dyn Session> },
 }
 
 /// The `.rhai` and `.ron` files of a directory.

@@ -219,7 +219,9 @@ const SEQUENCES: &[(&str, usize)] = &[
 /// Time one code's sequence by the plain mex and by the rare/common split (best of `repeat`).
 fn bench_sequence(repeat: u32, code: &str, to: usize) -> Result<String> {
     use crate::solve::sequence::{Method, NimSequence};
-    let game = super::catalog().heap_game(code)?;
+    let crate::catalog::HeapGame::Descriptor(game) = super::catalog().heap_game(code, &Default::default())? else {
+        anyhow::bail!("{code}: not an octal code");
+    };
     let fresh = |method| -> Result<NimSequence> {
         let mut s = game.nim_sequence().map(|s| s.clone()).ok_or_else(|| anyhow::anyhow!("{code}: no sequence"))?;
         s.set_method(method);

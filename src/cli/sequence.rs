@@ -1,7 +1,8 @@
 //! `gamesman sequence`: the nim-sequence of a heap game (one heap of each size), with its
 //! period once the periodicity theorem confirms it.
 
-use crate::solve::sequence::{Method, Pattern, Rare};
+use crate::catalog::{HeapGame, How, Session};
+use crate::solve::sequence::{Method, Pattern, Rare, find_pattern};
 use anyhow::{Result, bail};
 use clap::Args;
 use std::io::Write;
@@ -10,7 +11,8 @@ use std::io::Write;
 #[command(after_help = "Examples:\n  gamesman sequence kayles.ron --to 100000\n  \
 gamesman sequence 0.137 --to 1000\n\n\
 The game is an octal code (\"0.77\", or \"0.3…\" / \"0.3...\" whose last digit repeats), or a heap descriptor whose moves take from one heap and leave at most two (Octal, \
-including codes with a repeating last digit such as \"0.3…\", Subtract, TakeAny), under normal play.")]
+including codes with a repeating last digit such as \"0.3…\", Subtract, TakeAny), under normal play, \
+or an impartial script whose position `n` is one heap of n (its values by search, from its own rules; a period is reported as seen, not proved).")]
 pub struct SequenceArgs {
     /// An octal code (0.77) or a heap game descriptor (games/kayles.ron, dawsons-kayles)
     #[arg(value_name = "GAME")]
@@ -27,7 +29,10 @@ pub struct SequenceArgs {
 }
 
 pub fn run(args: &SequenceArgs) -> Result<i32> {
-    let game = super::catalog().heap_game(&args.game)?;
+    let game = match super::catalog().heap_game(&args.game, &How::default())? {
+        HeapGame::Descriptor(game) => game,
+        HeapGame::Script { file, mut session } => return script(args, &file, &mut *session),
+    };
     let file = game.file();
     let Some(mut seq) = game.nim_sequence() else {
         bail!(
@@ -116,6 +121,50 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
             if rare.len() > 24 { format!(" … ({} in all)", rare.len()) } else { String::new() },
             seq.splits_read()
         )?;
+    }
+    out.flush()?;
+    Ok(0)
+}
+
+/// The sequence of an impartial script: position `n` for n = 0..=to, each Grundy value by
+/// search (the script's `parts` make each distinct heap a search of its own, done once).
+fn script(args: &SequenceArgs, file: &str, session: &mut dyn Session) -> Result<i32> {
+    let started = std::time::Instant::now();
+    let mut values: Vec<u32> = Vec::new();
+    for n in 0..=args.to {
+        let text = n.to_string();
+        let g = session.grundy(&text).map_err(|e| anyhow::anyhow!("{file}: heap {n}: {e}"))?;
+        let Some(g) = g else {
+            let why = session.remoteness_note().unwrap_or_default();
+            bail!("{file}: heap {n} has no Grundy value (normal play, no loops are needed){why}");
+        };
+        values.push(u32::try_from(g).map_err(|_| anyhow::anyhow!("{file}: heap {n}: Grundy value {g} too large"))?);
+    }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if !args.quiet {
+        for row in (0..=args.to).step_by(12) {
+            let shown: Vec<String> = values[row..=(row + 11).min(args.to)].iter().map(u32::to_string).collect();
+            writeln!(out, "{row:>8}: {}", shown.join(" "))?;
+        }
+    }
+    writeln!(
+        out,
+        "values computed up to n = {} by search of the script's own moves ({:.3} s, {} positions)",
+        args.to,
+        started.elapsed().as_secs_f64(),
+        session.visited()
+    )?;
+    match find_pattern(&values) {
+        Some(Pattern { n0, period, saltus: 0, to }) => writeln!(
+            out,
+            "the values repeat with period {period} from n = {n0} as far as n = {to}: seen, not proved (the \
+             engine does not know a script's rules, so no periodicity theorem is applied)"
+        )?,
+        Some(Pattern { n0, period, saltus, to }) => writeln!(
+            out,
+            "arithmetic-periodic: g(n + {period}) = g(n) + {saltus} from n = {n0} as far as n = {to}: seen, not proved"
+        )?,
+        None => writeln!(out, "no period seen up to n = {}", args.to)?,
     }
     out.flush()?;
     Ok(0)

@@ -11,6 +11,7 @@ pub mod graph;
 pub mod grundy;
 pub mod memo;
 pub mod puzzle;
+pub mod quick;
 pub mod sequence;
 pub mod strategy;
 pub mod value;
@@ -174,6 +175,11 @@ pub struct Analyzer<G: Game> {
     last_path: Option<(G::Pos, Vec<G::Move>)>,
     /// A saved solve of this game, read before any search.
     db: Option<crate::db::Store>,
+    /// The value-first search of a two-player game ([`quick`]), unless `--full-search`.
+    quick: Option<quick::QuickSolver<G>>,
+    /// A remoteness search ran out of its share of time in this command: later positions
+    /// get their value alone.
+    remoteness_cut: bool,
 }
 
 impl<G: Game> Analyzer<G> {
@@ -182,7 +188,14 @@ impl<G: Game> Analyzer<G> {
         Self::with_shared(std::rc::Rc::new(game), opts)
     }
 
-    fn with_shared(game: std::rc::Rc<G>, opts: Options) -> Self {
+    fn with_shared(game: std::rc::Rc<G>, mut opts: Options) -> Self {
+        let partisan = game.kind() == Kind::Partisan;
+        // The value-first search gives the full search a share of time: that needs a handle
+        // that can carry a budget.
+        let splits = game.kind() == Kind::Impartial && game.has_split();
+        if (partisan || splits) && !opts.full_search && !opts.progress.is_on() {
+            opts.progress = Progress::silent();
+        }
         let half = opts.max_memory / 2;
         let impartial = game.kind() == Kind::Impartial;
         let normal_play = impartial && game.stalemate() == Value::Lose;
@@ -195,6 +208,9 @@ impl<G: Game> Analyzer<G> {
         let values = ValueSolver::new(game.clone(), if separate { half } else { opts.max_memory }, with_grundy)
             .with_progress(opts.progress.clone())
             .with_threads(opts.threads, opts.parallel_after);
+        // The two searches share the memory budget when both run.
+        let quick = (partisan && !opts.full_search)
+            .then(|| quick::QuickSolver::new(game.clone(), opts.max_memory / 2, opts.progress.clone()));
         Analyzer {
             game,
             opts,
@@ -205,6 +221,8 @@ impl<G: Game> Analyzer<G> {
             puzzle_visited: 0,
             last_path: None,
             db: None,
+            quick,
+            remoteness_cut: false,
         }
     }
 
@@ -257,7 +275,10 @@ impl<G: Game> Analyzer<G> {
     }
 
     pub fn visited(&self) -> u64 {
-        self.values.visited() + self.grundy.as_ref().map_or(0, |g| g.visited()) + self.puzzle_visited
+        self.values.visited()
+            + self.grundy.as_ref().map_or(0, |g| g.visited())
+            + self.quick.as_ref().map_or(0, |q| q.visited())
+            + self.puzzle_visited
     }
 
     /// Why a remoteness search was skipped, if one was.
@@ -348,6 +369,7 @@ impl<G: Game> Analyzer<G> {
             };
             return Ok((s, None));
         }
+        let started = std::time::Instant::now();
         let g = self.grundy(pos)?;
         // The Grundy value gives the value at once where remoteness is not wanted, or where
         // its search (of the whole sum) could not finish.
@@ -356,6 +378,22 @@ impl<G: Game> Analyzer<G> {
         {
             let value = if g != 0 { Value::Win } else { Value::Lose };
             return Ok((Solution { value, remoteness: None }, Some(g)));
+        }
+        // Positions that split: the Grundy value came from the parts, each solved once; the
+        // search for remoteness walks whole positions (every combination of the parts), so it
+        // gets a share of time, not the whole command.
+        if let Some(g) = g
+            && self.game.has_split()
+            && !self.opts.full_search
+            && !self.values.knows(pos)?
+        {
+            let value = if g != 0 { Value::Win } else { Value::Lose };
+            let why = "the value comes from the Grundy values of the position's parts";
+            let s = self.remoteness_in_share(pos, value, started.elapsed(), why)?;
+            return Ok((s, Some(g)));
+        }
+        if let Some(s) = self.value_first(pos)? {
+            return Ok((s, g));
         }
         let (s, g2) = self.values.solve(pos)?;
         if self.grundy.is_none() && g2.is_none() && self.game.kind() == Kind::Impartial && self.grundy_note.is_none() {
@@ -366,6 +404,67 @@ impl<G: Game> Analyzer<G> {
             });
         }
         Ok((s, g.or(g2)))
+    }
+
+    /// The value of a two-player position by the search that stops at the first winning move
+    /// ([`quick`]), then its remoteness where affordable ([`Analyzer::remoteness_in_share`]).
+    /// `None`: the full solver answers (it already knows the position, the game is loopy, or
+    /// `--full-search` asked for it).
+    fn value_first(&mut self, pos: &G::Pos) -> GameResult<Option<Solution>> {
+        let Some(quick) = self.quick.as_mut() else { return Ok(None) };
+        if self.values.knows(pos)? {
+            return Ok(None);
+        }
+        let started = std::time::Instant::now();
+        let Some(value) = quick.value(pos)? else { return Ok(None) };
+        if !self.opts.remoteness {
+            self.remoteness_note.get_or_insert_with(|| "not searched (--no-remoteness)".into());
+            return Ok(Some(Solution { value, remoteness: None }));
+        }
+        let why = "the value comes from a search that stops at the first winning move";
+        self.remoteness_in_share(pos, value, started.elapsed(), why).map(Some)
+    }
+
+    /// `value` is known for `pos` (it took `took`): add its remoteness by a full search given
+    /// four times as long (10 s to 30 s, within the time limit); when that does not finish, the
+    /// value alone, with a note saying `why` the value is known without it. Once a search has
+    /// run out of its share, later positions of the same command get their value alone.
+    fn remoteness_in_share(
+        &mut self,
+        pos: &G::Pos,
+        value: Value,
+        took: std::time::Duration,
+        why: &str,
+    ) -> GameResult<Solution> {
+        use std::time::Duration;
+        let share = (took * 4).clamp(Duration::from_secs(10), Duration::from_secs(30));
+        if !self.remoteness_cut {
+            let before = self.opts.progress.tighten(share);
+            let full = self.values.solve(pos);
+            self.opts.progress.restore(before);
+            match full {
+                Ok((s, _)) if s.value == value => return Ok(s),
+                Ok((s, _)) => {
+                    return Err(GameError::Definition(format!(
+                        "internal error: {why} ({value}), but the full search says {} at {}",
+                        s.value,
+                        self.game.format(pos)?
+                    )));
+                }
+                Err(GameError::TimeLimit(_)) if !self.opts.progress.expired() => {}
+                Err(GameError::OutOfMemory(_)) => {}
+                Err(e) => return Err(e),
+            }
+            self.remoteness_cut = true;
+        }
+        self.remoteness_note.get_or_insert_with(|| {
+            format!(
+                "not computed: {why}, and the search for remoteness did not finish in its share of time ({:.0} s); \
+                 --full-search waits for it",
+                share.as_secs_f64()
+            )
+        });
+        Ok(Solution { value, remoteness: None })
     }
 
     /// `mv` from `pos`, described with the value of the position it leads to; `here` is the
@@ -396,6 +495,11 @@ impl<G: Game> Analyzer<G> {
     /// Every move from `pos` with its child's value; none where the game is over (a
     /// primitive position, such as a finished board or a solved puzzle).
     pub fn moves(&mut self, pos: &G::Pos) -> GameResult<Vec<MoveInfo>> {
+        self.remoteness_cut = false;
+        self.move_list(pos)
+    }
+
+    fn move_list(&mut self, pos: &G::Pos) -> GameResult<Vec<MoveInfo>> {
         if self.game.primitive(pos)?.is_some() {
             return Ok(Vec::new());
         }
@@ -448,7 +552,7 @@ impl<G: Game> Analyzer<G> {
             Value::Lose => return Ok(Vec::new()),
             other => other,
         };
-        Ok(self.moves(pos)?.into_iter().filter(|m| m.value == want).collect())
+        Ok(self.move_list(pos)?.into_iter().filter(|m| m.value == want).collect())
     }
 
     /// A puzzle's shortest solution from `pos` (`n` moves): from the database, else the game's
@@ -500,6 +604,7 @@ impl<G: Game> Analyzer<G> {
     /// ([`Analyzer::value`]: the database, the game's closed form, search); the moves that
     /// keep it likewise (`keeping_moves`, `solution_path`).
     pub fn solve(&mut self, pos: &G::Pos) -> GameResult<Report> {
+        self.remoteness_cut = false;
         let position = self.game.format(pos)?;
         let source = if self.saved(pos)?.is_some() { "database" } else { "search" };
         let (s, grundy) = self.value(pos)?;

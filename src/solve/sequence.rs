@@ -425,8 +425,8 @@ fn read_splits(g: &[u32], rest: usize, into: &mut Bits) -> u64 {
 
 /// The shortest p, and then the smallest n0, with g(n + p) = g(n) + s for a saltus s ≥ 0 and
 /// every n from n0 on, where the values show it for at least three periods and on at least
-/// the later half of them.
-fn find_pattern(g: &[u32]) -> Option<Pattern> {
+/// the later half of them. Seen in the values given, not proved.
+pub fn find_pattern(g: &[u32]) -> Option<Pattern> {
     let len = g.len();
     for p in 1..=(len / 4).min(MAX_PERIOD) {
         let Some(s) = g[len - 1].checked_sub(g[len - 1 - p]) else { continue };

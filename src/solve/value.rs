@@ -163,6 +163,12 @@ impl<G: Game> ValueSolver<G> {
         self
     }
 
+    /// Is `pos` solved already (a look in the tables, no search)?
+    pub fn knows(&mut self, pos: &G::Pos) -> GameResult<bool> {
+        let c = self.game.canonical(pos)?;
+        Ok(self.lookup(&c).is_some())
+    }
+
     /// Positions expanded so far (primitive checks and move generation).
     pub fn visited(&self) -> u64 {
         self.visited

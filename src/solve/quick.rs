@@ -1,0 +1,176 @@
+//! The value alone (win, lose or tie), by a depth-first search that stops at the first
+//! winning move.
+//!
+//! A full solve must look at every move of every position to know the remoteness (a win is
+//! 1 + the *smallest* remoteness of its losing children). The value needs less: a position
+//! is won as soon as one move is found that leads to a loss, and its other moves need never
+//! be looked at. In a game where most positions are won (Hex, Connect-Four), that is most of
+//! the tree. Moves already known to lose for the opponent are tried first (a look in the
+//! memo), before any new position is searched.
+//!
+//! The memo holds one value a position. A game that turns out to be loopy (a position met
+//! again on its own search path) is left to the full solver, which finds the draws.
+
+use super::memo::Memo;
+use crate::game::{Game, GameError, GameResult, Value};
+use crate::progress::Progress;
+use hashbrown::HashSet;
+
+struct Frame<P> {
+    pos: P,
+    children: Vec<P>,
+    tie: bool,
+    draw: bool,
+    start: u64,
+    /// What the frame held when pushed, counted against the budget.
+    bytes: usize,
+}
+
+/// Values of one game's positions, found by searches that stop at the first winning move.
+pub struct QuickSolver<G: Game> {
+    game: std::rc::Rc<G>,
+    memo: Memo<G::Pos, Value>,
+    budget: usize,
+    visited: u64,
+    progress: Progress,
+}
+
+impl<G: Game> QuickSolver<G> {
+    pub fn new(game: std::rc::Rc<G>, budget: usize, progress: Progress) -> Self {
+        QuickSolver { game, memo: Memo::new(budget), budget, visited: 0, progress }
+    }
+
+    /// Positions expanded so far.
+    pub fn visited(&self) -> u64 {
+        self.visited
+    }
+
+    /// The value of `pos` for the player to move, or `None` when the game is loopy (the
+    /// full solver must decide it).
+    pub fn value(&mut self, pos: &G::Pos) -> GameResult<Option<Value>> {
+        let root = self.game.canonical(pos)?;
+        if let Some(v) = self.memo.get(&root) {
+            return Ok(Some(v));
+        }
+        let mut stack: Vec<Frame<G::Pos>> = Vec::new();
+        let mut on_stack: HashSet<G::Pos> = HashSet::new();
+        let mut stack_bytes = 0usize;
+        // The value of the position just decided, to pass up to its parent.
+        let mut decided = match self.open(&root)? {
+            Ok(v) => {
+                self.memo.insert(root, v, 1);
+                return Ok(Some(v));
+            }
+            Err(children) => {
+                on_stack.insert(root.clone());
+                let bytes = frame_bytes(&root, &children);
+                stack_bytes += bytes;
+                stack.push(Frame { pos: root, children, tie: false, draw: false, start: self.visited, bytes });
+                None
+            }
+        };
+        loop {
+            if let Some(v) = decided.take() {
+                let top = stack.last_mut().expect("a decided child has a parent on the stack");
+                match v {
+                    // A move to a lost position: this one is won, whatever its other moves.
+                    Value::Lose => top.children.clear(),
+                    Value::Tie => top.tie = true,
+                    Value::Draw => top.draw = true,
+                    Value::Win => {}
+                }
+                if v == Value::Lose {
+                    let frame = stack.pop().expect("non-empty");
+                    on_stack.remove(&frame.pos);
+                    stack_bytes -= frame.bytes;
+                    self.memo.insert(frame.pos, Value::Win, self.visited - frame.start);
+                    if stack.is_empty() {
+                        return Ok(Some(Value::Win));
+                    }
+                    decided = Some(Value::Win);
+                    continue;
+                }
+            }
+            let top = stack.last_mut().expect("the stack holds the root until it is decided");
+            let Some(child) = top.children.pop() else {
+                let frame = stack.pop().expect("non-empty");
+                on_stack.remove(&frame.pos);
+                stack_bytes -= frame.bytes;
+                let v = if frame.tie {
+                    Value::Tie
+                } else if frame.draw {
+                    Value::Draw
+                } else {
+                    Value::Lose
+                };
+                self.memo.insert(frame.pos, v, self.visited - frame.start);
+                if stack.is_empty() {
+                    return Ok(Some(v));
+                }
+                decided = Some(v);
+                continue;
+            };
+            if let Some(v) = self.memo.get(&child) {
+                decided = Some(v);
+                continue;
+            }
+            if on_stack.contains(&child) {
+                return Ok(None);
+            }
+            match self.open(&child)? {
+                Ok(v) => {
+                    self.memo.insert(child, v, 1);
+                    decided = Some(v);
+                }
+                Err(children) => {
+                    let bytes = frame_bytes(&child, &children);
+                    let frame =
+                        Frame { pos: child.clone(), children, tie: false, draw: false, start: self.visited, bytes };
+                    stack_bytes += bytes;
+                    if stack_bytes + self.memo.bytes() > self.budget {
+                        return Err(GameError::OutOfMemory(format!(
+                            "the search went {} moves deep, and the positions on its path need more than the \
+                             memory budget (raise --max-memory)",
+                            stack.len() + 1
+                        )));
+                    }
+                    on_stack.insert(child);
+                    stack.push(frame);
+                }
+            }
+        }
+    }
+
+    /// A position's value if the game is over there (or one of its moves is already known to
+    /// win), else its children (canonical), the ones to search first last.
+    fn open(&mut self, pos: &G::Pos) -> GameResult<Result<Value, Vec<G::Pos>>> {
+        self.visited += 1;
+        self.progress.tick(self.visited, self.memo.bytes())?;
+        if let Some(v) = self.game.primitive(pos)? {
+            return Ok(Ok(v));
+        }
+        super::check_fanout(&*self.game, pos, self.budget)?;
+        let children = self.game.children(pos)?;
+        if children.is_empty() {
+            return Ok(Ok(self.game.stalemate()));
+        }
+        let mut canon = Vec::with_capacity(children.len());
+        for c in &children {
+            let c = self.game.canonical(c)?;
+            if self.memo.get(&c) == Some(Value::Lose) {
+                return Ok(Ok(Value::Win));
+            }
+            canon.push(c);
+        }
+        // Children are taken from the end: search them in the order the game lists them.
+        canon.reverse();
+        Ok(Err(canon))
+    }
+}
+
+/// Bytes a frame for `pos` with `children` holds (the position twice: the frame and the set
+/// of positions on the path).
+fn frame_bytes<P: crate::game::Footprint>(pos: &P, children: &[P]) -> usize {
+    let one = |p: &P| p.heap_bytes() + std::mem::size_of::<P>();
+    2 * one(pos) + children.iter().map(one).sum::<usize>() + 64
+}

@@ -1,0 +1,144 @@
+//! The value-first search (`solve` and `moves` without `--full-search`): every value it gives
+//! agrees with the full search (a second, independent solver: retrograde analysis with
+//! remoteness), and it looks at fewer positions where a win is found early.
+
+mod common;
+
+use common::*;
+use gamesman::game::{Game, Value};
+use gamesman::solve::{Analyzer, Options};
+use std::collections::{HashSet, VecDeque};
+
+fn analyzer<G: Game>(game: &G, full: bool) -> Analyzer<&G> {
+    Analyzer::new(game, Options { full_search: full, remoteness: full, ..Options::default() })
+}
+
+/// Every position reachable from `start` in at most `depth` moves.
+fn reachable<G: Game>(game: &G, start: &str, depth: usize) -> Vec<G::Pos> {
+    let root = game.parse(start).unwrap();
+    let mut seen: HashSet<String> = HashSet::from([game.format(&root).unwrap()]);
+    let mut out = vec![root.clone()];
+    let mut queue = VecDeque::from([(root, 0)]);
+    while let Some((p, d)) = queue.pop_front() {
+        if d == depth || game.primitive(&p).unwrap().is_some() {
+            continue;
+        }
+        for m in game.moves(&p).unwrap() {
+            let c = game.play(&p, &m).unwrap();
+            if seen.insert(game.format(&c).unwrap()) {
+                out.push(c.clone());
+                queue.push_back((c, d + 1));
+            }
+        }
+    }
+    out
+}
+
+fn agree_everywhere<G: Game>(game: &G, start: &str, depth: usize) -> usize {
+    let positions = reachable(game, start, depth);
+    let mut quick = analyzer(game, false);
+    let mut full = analyzer(game, true);
+    for p in &positions {
+        let q = quick.solve(p).unwrap();
+        let f = full.solve(p).unwrap();
+        let text = game.format(p).unwrap();
+        assert_eq!(q.value, f.value, "{text}");
+        // The moves that keep the value: the same set by both searches.
+        let names =
+            |r: &gamesman::solve::Report| r.winning_moves.iter().map(|m| m.name.clone()).collect::<HashSet<_>>();
+        assert_eq!(names(&q), names(&f), "{text}");
+        assert!(q.remoteness.is_none(), "--no-remoteness: {text}");
+    }
+    positions.len()
+}
+
+#[test]
+fn tictactoe_every_position_agrees_with_the_full_search() {
+    // 5,478 positions are reachable in tic-tac-toe (the well-known count).
+    assert_eq!(agree_everywhere(&game("tictactoe"), ".........", 9), 5478);
+    let g = game("tictactoe");
+    let mut quick = analyzer(&g, false);
+    // Tic-tac-toe is a tie.
+    assert_eq!(quick.solve(&g.parse(".........").unwrap()).unwrap().value, Value::Tie);
+}
+
+#[test]
+fn connect3_on_4x4_agrees_with_the_full_search() {
+    let g = game("connect4");
+    agree_everywhere(&g, "4x4k3", 4);
+}
+
+#[test]
+fn hex_is_a_first_player_win_and_the_value_first_search_looks_at_less() {
+    // Nash's strategy-stealing argument: the first player wins Hex on every n×n board.
+    let g = test_game("hex");
+    for n in ["2", "3"] {
+        let pos = g.parse(n).unwrap();
+        let mut quick = analyzer(&g, false);
+        let mut full = analyzer(&g, true);
+        let q = quick.solve(&pos).unwrap();
+        let f = full.solve(&pos).unwrap();
+        assert_eq!(q.value, Value::Win, "{n}x{n}");
+        assert_eq!(f.value, Value::Win, "{n}x{n}");
+        if n == "3" {
+            assert!(q.visited < f.visited / 2, "value first {} positions, full {}", q.visited, f.visited);
+        }
+    }
+}
+
+#[test]
+fn solve_says_why_the_remoteness_is_missing() {
+    let (code, out, err) = run_in(&["solve", "tests/games/hex.rhai", "3", "--no-remoteness"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("value:       win"), "{out}");
+    assert!(out.contains("not searched (--no-remoteness)"), "{out}");
+    // The default finds the value first, then the remoteness, found by the full search in
+    // its share of time: 5 (by hand: X needs a stone in each of the 3 rows, so at least 5
+    // moves; from the centre X has two ways to each side and O blocks only one at a time).
+    let (code, out, err) = run_in(&["solve", "tests/games/hex.rhai", "3"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("remoteness:  5"), "{out}");
+}
+
+/// Grundy's game by the definition: g(n) = mex { g(a) ^ g(n - a) : 1 ≤ a < n - a }.
+fn grundys_game(to: usize) -> Vec<u64> {
+    let mut g = vec![0u64; to + 1];
+    for n in 3..=to {
+        let seen: HashSet<u64> = (1..).take_while(|&a| a < n - a).map(|a| g[a] ^ g[n - a]).collect();
+        g[n] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    g
+}
+
+#[test]
+fn a_heap_script_has_a_nim_sequence() {
+    let (code, out, err) = run_in(&["sequence", "tests/games/grundy.rhai", "--to", "100"], "");
+    assert_eq!(code, 0, "{err}");
+    let values: Vec<u64> = out
+        .lines()
+        .filter_map(|l| l.split_once(':').filter(|(n, _)| n.trim().parse::<usize>().is_ok()))
+        .flat_map(|(_, vs)| vs.split_whitespace().map(|v| v.parse::<u64>().unwrap()).collect::<Vec<_>>())
+        .collect();
+    assert_eq!(values, grundys_game(100), "{out}");
+    assert!(out.contains("no period seen"), "{out}");
+    // A partisan script has no nim-sequence.
+    let (code, _, err) = run_in(&["sequence", "games/tictactoe.rhai"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("impartial"), "{err}");
+}
+
+#[test]
+fn a_script_whose_positions_split_gets_its_value_from_the_parts() {
+    let g = grundys_game(60);
+    // One heap of 60: the value from the parts' Grundy values; the remoteness search of
+    // whole positions is given a share of time and does not finish in it.
+    let (code, out, err) = run_in(&["solve", "tests/games/grundy.rhai", "60"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("grundy:      {}", g[60])), "{out}");
+    assert!(out.contains(if g[60] != 0 { "value:       win" } else { "value:       lose" }), "{out}");
+    assert!(out.contains("the Grundy values of the position's parts"), "{out}");
+    // A sum of heaps: 5, 8, 13 (values by the definition, XORed).
+    let (code, out, err) = run_in(&["solve", "tests/games/grundy.rhai", "5,8,13", "--no-remoteness"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(&format!("grundy:      {}", g[5] ^ g[8] ^ g[13])), "{out}");
+}
