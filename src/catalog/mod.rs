@@ -485,7 +485,7 @@ impl Catalog {
         let is_code =
             spec.starts_with("0.") && !Path::new(spec).exists() && !spec.ends_with(".ron") && !spec.ends_with(".rhai");
         if is_code {
-            return Ok(HeapGame::Descriptor(DescriptorGame::octal(spec)?));
+            return Ok(HeapGame::Descriptor(Box::new(DescriptorGame::octal(spec)?)));
         }
         let bare = !spec.contains(['/', '\\', '.']);
         let descriptor = bare.then(|| self.find(&format!("{spec}.ron")).ok()).flatten();
@@ -494,7 +494,7 @@ impl Catalog {
             None => self.load(spec)?,
         };
         match def {
-            Definition::Descriptor(game) => Ok(HeapGame::Descriptor(game)),
+            Definition::Descriptor(game) => Ok(HeapGame::Descriptor(Box::new(game))),
             Definition::Script(script) => {
                 let file = script.file().to_string();
                 if script.kind() != Kind::Impartial {
@@ -510,7 +510,7 @@ impl Catalog {
 /// A game whose nim-sequence `gamesman sequence` prints: one heap of each size.
 pub enum HeapGame {
     /// A heap descriptor: the nim-sequence engine knows its rules (octal codes, subtraction).
-    Descriptor(DescriptorGame),
+    Descriptor(Box<DescriptorGame>),
     /// An impartial script: its position text `n` is one heap of n, and each value comes from
     /// its own rules by the Grundy search (each distinct part solved once).
     Script { file: String, session: Box<dyn Session> },

@@ -317,7 +317,7 @@ fn run_top_level(engine: &Engine, ast: &AST, file: &str) -> GameResult<(Scope<'s
     let mut constants = rhai::Module::new();
     for (name, is_constant, value) in scope.iter() {
         if is_constant {
-            constants.set_var(name, value);
+            constants.set_var(name, value.into_shared());
         }
     }
     constants.build_index();
