@@ -203,6 +203,19 @@ impl Progress {
         Ok(())
     }
 
+    /// Say something about the work that the person watching it should know (a change of
+    /// method, work thrown away): above the spinner on a terminal, a `progress:` line with
+    /// `--progress`, nothing where progress is not shown.
+    pub fn note(&self, what: &str) {
+        let Some(inner) = &self.0 else { return };
+        let inner = inner.borrow();
+        if let Some(bar) = &inner.bar {
+            bar.println(format!("note: {what}"));
+        } else if inner.terminal || inner.lines {
+            eprintln!("progress: note: {what}");
+        }
+    }
+
     /// Clear the indicator (before the answer is printed).
     pub fn finish(&self) {
         if let Some(inner) = &self.0

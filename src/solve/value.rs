@@ -213,7 +213,15 @@ impl<G: Game> ValueSolver<G> {
                 }
                 // The whole game does not fit the budget at once; the depth-first search on
                 // one thread can still finish by forgetting positions.
-                Err(GameError::OutOfMemory(_)) => self.dfs_again(&root),
+                Err(GameError::OutOfMemory(_)) => {
+                    self.progress.note(&format!(
+                        "the search on {} threads keeps every position in memory at once, and the game outgrew the \
+                         memory budget (--max-memory); going on with the one-thread search, which forgets positions to \
+                         stay inside it (the count of positions starts again)",
+                        self.threads
+                    ));
+                    self.dfs_again(&root)
+                }
                 Err(e) => Err(e),
             },
         }
