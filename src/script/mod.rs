@@ -211,12 +211,14 @@ struct Trace {
 /// Run `f(args)` once more under a debugger that records each statement's position, to
 /// find where a sandbox limit (operations, call depth, data size) struck.
 #[allow(deprecated)] // Rhai marks its debugger API "volatile", not deprecated.
-fn trace_limit(ast: &AST, constants: &Constants, f: &str, args: impl FuncArgs) -> Option<Trace> {
+fn trace_limit(ast: &AST, constants: &Constants, f: &str, args: impl FuncArgs, budget: usize) -> Option<Trace> {
     use std::cell::RefCell;
     use std::rc::Rc;
     let last: Rc<RefCell<(Position, Vec<String>)>> = Rc::new(RefCell::new((Position::NONE, Vec::new())));
     let seen = last.clone();
+    // The same limits as the call had: run with looser ones, it could make more than it did.
     let mut e = engine_with(constants);
+    meter(&mut e, budget);
     e.register_debugger(
         |_, dbg| dbg,
         move |ctx, event, node, _source, pos| {
@@ -254,13 +256,22 @@ fn trace_limit(ast: &AST, constants: &Constants, f: &str, args: impl FuncArgs) -
 /// A script error in `f` as one line naming the file, line and column. Rhai reports the
 /// sandbox's limits (operations, call depth, data size) without a position, so the call is
 /// run once more under a debugger that records where it was when the limit struck.
-fn error_text(file: &str, ast: &AST, constants: &Constants, f: &str, e: &EvalAltResult, args: impl FuncArgs) -> String {
+#[allow(clippy::too_many_arguments)]
+fn error_text(
+    file: &str,
+    ast: &AST,
+    constants: &Constants,
+    f: &str,
+    e: &EvalAltResult,
+    args: impl FuncArgs,
+    budget: usize,
+) -> String {
     let (inner, mut pos) = innermost(e);
     let mut msg = message(inner);
     // (Not for a call the meter stopped: run again, it would make as much once more.)
     if inner.is_system_exception()
         && !matches!(inner, EvalAltResult::ErrorTerminated(..))
-        && let Some(trace) = trace_limit(ast, constants, f, args)
+        && let Some(trace) = trace_limit(ast, constants, f, args, budget)
     {
         pos = trace.pos;
         if matches!(inner, EvalAltResult::ErrorStackOverflow(_)) {
@@ -581,7 +592,7 @@ impl ScriptGame {
     /// limits (operations, call depth, data size) without a position, so the call is run once
     /// more under a debugger that records where it was when the limit struck.
     fn script_error(&self, f: &str, e: &EvalAltResult, args: impl FuncArgs) -> GameError {
-        let text = error_text(&self.file, &self.calls, &self.constants, f, e, args);
+        let text = error_text(&self.file, &self.calls, &self.constants, f, e, args, self.budget);
         if matches!(innermost(e).0, EvalAltResult::ErrorTerminated(..)) {
             return GameError::OutOfMemory(text);
         }
@@ -693,7 +704,7 @@ impl ScriptHook {
         self.engine
             .call_fn_with_options::<Dynamic>(call_options(), &mut scope, &self.ast, &self.function, args.clone())
             .map_err(|e| {
-                GameError::Definition(error_text(&self.file, &self.ast, &self.constants, &self.function, &e, args))
+                GameError::Definition(error_text(&self.file, &self.ast, &self.constants, &self.function, &e, args, crate::solve::DEFAULT_MAX_MEMORY))
             })
     }
 
