@@ -28,6 +28,7 @@ struct Outcome {
 }
 
 /// Run `gamesman ARGS` with `stdin`, within `limit_mib` MiB of address space (none for 0).
+#[allow(clippy::zombie_processes)] // waited for with wait4, for its rusage
 fn run(args: &[&str], limit_mib: u64, stdin: Stdio) -> Outcome {
     let mut cmd = common::bin();
     cmd.args(args).stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -122,7 +123,10 @@ fn a_subtraction_set_with_a_huge_take_is_refused() {
     // Before: u64::MAX panicked (index out of bounds in src/solve/sequence.rs: top + 1
     // overflowed to an empty table), and 10^12 aborted asking a 1 TB table.
     for k in ["18446744073709551615", "1000000000000"] {
-        let ron = file(&format!("sub{}.ron", k.len()), &format!("(\n  name: \"s\",\n  rules: Heaps(moves: [Subtract([1, {k}])]),\n)\n"));
+        let ron = file(
+            &format!("sub{}.ron", k.len()),
+            &format!("(\n  name: \"s\",\n  rules: Heaps(moves: [Subtract([1, {k}])]),\n)\n"),
+        );
         for args in [vec!["solve", &ron, "10"], vec!["solve", &ron]] {
             let o = run(&args, 1024 + 64, Stdio::null());
             refused(&o, k, &format!("{ron}:3:37: Subtract: {k} is more than the memory budget allows"));
@@ -213,7 +217,8 @@ fn a_long_bad_position_is_quoted_short() {
     // of `x`, and of NULs (each quoted as 2 characters), to several games.
     let xs = file("xs.txt", &"x".repeat(4 << 20));
     let zs = file("zs.txt", &"\0".repeat(4 << 20));
-    for game in ["nim", "kayles", "nimrod", "chomp", "games/nim.ron", "games/kayles.ron", "games/chomp.ron", "connect4"] {
+    for game in ["nim", "kayles", "nimrod", "chomp", "games/nim.ron", "games/kayles.ron", "games/chomp.ron", "connect4"]
+    {
         for f in [&xs, &zs] {
             let o = run(&["solve", game, f], 1024 + 64, Stdio::null());
             refused(&o, game, "");
@@ -234,7 +239,8 @@ fn a_parallel_analysis_of_large_positions_keeps_to_its_budget() {
     // the peak stays within the budget plus 160 MiB (one position's children, up to half the
     // budget, and the allocator's slack; one thread peaks at the budget plus 50 MiB).
     let start = "9".repeat(1000);
-    let ron = file("chomp1000.ron", &format!("(name: \"c\", start: \"{start}\", rules: Grid(moves: Chomp, text: Heights))"));
+    let ron =
+        file("chomp1000.ron", &format!("(name: \"c\", start: \"{start}\", rules: Grid(moves: Chomp, text: Heights))"));
     let o = run(&["analyze", &ron, "--max-memory", "256", "--threads", "2"], 0, Stdio::null());
     refused(&o, "analyze chomp 1000×9", "more than the memory budget");
     let peak_mib = o.max_rss_kib >> 10;

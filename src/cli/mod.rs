@@ -385,11 +385,10 @@ fn position_text(arg: Option<&str>, budget: usize) -> Result<Option<String>> {
     let limit = crate::input::position_limit(budget);
     match arg {
         None => Ok(None),
-        Some("-") => {
-            Ok(Some(crate::input::read_text(std::io::stdin().lock(), limit, "the position on stdin").map_err(
-                |e| anyhow::anyhow!("{e}"),
-            )?))
-        }
+        Some("-") => Ok(Some(
+            crate::input::read_text(std::io::stdin().lock(), limit, "the position on stdin")
+                .map_err(|e| anyhow::anyhow!("{e}"))?,
+        )),
         Some(a) if Path::new(a).is_file() => {
             let f = std::fs::File::open(a).with_context(|| format!("cannot read the position file {a}"))?;
             let what = format!("the position file {a}");

@@ -265,12 +265,7 @@ impl DescriptorGame {
 
     /// [`DescriptorGame::from_source`] within a memory budget of `budget` bytes: a number
     /// that would cost more (`heaps`, a take of `Subtract`) is refused before anything is made.
-    pub fn from_source_within(
-        file: &str,
-        text: &str,
-        dir: Option<&Path>,
-        budget: usize,
-    ) -> GameResult<DescriptorGame> {
+    pub fn from_source_within(file: &str, text: &str, dir: Option<&Path>, budget: usize) -> GameResult<DescriptorGame> {
         let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
         let d: Descriptor = options.from_str(text).map_err(|e| {
             GameError::Definition(format!("{file}:{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
@@ -302,7 +297,13 @@ impl DescriptorGame {
                 if let Some(n) = heaps
                     && n > budget / 16
                 {
-                    return Err(too_big("heaps:", "heaps", n.to_string(), "a position holds 16 bytes a heap", budget / 16));
+                    return Err(too_big(
+                        "heaps:",
+                        "heaps",
+                        n.to_string(),
+                        "a position holds 16 bytes a heap",
+                        budget / 16,
+                    ));
                 }
                 if moves.is_empty() {
                     return Err(bad_at("rules", "a heap game needs at least one kind of move".into()));
@@ -593,7 +594,10 @@ fn parse_heights(text: &str) -> GameResult<Vec<u64>> {
             .collect::<GameResult<_>>()?
     };
     if h.windows(2).any(|w| w[1] > w[0]) {
-        return Err(GameError::BadPosition(format!("column heights must not increase from left to right ({})", crate::input::quote(t))));
+        return Err(GameError::BadPosition(format!(
+            "column heights must not increase from left to right ({})",
+            crate::input::quote(t)
+        )));
     }
     Ok(h)
 }

@@ -203,7 +203,8 @@ impl Game for Nimrod {
         ) else {
             return crate::game::default_parse_move(self, p, text).map_err(|_| {
                 GameError::BadMove(format!(
-                    "{}: a move is two numbers, the rods taken from pile A and from pile B (\"0 3\")", crate::input::quote(text)
+                    "{}: a move is two numbers, the rods taken from pile A and from pile B (\"0 3\")",
+                    crate::input::quote(text)
                 ))
             });
         };

@@ -337,7 +337,7 @@ fn meter(e: &mut Engine, budget: usize) {
 fn out_of_memory(budget: usize) -> String {
     format!(
         "the script made more than {} MiB of data in one call, past a quarter of the memory budget (raise --max-memory)",
-        budget / 4 >> 20
+        (budget / 4) >> 20
     )
 }
 
@@ -444,7 +444,15 @@ impl ScriptGame {
         let def = |pos: Position, msg: &str| GameError::Definition(located(file, pos, msg));
         let mut ast = engine().compile(source).map_err(|e| def(e.1, &e.0.to_string()))?;
         ast.set_source(file);
-        let (scope, constants) = run_top_level(&{ let mut e = engine(); meter(&mut e, budget); e }, &ast, file)?;
+        let (scope, constants) = run_top_level(
+            &{
+                let mut e = engine();
+                meter(&mut e, budget);
+                e
+            },
+            &ast,
+            file,
+        )?;
         let text_const = |name: &str| -> GameResult<Option<String>> {
             match scope.get(name) {
                 None => Ok(None),
@@ -704,7 +712,15 @@ impl ScriptHook {
         self.engine
             .call_fn_with_options::<Dynamic>(call_options(), &mut scope, &self.ast, &self.function, args.clone())
             .map_err(|e| {
-                GameError::Definition(error_text(&self.file, &self.ast, &self.constants, &self.function, &e, args, crate::solve::DEFAULT_MAX_MEMORY))
+                GameError::Definition(error_text(
+                    &self.file,
+                    &self.ast,
+                    &self.constants,
+                    &self.function,
+                    &e,
+                    args,
+                    crate::solve::DEFAULT_MAX_MEMORY,
+                ))
             })
     }
 
