@@ -427,7 +427,7 @@ impl ScriptGame {
 
     /// [`ScriptGame::load`] within a memory budget of `budget` bytes: the file is read only if
     /// it is at most a sixteenth of it, and the script's values are held to the budget (see
-    /// [`meter`]).
+    /// [`crate::meter`]).
     pub fn load_within(path: &Path, budget: usize) -> GameResult<ScriptGame> {
         let file = path.display().to_string();
         let source = crate::input::read_definition(path, budget)
