@@ -107,6 +107,10 @@ fn a_descriptor_with_a_trillion_heaps_is_refused_where_it_says_so() {
         refused(&o, cmd, &format!("{ron}:4:43: heaps: 1000000000000 is more than the memory budget allows"));
         assert!(o.stderr.contains("at most 67108864 with --max-memory 1024"), "{}", o.stderr);
     }
+    // The server checks its games at start-up within its --max-memory (512 MiB: 2^25 heaps).
+    let o = run(&["serve", &ron, "--port", "0"], 512 + 64, Stdio::null());
+    refused(&o, "serve", "heaps: 1000000000000 is more than the memory budget allows");
+    assert!(o.stderr.contains("at most 33554432 with --max-memory 512"), "{}", o.stderr);
     // Within the budget, the count is kept: a wrong number of heaps is an ordinary error.
     let ok = file("heaps3.ron", "(name: \"three\", rules: Heaps(moves: [TakeAny], heaps: 3))");
     let o = run(&["solve", &ok, "1,2,3"], 1024 + 64, Stdio::null());
