@@ -219,7 +219,8 @@ impl Grid {
     pub fn parse_at(text: &str) -> Result<(Grid, usize), String> {
         let (rows, next) = match text.split_once('@') {
             Some((rows, k)) => {
-                let k: usize = k.trim().parse().map_err(|_| format!("{:?} is not a light index", k.trim()))?;
+                let k: usize =
+                    k.trim().parse().map_err(|_| format!("{} is not a light index", crate::input::quote(k.trim())))?;
                 (rows, k)
             }
             None => (text, 0),

@@ -12,6 +12,8 @@ pub mod db;
 pub mod descriptor;
 pub mod game;
 pub mod grid;
+pub mod input;
+pub mod meter;
 pub mod native;
 pub mod progress;
 pub mod script;

@@ -1,3 +1,7 @@
+/// Counted, so that a script call can be held to the memory budget (see `gamesman::meter`).
+#[global_allocator]
+static METER: gamesman::meter::Meter = gamesman::meter::Meter;
+
 fn main() {
     // Like every Unix tool, stop quietly when the reader of our output goes away
     // (`gamesman play ... | head`), instead of panicking on a broken pipe.

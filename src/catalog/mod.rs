@@ -293,6 +293,12 @@ impl Catalog {
         load_path(&self.find(spec)?)
     }
 
+    /// [`Catalog::load`] within a memory budget of `budget` bytes: the file and every number
+    /// it gives are checked against it before anything is made.
+    pub fn load_within(&self, spec: &str, budget: usize) -> Result<Definition> {
+        load_path_within(&self.find(spec)?, budget)
+    }
+
     /// The native module that answers `def` under `engine`, if any.
     pub fn native_for(&self, def: &Definition, engine: Engine) -> Result<Option<&Native>> {
         let declared = def.info().native.as_deref();
@@ -338,7 +344,7 @@ impl Catalog {
             let id = Identity::new(name, &format!("native:{name}"), name.as_bytes(), "native", how.misere);
             return Ok((None, id));
         }
-        let def = self.load(spec)?;
+        let def = self.load_within(spec, how.options.max_memory)?;
         let engine = match self.native_for(&def, how.engine)? {
             Some(_) => "native",
             None => def.engine_name(),
@@ -359,7 +365,7 @@ impl Catalog {
             let info = n.info.clone().expect("a standalone game has its metadata");
             return (n.open)(info, how, Some(id));
         }
-        self.open_definition(self.load(spec)?, how)
+        self.open_definition(self.load_within(spec, how.options.max_memory)?, how)
     }
 
     /// Open a loaded definition (see [`Catalog::open`]).
@@ -527,9 +533,14 @@ fn definition_files(dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// Load a definition file: a `.rhai` script or a `.ron` descriptor.
 pub fn load_path(path: &Path) -> Result<Definition> {
+    load_path_within(path, crate::solve::DEFAULT_MAX_MEMORY)
+}
+
+/// [`load_path`] within a memory budget of `budget` bytes.
+pub fn load_path_within(path: &Path, budget: usize) -> Result<Definition> {
     match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
-        "rhai" => Ok(Definition::Script(ScriptGame::load(path)?)),
-        "ron" => Ok(Definition::Descriptor(DescriptorGame::load(path)?)),
+        "rhai" => Ok(Definition::Script(ScriptGame::load_within(path, budget)?)),
+        "ron" => Ok(Definition::Descriptor(DescriptorGame::load_within(path, budget)?)),
         _ => Err(anyhow!("{}: a game is a .rhai script or a .ron descriptor", path.display())),
     }
 }

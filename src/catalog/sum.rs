@@ -34,7 +34,7 @@ impl Catalog {
         how.misere = false;
         let mut out = Vec::with_capacity(terms.len());
         for (game, pos) in terms {
-            let def = self.load(game)?;
+            let def = self.load_within(game, how.options.max_memory)?;
             if def.info().kind != Kind::Impartial {
                 bail!(
                     "{}: {} is {}, and only impartial games add up in a sum (each player has the same moves)",

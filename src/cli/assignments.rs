@@ -178,7 +178,7 @@ pub fn tactix(args: &TactixArgs) -> i32 {
     let threads =
         args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize);
     let budget = (args.max_memory as usize) << 20;
-    let limit = args.time_limit.map(std::time::Duration::from_secs_f64);
+    let limit = args.time_limit.and_then(::tactix::time_limit);
     let file = args.file.clone();
     let started = std::time::Instant::now();
     let read = |r: &mut dyn Read| {

@@ -3,7 +3,7 @@
 //! script and the descriptor of the same name). A game with nothing to compare it with is
 //! checked against itself: the solved values must follow from the moves (see [`self_check`]).
 
-use crate::catalog::{Database, Engine, How, Session, load_path};
+use crate::catalog::{Database, Engine, How, Session, load_path_within};
 use crate::game::Kind;
 use crate::solve::Report;
 use anyhow::{Result, bail};
@@ -30,6 +30,10 @@ pub struct CheckArgs {
     /// Compare under misère play
     #[arg(long)]
     misere: bool,
+    /// Memory budget in MiB, for each solve and for the positions kept (a position is counted
+    /// as 1 KiB: --count may be at most the budget in KiB)
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    max_memory: usize,
 }
 
 /// What must agree: the value, remoteness, Grundy value and the positions the winning moves
@@ -72,11 +76,23 @@ fn compare(a: &mut dyn Session, b: &mut dyn Session, names: [&str; 2], positions
 
 pub fn run(args: &CheckArgs) -> Result<i32> {
     let catalog = super::catalog();
-    let primary = catalog.load(&args.game)?;
+    let budget = args.max_memory.saturating_mul(1 << 20);
+    // Every position is kept (its text, the two summaries compared): 1 KiB each is counted.
+    if args.count > budget >> 10 {
+        bail!(
+            "--count {} is more than the memory budget allows (a position kept is counted as 1 KiB: at most {} \
+             with --max-memory {})",
+            args.count,
+            budget >> 10,
+            args.max_memory
+        );
+    }
+    let primary = catalog.load_within(&args.game, budget)?;
     if args.misere && primary.info().kind == Kind::Puzzle {
         bail!("--misere applies to two-player games");
     }
-    let how = |engine| How { engine, misere: args.misere, database: Database::Off, ..How::default() };
+    let options = crate::solve::Options { max_memory: budget, ..Default::default() };
+    let how = |engine| How { engine, misere: args.misere, database: Database::Off, options: options.clone() };
     let native = catalog.native_for(&primary, Engine::Auto)?.is_some();
     let sampler = catalog.sampler(&primary);
     let other = primary.sibling();
@@ -111,7 +127,7 @@ pub fn run(args: &CheckArgs) -> Result<i32> {
     };
     let mut total = 0;
     if let Some(other) = &other {
-        let def = load_path(other)?;
+        let def = load_path_within(other, budget)?;
         let second = def.engine_name();
         let mut b = catalog.open_definition(def, &how(Engine::Definition))?;
         let bad = compare(&mut *own, &mut *b, [first, second], &positions)?;

@@ -16,7 +16,6 @@ use crate::progress::Progress;
 use crate::solve::Options;
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -180,7 +179,7 @@ impl GameArgs {
     pub fn position(&self, session: &dyn Session, command: &str) -> Result<String> {
         let text = match (&self.position, self.literal) {
             (Some(p), true) => Some(p.clone()),
-            (p, false) => position_text(p.as_deref())?,
+            (p, false) => position_text(p.as_deref(), self.max_memory_bytes())?,
             (None, true) => None,
         };
         match text {
@@ -368,23 +367,32 @@ pub fn main_with(catalog: Catalog) -> i32 {
         Ok(code) => code,
         Err(e) => {
             // One line, whatever text the error quotes (a position with a newline in it).
-            eprintln!("gamesman: error: {}", format!("{e:#}").replace('\n', "\\n").replace('\r', "\\r"));
+            // One line, and a short one: a message that quotes input at length (a script's own
+            // error text, say) is cut.
+            let text = format!("{e:#}").replace('\n', "\\n").replace('\r', "\\r");
+            match text.char_indices().nth(crate::input::MAX_MESSAGE) {
+                Some((cut, _)) => eprintln!("gamesman: error: {}… (cut)", &text[..cut]),
+                None => eprintln!("gamesman: error: {text}"),
+            }
             1
         }
     }
 }
 
-/// Position text from the argument: text, a file's contents, or stdin for `-`.
-fn position_text(arg: Option<&str>) -> Result<Option<String>> {
+/// Position text from the argument: text, a file's contents, or stdin for `-`; a file or
+/// stdin is read up to [`crate::input::position_limit`] of the memory budget of `budget` bytes.
+fn position_text(arg: Option<&str>, budget: usize) -> Result<Option<String>> {
+    let limit = crate::input::position_limit(budget);
     match arg {
         None => Ok(None),
-        Some("-") => {
-            let mut s = String::new();
-            std::io::stdin().read_to_string(&mut s).context("cannot read the position from stdin")?;
-            Ok(Some(s))
-        }
+        Some("-") => Ok(Some(
+            crate::input::read_text(std::io::stdin().lock(), limit, "the position on stdin")
+                .map_err(|e| anyhow::anyhow!("{e}"))?,
+        )),
         Some(a) if Path::new(a).is_file() => {
-            Ok(Some(std::fs::read_to_string(a).with_context(|| format!("cannot read the position file {a}"))?))
+            let f = std::fs::File::open(a).with_context(|| format!("cannot read the position file {a}"))?;
+            let what = format!("the position file {a}");
+            Ok(Some(crate::input::read_text(f, limit, &what).map_err(|e| anyhow::anyhow!("{e}"))?))
         }
         Some(a) => Ok(Some(a.to_string())),
     }

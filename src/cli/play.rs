@@ -11,7 +11,7 @@ use crate::game::{GameError, Kind, Value};
 use crate::solve::{MoveInfo, Options};
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 
 /// Exit status when the game was stopped before its end (quit, end of input, --max-moves).
 pub const STOPPED: i32 = 2;
@@ -304,9 +304,18 @@ fn read_line(stdin: &mut impl BufRead, prompt: Option<&str>) -> Result<Input> {
         print!("{p}");
         std::io::stdout().flush()?;
     }
+    // A line is a move or a command: one longer than [`MAX_LINE`] is refused, not read whole.
     let mut line = String::new();
-    if stdin.read_line(&mut line)? == 0 {
+    let limit = crate::input::MAX_LINE;
+    if stdin.take(limit as u64 + 1).read_line(&mut line)? == 0 {
         return Ok(Input::End);
+    }
+    if line.len() > limit {
+        anyhow::bail!(
+            "a line of more than {} (starting {}): a move or a command is one short line",
+            crate::input::size(limit),
+            crate::input::quote(&line)
+        );
     }
     Ok(Input::Line(line.trim().to_string()))
 }

@@ -51,7 +51,8 @@ fn games(args: &ServeArgs) -> Result<Vec<(String, String)>> {
     let catalog = super::catalog();
     let mut out = Vec::new();
     for (id, spec) in catalog.served(&args.games)? {
-        match Served::open(catalog, &spec, Duration::from_secs(1), 1 << 20, true) {
+        // Within the budget the game will have (its definition's numbers are checked against it).
+        match Served::open(catalog, &spec, Duration::from_secs(1), args.max_memory.saturating_mul(1 << 20), true) {
             Ok(_) => out.push((id, spec)),
             Err(e) if args.games.is_empty() => eprintln!("gamesman: warning: not served: {e:#}"),
             Err(e) => return Err(e),

@@ -230,16 +230,24 @@ pub struct DescriptorGame {
     primitive_hook: Option<ScriptHook>,
     /// The descriptor's text and folder, for a copy of the game on another thread.
     source: std::sync::Arc<(String, Option<std::path::PathBuf>)>,
+    /// The memory budget its numbers were checked against.
+    budget: usize,
 }
 
 impl DescriptorGame {
     /// Load and check a descriptor. Every error names the file, and the line and column
     /// where there is one.
     pub fn load(path: &Path) -> GameResult<DescriptorGame> {
+        Self::load_within(path, crate::solve::DEFAULT_MAX_MEMORY)
+    }
+
+    /// [`DescriptorGame::load`], with every number the descriptor gives checked against a
+    /// memory budget of `budget` bytes (and the file itself at most a sixteenth of it).
+    pub fn load_within(path: &Path, budget: usize) -> GameResult<DescriptorGame> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path)
+        let text = crate::input::read_definition(path, budget)
             .map_err(|e| GameError::Definition(format!("{file}: cannot read the descriptor: {e}")))?;
-        Self::from_source(&file, &text, path.parent())
+        Self::from_source_within(&file, &text, path.parent(), budget)
     }
 
     /// The octal game of `code` ("0.77", "0.3…") as a descriptor named by its code, with no file:
@@ -252,6 +260,12 @@ impl DescriptorGame {
     }
 
     pub fn from_source(file: &str, text: &str, dir: Option<&Path>) -> GameResult<DescriptorGame> {
+        Self::from_source_within(file, text, dir, crate::solve::DEFAULT_MAX_MEMORY)
+    }
+
+    /// [`DescriptorGame::from_source`] within a memory budget of `budget` bytes: a number
+    /// that would cost more (`heaps`, a take of `Subtract`) is refused before anything is made.
+    pub fn from_source_within(file: &str, text: &str, dir: Option<&Path>, budget: usize) -> GameResult<DescriptorGame> {
         let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
         let d: Descriptor = options.from_str(text).map_err(|e| {
             GameError::Definition(format!("{file}:{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
@@ -268,8 +282,29 @@ impl DescriptorGame {
             GameError::Definition(format!("{}: {}", at(field), msg.replace('\n', "\\n").replace('\r', "\\r")))
         };
 
+        // A number the budget cannot afford, refused where it is written.
+        let too_big = |after: &str, label: &str, number: String, what: &str, most: usize| {
+            GameError::Definition(format!(
+                "{}: {label}: {number} is more than the memory budget allows ({what}: at most {most} with \
+                 --max-memory {})",
+                locate(file, text, after, &number),
+                budget >> 20
+            ))
+        };
         let (shape, kind) = match d.rules {
             Rules::Heaps { moves, heaps } => {
+                // A position holds 8 bytes a heap (its text at least 2), and a search many.
+                if let Some(n) = heaps
+                    && n > budget / 16
+                {
+                    return Err(too_big(
+                        "heaps:",
+                        "heaps",
+                        n.to_string(),
+                        "a position holds 16 bytes a heap",
+                        budget / 16,
+                    ));
+                }
                 if moves.is_empty() {
                     return Err(bad_at("rules", "a heap game needs at least one kind of move".into()));
                 }
@@ -287,6 +322,18 @@ impl DescriptorGame {
                             }
                             set.sort_unstable();
                             set.dedup();
+                            // The table of takes holds a byte for each number up to the
+                            // largest, and the nim-sequence that finds its period 8 more.
+                            let top = set[set.len() - 1];
+                            if top > (budget / 16) as u64 {
+                                return Err(too_big(
+                                    "Subtract(",
+                                    "Subtract",
+                                    top.to_string(),
+                                    "a take of k makes tables of 16·k bytes",
+                                    budget / 16,
+                                ));
+                            }
                             Family::Subtract(set)
                         }
                         HeapMove::Octal(code) => Family::Octal(parse_octal(&code).map_err(|e| bad_at("rules", e))?),
@@ -404,6 +451,7 @@ impl DescriptorGame {
             misere,
             primitive_hook,
             source: std::sync::Arc::new((text.to_string(), dir.map(Path::to_path_buf))),
+            budget,
         };
         if let Some(s) = &game.start {
             game.parse(s).map_err(|e| bad_at("start", format!("the start position: {e}")))?;
@@ -503,6 +551,25 @@ fn octal_takes(rules: &HeapRules, n: u64) -> u64 {
     if rules.repeats() { n } else { n.min(rules.explicit() as u64) }
 }
 
+/// "file:line:column" of the first `number` written after `after` (outside comments), or
+/// the file alone.
+fn locate(file: &str, text: &str, after: &str, number: &str) -> String {
+    let mut seen = false;
+    for (i, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut from = 0;
+        if !seen && let Some(at) = code.find(after) {
+            seen = true;
+            from = at + after.len();
+        }
+        if seen && let Some(at) = code[from..].find(number) {
+            let col = code[..from + at].chars().count() + 1;
+            return format!("{file}:{}:{col}", i + 1);
+        }
+    }
+    file.to_string()
+}
+
 /// One heap of `n` tokens, or none when it is empty.
 fn single(n: u64) -> Vec<u64> {
     if n == 0 { vec![] } else { vec![n] }
@@ -527,7 +594,10 @@ fn parse_heights(text: &str) -> GameResult<Vec<u64>> {
             .collect::<GameResult<_>>()?
     };
     if h.windows(2).any(|w| w[1] > w[0]) {
-        return Err(GameError::BadPosition(format!("column heights must not increase from left to right ({t})")));
+        return Err(GameError::BadPosition(format!(
+            "column heights must not increase from left to right ({})",
+            crate::input::quote(t)
+        )));
     }
     Ok(h)
 }
@@ -634,9 +704,11 @@ impl Game for DescriptorGame {
 
     /// The same descriptor read again (its script hook, if any, is not shared between threads).
     fn replicate(&self) -> Option<crate::game::Replica<'_, Self>> {
-        let (file, source) = (self.file.clone(), self.source.clone());
+        let (file, source, budget) = (self.file.clone(), self.source.clone(), self.budget);
         Some(crate::game::Replica {
-            make: std::sync::Arc::new(move || DescriptorGame::from_source(&file, &source.0, source.1.as_deref())),
+            make: std::sync::Arc::new(move || {
+                DescriptorGame::from_source_within(&file, &source.0, source.1.as_deref(), budget)
+            }),
             send: |p| Box::new(p.clone()),
             receive: |w| match w.downcast::<DPos>() {
                 Ok(p) => *p,
@@ -661,10 +733,14 @@ impl Game for DescriptorGame {
                 if let Some(n) = count
                     && h.len() != *n
                 {
+                    let example = if *n <= 8 {
+                        format!("e.g. \"{}\"", vec!["3"; *n].join(","))
+                    } else {
+                        format!("{n} heap sizes separated by commas")
+                    };
                     return Err(GameError::BadPosition(format!(
-                        "{} has {n} heaps, e.g. \"{}\" (got {})",
+                        "{} has {n} heaps, {example} (got {})",
                         self.info.name,
-                        vec!["3"; *n].join(","),
                         h.len()
                     )));
                 }

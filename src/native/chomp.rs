@@ -357,7 +357,7 @@ pub fn parse_state(text: &str) -> Result<Vec<u32>, String> {
     let h: Vec<u32> = if t.contains([',', ' ']) {
         t.split([',', ' '])
             .filter(|s| !s.is_empty())
-            .map(|s| s.parse::<u32>().map_err(|_| format!("{s:?} is not a column height")))
+            .map(|s| s.parse::<u32>().map_err(|_| format!("{} is not a column height", crate::input::quote(s))))
             .collect::<Result<_, _>>()?
     } else {
         if t.is_empty() {
@@ -374,7 +374,7 @@ pub fn parse_state(text: &str) -> Result<Vec<u32>, String> {
         return Err("a Chomp state is column heights such as 4432".into());
     }
     if h.windows(2).any(|w| w[1] > w[0]) {
-        return Err(format!("column heights must not increase from left to right ({t})"));
+        return Err(format!("column heights must not increase from left to right ({})", crate::input::quote(t)));
     }
     Ok(h)
 }

@@ -37,10 +37,16 @@ pub fn parse_big_heaps(text: &str) -> GameResult<Vec<BigUint>> {
                 && !rest.is_empty()
                 && rest.bytes().all(|b| b.is_ascii_digit())
             {
-                return Err(GameError::BadPosition(format!("heap sizes cannot be negative ({s})")));
+                return Err(GameError::BadPosition(format!(
+                    "heap sizes cannot be negative ({})",
+                    crate::input::quote(s)
+                )));
             }
             if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(GameError::BadPosition(format!("{s:?} is not a heap size (a whole number)")));
+                return Err(GameError::BadPosition(format!(
+                    "{} is not a heap size (a whole number)",
+                    crate::input::quote(s)
+                )));
             }
             Ok(s.parse::<BigUint>().expect("digits"))
         })

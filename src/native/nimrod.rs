@@ -203,12 +203,13 @@ impl Game for Nimrod {
         ) else {
             return crate::game::default_parse_move(self, p, text).map_err(|_| {
                 GameError::BadMove(format!(
-                    "{text:?}: a move is two numbers, the rods taken from pile A and from pile B (\"0 3\")"
+                    "{}: a move is two numbers, the rods taken from pile A and from pile B (\"0 3\")",
+                    crate::input::quote(text)
                 ))
             });
         };
         if nums.len() != 2 {
-            return Err(GameError::BadMove(format!("{text:?}: a move is two numbers (\"0 3\")")));
+            return Err(GameError::BadMove(format!("{}: a move is two numbers (\"0 3\")", crate::input::quote(text))));
         }
         let why = if a.is_zero() && b.is_zero() {
             Some("a move takes at least one rod".to_string())
@@ -220,7 +221,7 @@ impl Game for Nimrod {
             None
         };
         match why {
-            Some(why) => Err(GameError::BadMove(format!("{text:?}: {why}"))),
+            Some(why) => Err(GameError::BadMove(format!("{}: {why}", crate::input::quote(text)))),
             None => Ok((a, b)),
         }
     }

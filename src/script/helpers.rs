@@ -143,7 +143,7 @@ pub fn parse_heaps(text: &str) -> Result<Vec<i64>, String> {
         .map(|s| match s.parse::<i64>() {
             Ok(n) if n >= 0 => Ok(n),
             Ok(n) => Err(format!("heap sizes cannot be negative ({n})")),
-            Err(_) => Err(format!("{s:?} is not a heap size (a whole number)")),
+            Err(_) => Err(format!("{} is not a heap size (a whole number)", crate::input::quote(s))),
         })
         .collect()
 }

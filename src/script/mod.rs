@@ -74,6 +74,8 @@ pub struct ScriptGame {
     /// them once for every move they look at, and most positions are reached by many moves.
     canonical_memo: CallMemo<Key>,
     parts_memo: CallMemo<Option<Vec<Key>>>,
+    /// The memory budget its calls are held to (see [`meter`]).
+    budget: usize,
 }
 
 /// The answers of one script function of a position, remembered up to [`CALL_MEMO_BYTES`]
@@ -209,12 +211,14 @@ struct Trace {
 /// Run `f(args)` once more under a debugger that records each statement's position, to
 /// find where a sandbox limit (operations, call depth, data size) struck.
 #[allow(deprecated)] // Rhai marks its debugger API "volatile", not deprecated.
-fn trace_limit(ast: &AST, constants: &Constants, f: &str, args: impl FuncArgs) -> Option<Trace> {
+fn trace_limit(ast: &AST, constants: &Constants, f: &str, args: impl FuncArgs, budget: usize) -> Option<Trace> {
     use std::cell::RefCell;
     use std::rc::Rc;
     let last: Rc<RefCell<(Position, Vec<String>)>> = Rc::new(RefCell::new((Position::NONE, Vec::new())));
     let seen = last.clone();
+    // The same limits as the call had: run with looser ones, it could make more than it did.
     let mut e = engine_with(constants);
+    meter(&mut e, budget);
     e.register_debugger(
         |_, dbg| dbg,
         move |ctx, event, node, _source, pos| {
@@ -252,11 +256,22 @@ fn trace_limit(ast: &AST, constants: &Constants, f: &str, args: impl FuncArgs) -
 /// A script error in `f` as one line naming the file, line and column. Rhai reports the
 /// sandbox's limits (operations, call depth, data size) without a position, so the call is
 /// run once more under a debugger that records where it was when the limit struck.
-fn error_text(file: &str, ast: &AST, constants: &Constants, f: &str, e: &EvalAltResult, args: impl FuncArgs) -> String {
+#[allow(clippy::too_many_arguments)]
+fn error_text(
+    file: &str,
+    ast: &AST,
+    constants: &Constants,
+    f: &str,
+    e: &EvalAltResult,
+    args: impl FuncArgs,
+    budget: usize,
+) -> String {
     let (inner, mut pos) = innermost(e);
     let mut msg = message(inner);
+    // (Not for a call the meter stopped: run again, it would make as much once more.)
     if inner.is_system_exception()
-        && let Some(trace) = trace_limit(ast, constants, f, args)
+        && !matches!(inner, EvalAltResult::ErrorTerminated(..))
+        && let Some(trace) = trace_limit(ast, constants, f, args, budget)
     {
         pos = trace.pos;
         if matches!(inner, EvalAltResult::ErrorStackOverflow(_)) {
@@ -285,10 +300,45 @@ pub fn engine() -> Engine {
         .set_max_functions(1 << 12)
         .set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
     e.disable_symbol("eval");
+    meter(&mut e, crate::solve::DEFAULT_MAX_MEMORY);
     e.on_print(|s| eprintln!("{s}"));
     e.on_debug(|s, _, pos| eprintln!("debug {}: {s}", pos.line().unwrap_or(0)));
     helpers::register(&mut e);
     e
+}
+
+thread_local! {
+    /// What the allocation meter read when the running script call began.
+    static CALL_START: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
+}
+
+/// Hold every call of `e` to a quarter of a memory budget of `budget` bytes: Rhai's limits
+/// on one array, map and string, and the allocation meter ([`crate::meter`]) on everything a
+/// call makes, read at each of its operations.
+fn meter(e: &mut Engine, budget: usize) {
+    e.set_max_string_size((budget / 16).clamp(1 << 10, 1 << 20))
+        .set_max_array_size((budget / 64).clamp(1 << 10, 1 << 20))
+        .set_max_map_size((budget / 256).clamp(1 << 8, 1 << 16));
+    let most = (budget / 4) as isize;
+    let why = out_of_memory(budget);
+    e.on_progress(move |ops| {
+        let now = crate::meter::net();
+        // Rhai counts a call's operations from 1.
+        if ops == 1 {
+            CALL_START.with(|c| c.set(now));
+        } else if now - CALL_START.with(|c| c.get()) > most {
+            return Some(Dynamic::from(why.clone()));
+        }
+        None
+    });
+}
+
+/// The message of a call stopped by [`meter`] (the token it is stopped with).
+fn out_of_memory(budget: usize) -> String {
+    format!(
+        "the script made more than {} MiB of data in one call, past a quarter of the memory budget (raise --max-memory)",
+        (budget / 4) >> 20
+    )
 }
 
 /// [`engine`] with a script's top-level constants readable in its functions as `global::NAME`.
@@ -356,7 +406,7 @@ fn innermost(err: &EvalAltResult) -> (&EvalAltResult, Position) {
 
 fn message(e: &EvalAltResult) -> String {
     match e {
-        EvalAltResult::ErrorRuntime(v, _) => v.to_string(),
+        EvalAltResult::ErrorRuntime(v, _) | EvalAltResult::ErrorTerminated(v, _) => v.to_string(),
         EvalAltResult::ErrorTooManyOperations(_) => {
             format!("the script used more than {MAX_OPERATIONS} operations in one call (it may loop forever)")
         }
@@ -372,17 +422,37 @@ impl ScriptGame {
     /// Load and check a script. Every error names the file, and the line and column where
     /// there is one.
     pub fn load(path: &Path) -> GameResult<ScriptGame> {
+        Self::load_within(path, crate::solve::DEFAULT_MAX_MEMORY)
+    }
+
+    /// [`ScriptGame::load`] within a memory budget of `budget` bytes: the file is read only if
+    /// it is at most a sixteenth of it, and the script's values are held to the budget (see
+    /// [`crate::meter`]).
+    pub fn load_within(path: &Path, budget: usize) -> GameResult<ScriptGame> {
         let file = path.display().to_string();
-        let source = std::fs::read_to_string(path)
+        let source = crate::input::read_definition(path, budget)
             .map_err(|e| GameError::Definition(format!("{file}: cannot read the script: {e}")))?;
-        Self::from_source(&file, &source)
+        Self::from_source_within(&file, &source, budget)
     }
 
     pub fn from_source(file: &str, source: &str) -> GameResult<ScriptGame> {
+        Self::from_source_within(file, source, crate::solve::DEFAULT_MAX_MEMORY)
+    }
+
+    /// [`ScriptGame::from_source`] within a memory budget of `budget` bytes.
+    pub fn from_source_within(file: &str, source: &str, budget: usize) -> GameResult<ScriptGame> {
         let def = |pos: Position, msg: &str| GameError::Definition(located(file, pos, msg));
         let mut ast = engine().compile(source).map_err(|e| def(e.1, &e.0.to_string()))?;
         ast.set_source(file);
-        let (scope, constants) = run_top_level(&engine(), &ast, file)?;
+        let (scope, constants) = run_top_level(
+            &{
+                let mut e = engine();
+                meter(&mut e, budget);
+                e
+            },
+            &ast,
+            file,
+        )?;
         let text_const = |name: &str| -> GameResult<Option<String>> {
             match scope.get(name) {
                 None => Ok(None),
@@ -497,7 +567,12 @@ impl ScriptGame {
         Ok(ScriptGame {
             file: file.to_string(),
             source: source.into(),
-            engine: engine_with(&constants),
+            engine: {
+                let mut e = engine_with(&constants);
+                meter(&mut e, budget);
+                e
+            },
+            budget,
             calls,
             constants,
             info,
@@ -525,7 +600,11 @@ impl ScriptGame {
     /// limits (operations, call depth, data size) without a position, so the call is run once
     /// more under a debugger that records where it was when the limit struck.
     fn script_error(&self, f: &str, e: &EvalAltResult, args: impl FuncArgs) -> GameError {
-        GameError::Definition(error_text(&self.file, &self.calls, &self.constants, f, e, args))
+        let text = error_text(&self.file, &self.calls, &self.constants, f, e, args, self.budget);
+        if matches!(innermost(e).0, EvalAltResult::ErrorTerminated(..)) {
+            return GameError::OutOfMemory(text);
+        }
+        GameError::Definition(text)
     }
 
     /// The line where function `f` is defined, as "file:line" (or the file alone).
@@ -633,7 +712,15 @@ impl ScriptHook {
         self.engine
             .call_fn_with_options::<Dynamic>(call_options(), &mut scope, &self.ast, &self.function, args.clone())
             .map_err(|e| {
-                GameError::Definition(error_text(&self.file, &self.ast, &self.constants, &self.function, &e, args))
+                GameError::Definition(error_text(
+                    &self.file,
+                    &self.ast,
+                    &self.constants,
+                    &self.function,
+                    &e,
+                    args,
+                    crate::solve::DEFAULT_MAX_MEMORY,
+                ))
             })
     }
 
@@ -664,9 +751,9 @@ fn receive_key(w: crate::game::Wire) -> Key {
 impl Game for ScriptGame {
     /// The same script compiled again (an engine is not shared between threads).
     fn replicate(&self) -> Option<crate::game::Replica<'_, Self>> {
-        let (file, source) = (self.file.clone(), self.source.clone());
+        let (file, source, budget) = (self.file.clone(), self.source.clone(), self.budget);
         Some(crate::game::Replica {
-            make: std::sync::Arc::new(move || ScriptGame::from_source(&file, &source)),
+            make: std::sync::Arc::new(move || ScriptGame::from_source_within(&file, &source, budget)),
             send: send_key,
             receive: receive_key,
         })

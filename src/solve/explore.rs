@@ -5,9 +5,9 @@
 use super::graph::Node;
 use crate::game::{Footprint, Game, GameError, GameResult, Replica, Value, Wire};
 use crate::progress::Progress;
-use crate::solve::graph::Graph;
+use crate::solve::graph::{Builder, Graph};
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 
 /// Positions a worker expands per job.
@@ -15,6 +15,19 @@ const CHUNK: usize = 64;
 
 /// A node as it crosses back: the end value, and the children.
 type WireNode = (Option<Value>, bool, Vec<Wire>);
+
+/// A chunk's expansions as they come back: (chunk, the bytes its children hold, the nodes;
+/// fewer than the chunk's positions when the worker left the rest).
+type Done = (usize, usize, GameResult<Vec<WireNode>>);
+
+/// The workers, as the merging thread sees them.
+struct Pool<'a> {
+    threads: usize,
+    jobs: &'a mpsc::Sender<(usize, Vec<Wire>)>,
+    done: &'a mpsc::Receiver<Done>,
+    /// Bytes the workers' expansions hold, not yet merged.
+    held: &'a AtomicUsize,
+}
 
 /// How a worker expands one position of `G`: `(game, position, memory budget)`.
 pub type Expand<G> = fn(&G, &<G as Game>::Pos, usize) -> GameResult<Node<<G as Game>::Pos>>;
@@ -38,7 +51,13 @@ pub fn parallel<G: Game>(
     let (job_tx, job_rx) = mpsc::channel::<(usize, Vec<Wire>)>();
     let job_rx = Arc::new(Mutex::new(job_rx));
     let stop = AtomicBool::new(false);
-    let (done_tx, done_rx) = mpsc::channel::<(usize, GameResult<Vec<WireNode>>)>();
+    // What the workers may hold between them (expanded, not yet merged): a quarter of the
+    // budget, counted in `held`; the graph keeps to the rest. A worker expands one position
+    // within its share of that quarter; a position with more children is left to this thread.
+    let held = AtomicUsize::new(0);
+    let (held, all) = (&held, budget / 4);
+    let share = all / threads.max(1);
+    let (done_tx, done_rx) = mpsc::channel::<Done>();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let (make, job_rx, done_tx, stop) = (make.clone(), job_rx.clone(), done_tx.clone(), &stop);
@@ -46,7 +65,7 @@ pub fn parallel<G: Game>(
                 let game = match make() {
                     Ok(g) => g,
                     Err(e) => {
-                        let _ = done_tx.send((usize::MAX, Err(e)));
+                        let _ = done_tx.send((usize::MAX, 0, Err(e)));
                         return;
                     }
                 };
@@ -56,18 +75,44 @@ pub fn parallel<G: Game>(
                     if stop.load(Ordering::Relaxed) {
                         return;
                     }
-                    let out: GameResult<Vec<WireNode>> = wires
-                        .into_iter()
-                        .map(|w| {
-                            let pos = receive(w);
-                            Ok(match expand(&game, &pos, budget)? {
-                                Node::End(v) => (Some(v), false, Vec::new()),
-                                Node::Inner(kids) => (None, false, kids.iter().map(send).collect()),
-                                Node::EndWith(v, kids) => (Some(v), true, kids.iter().map(send).collect()),
-                            })
-                        })
-                        .collect();
-                    if done_tx.send((id, out)).is_err() {
+                    // The chunk's expansions while the workers hold less than their quarter of
+                    // the budget: past it, the rest of the chunk is left to the merging thread
+                    // (a chunk of 64 positions with thousands of large children each would
+                    // otherwise hold many times the budget before the graph could count it).
+                    let mut out = Vec::new();
+                    let mut bytes = 0;
+                    let mut failed = None;
+                    for w in wires {
+                        if held.load(Ordering::Relaxed) > all {
+                            break;
+                        }
+                        let pos = receive(w);
+                        let node = match expand(&game, &pos, share) {
+                            Ok(n) => n,
+                            Err(GameError::OutOfMemory(_)) => break,
+                            Err(e) => {
+                                failed = Some(e);
+                                break;
+                            }
+                        };
+                        let kids = match &node {
+                            Node::End(_) => &[][..],
+                            Node::Inner(k) | Node::EndWith(_, k) => &k[..],
+                        };
+                        let b = kids.iter().map(|k| std::mem::size_of_val(k) + k.heap_bytes()).sum::<usize>();
+                        held.fetch_add(b, Ordering::Relaxed);
+                        bytes += b;
+                        out.push(match node {
+                            Node::End(v) => (Some(v), false, Vec::new()),
+                            Node::Inner(kids) => (None, false, kids.iter().map(send).collect()),
+                            Node::EndWith(v, kids) => (Some(v), true, kids.iter().map(send).collect()),
+                        });
+                    }
+                    let out = match failed {
+                        Some(e) => Err(e),
+                        None => Ok(out),
+                    };
+                    if done_tx.send((id, bytes, out)).is_err() {
                         return;
                     }
                 }
@@ -75,7 +120,8 @@ pub fn parallel<G: Game>(
         }
         drop(done_tx);
         let here = |p: &G::Pos| expand(game, p, budget);
-        let result = merge(root, budget, progress, &job_tx, &done_rx, send, receive, visited, here);
+        let pool = Pool { threads, jobs: &job_tx, done: &done_rx, held };
+        let result = merge(root, budget, progress, pool, send, receive, visited, here);
         if result.is_err() {
             // Stopped early (an error, the time limit): the chunks still queued are not
             // expanded; each worker stops after the one it holds.
@@ -91,8 +137,7 @@ fn merge<P: Clone + Eq + std::hash::Hash + Footprint>(
     root: P,
     budget: usize,
     progress: &Progress,
-    jobs: &mpsc::Sender<(usize, Vec<Wire>)>,
-    done: &mpsc::Receiver<(usize, GameResult<Vec<WireNode>>)>,
+    pool: Pool<'_>,
     send: fn(&P) -> Wire,
     receive: fn(Wire) -> P,
     visited: &mut u64,
@@ -114,20 +159,32 @@ fn merge<P: Clone + Eq + std::hash::Hash + Footprint>(
             continue;
         }
         let chunks: Vec<(usize, usize)> = (from..to).step_by(CHUNK).map(|s| (s, (s + CHUNK).min(to))).collect();
-        for (id, &(s, e)) in chunks.iter().enumerate() {
-            let wires = (s..e).map(|i| send(b.node(i))).collect();
-            jobs.send((id, wires)).map_err(|_| stopped())?;
+        // A few chunks in flight a worker (not the whole level at once: what comes back
+        // out of order waits here, and must stay within the workers' share of the budget).
+        let mut sent = 0;
+        let send_next = |b: &Builder<P>, sent: &mut usize| -> GameResult<()> {
+            if let Some(&(s, e)) = chunks.get(*sent) {
+                let wires = (s..e).map(|i| send(b.node(i))).collect();
+                pool.jobs.send((*sent, wires)).map_err(|_| stopped())?;
+                *sent += 1;
+            }
+            Ok(())
+        };
+        for _ in 0..2 * pool.threads.max(1) {
+            send_next(&b, &mut sent)?;
         }
         // Merge in order as the chunks come back.
-        let mut waiting: BTreeMap<usize, Vec<WireNode>> = BTreeMap::new();
+        let mut waiting: BTreeMap<usize, (usize, Vec<WireNode>)> = BTreeMap::new();
         let mut want = 0;
         while want < chunks.len() {
-            let (id, out) = done.recv().map_err(|_| stopped())?;
+            let (id, bytes, out) = pool.done.recv().map_err(|_| stopped())?;
             if id == usize::MAX {
                 return Err(out.err().unwrap_or_else(stopped));
             }
-            waiting.insert(id, out?);
-            while let Some(nodes) = waiting.remove(&want) {
+            waiting.insert(id, (bytes, out?));
+            while let Some((bytes, nodes)) = waiting.remove(&want) {
+                let (s, e) = chunks[want];
+                let returned = nodes.len();
                 for (end, with, kids) in nodes {
                     *visited += 1;
                     let kids: Vec<P> = kids.into_iter().map(receive).collect();
@@ -136,10 +193,18 @@ fn merge<P: Clone + Eq + std::hash::Hash + Footprint>(
                         (Some(v), true) => Node::EndWith(v, kids),
                         (None, _) => Node::Inner(kids),
                     };
-                    b.add(node, budget, progress)?;
+                    b.add(node, budget.saturating_sub(pool.held.load(Ordering::Relaxed)), progress)?;
+                }
+                pool.held.fetch_sub(bytes, Ordering::Relaxed);
+                // The rest of a chunk its worker left (past its share of the budget).
+                for i in s + returned..e {
+                    let pos = b.node(i).clone();
+                    *visited += 1;
+                    b.add(here(&pos)?, budget, progress)?;
                 }
                 want += 1;
             }
+            send_next(&b, &mut sent)?;
         }
     }
     Ok(b.finish())

@@ -77,7 +77,7 @@ pub fn parse_args(args: &[String], default_mib: usize) -> Result<(usize, Option<
                     .ok()
                     .filter(|s: &f64| s.is_finite() && *s > 0.0)
                     .ok_or_else(|| format!("--time-limit takes a positive number of seconds, not {v:?}"))?;
-                limit = Some(Duration::from_secs_f64(s));
+                limit = time_limit(s);
                 i += 1;
             }
             f if !f.starts_with('-') || f == "-" => {
@@ -90,6 +90,12 @@ pub fn parse_args(args: &[String], default_mib: usize) -> Result<(usize, Option<
         i += 1;
     }
     Ok((budget, limit, file))
+}
+
+/// A time limit of `seconds` (positive and finite): `None`, no limit, from a billion seconds
+/// (about 32 years) on, which no `Duration` added to an `Instant` could hold in every case.
+pub fn time_limit(seconds: f64) -> Option<Duration> {
+    (seconds < 1e9).then(|| Duration::from_secs_f64(seconds))
 }
 
 /// A connected group of tokens, as [`for_each_component`] hands it over.

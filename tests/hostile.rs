@@ -1,0 +1,273 @@
+//! No input may break a budget (issue #27, items 7–10 and 12): huge numbers in a descriptor,
+//! a huge `--count`, an endless line typed to `play`, a script that makes data without end, a
+//! huge position file, a whole-game analysis whose positions are large, a time limit of 1e300.
+//! Each case gives one clear line (exit 1) or its answer, never an abort, a panic or a hang.
+//!
+//! Memory: a run given `limit_mib` gets that much address space (`setrlimit(RLIMIT_AS)` in
+//! the child), so a run that went past it dies of an allocation failure, which the test sees
+//! (`gamesman` itself maps about 50 MiB; the limits below are the budget plus 64 MiB). The
+//! parallel analysis is measured instead by its peak resident memory (`wait4`'s `ru_maxrss`),
+//! since every thread's malloc arena reserves address space it never uses.
+
+#![cfg(target_os = "linux")]
+
+mod common;
+
+use std::io::Read;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::Stdio;
+
+struct Outcome {
+    code: i32,
+    signal: i32,
+    stdout: String,
+    stderr: String,
+    /// Peak resident memory of the child, in KiB.
+    max_rss_kib: i64,
+}
+
+/// Run `gamesman ARGS` with `stdin`, within `limit_mib` MiB of address space (none for 0).
+#[allow(clippy::zombie_processes)] // waited for with wait4, for its rusage
+fn run(args: &[&str], limit_mib: u64, stdin: Stdio) -> Outcome {
+    let mut cmd = common::bin();
+    cmd.args(args).stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped());
+    if limit_mib > 0 {
+        let limit = (limit_mib << 20) as libc::rlim_t;
+        // SAFETY: setrlimit is async-signal-safe, and the closure touches nothing else.
+        unsafe {
+            cmd.pre_exec(move || {
+                let lim = libc::rlimit { rlim_cur: limit, rlim_max: limit };
+                if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+    let mut child = cmd.spawn().expect("gamesman runs");
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = out.read_to_end(&mut s);
+        String::from_utf8_lossy(&s).into_owned()
+    });
+    let mut e = Vec::new();
+    let _ = err.read_to_end(&mut e);
+    let stdout = reader.join().unwrap();
+    // wait4 for the child's own peak memory.
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value; wait4 fills it in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: the pid is our child's, not yet waited for.
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
+    let st = std::process::ExitStatus::from_raw(status);
+    Outcome {
+        code: st.code().unwrap_or(-1),
+        signal: st.signal().unwrap_or(0),
+        stdout,
+        stderr: String::from_utf8_lossy(&e).into_owned(),
+        max_rss_kib: usage.ru_maxrss,
+    }
+}
+
+/// A file in the test's temporary directory.
+fn file(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("gamesman-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p: PathBuf = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+/// Exit 1 with one line holding `needle`: no signal, no panic, no allocation failure.
+fn refused(o: &Outcome, what: &str, needle: &str) {
+    assert_eq!(o.signal, 0, "{what}: killed by signal {}: {}", o.signal, o.stderr);
+    for bad in ["memory allocation", "panicked", "overflowed its stack"] {
+        assert!(!o.stderr.contains(bad), "{what}: {}", o.stderr);
+    }
+    assert_eq!(o.code, 1, "{what}: exit {}: {}{}", o.code, o.stdout, o.stderr);
+    assert_eq!(o.stderr.trim_end().lines().count(), 1, "{what}: not one line: {}", o.stderr);
+    assert!(o.stderr.contains(needle), "{what}: expected {needle:?} in {}", o.stderr);
+}
+
+// --- 7. Huge numbers in a descriptor ---------------------------------------------------
+
+#[test]
+fn a_descriptor_with_a_trillion_heaps_is_refused_where_it_says_so() {
+    // Before: SIGABRT, asking 16 TB (an example position of 10^12 heaps, built for a message).
+    let ron = file(
+        "heaps.ron",
+        "// Nim on a fixed number of heaps\n(\n    name: \"big\",\n    rules: Heaps(moves: [TakeAny], heaps: 1000000000000),\n)\n",
+    );
+    // 16 bytes a heap: a budget of 1024 MiB affords 2^26 heaps.
+    for cmd in ["solve", "analyze"] {
+        let o = run(&[cmd, &ron, "5", "--max-memory", "1024"], 1024 + 64, Stdio::null());
+        refused(&o, cmd, &format!("{ron}:4:43: heaps: 1000000000000 is more than the memory budget allows"));
+        assert!(o.stderr.contains("at most 67108864 with --max-memory 1024"), "{}", o.stderr);
+    }
+    // The server checks its games at start-up within its --max-memory (512 MiB: 2^25 heaps).
+    let o = run(&["serve", &ron, "--port", "0"], 512 + 64, Stdio::null());
+    refused(&o, "serve", "heaps: 1000000000000 is more than the memory budget allows");
+    assert!(o.stderr.contains("at most 33554432 with --max-memory 512"), "{}", o.stderr);
+    // Within the budget, the count is kept: a wrong number of heaps is an ordinary error.
+    let ok = file("heaps3.ron", "(name: \"three\", rules: Heaps(moves: [TakeAny], heaps: 3))");
+    let o = run(&["solve", &ok, "1,2,3"], 1024 + 64, Stdio::null());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("lose"), "nim 1,2,3 is a loss (1^2^3 = 0): {}", o.stdout);
+    // A budget of 16 MiB affords 2^20 heaps: 2^20 + 1 is refused.
+    let edge = file("heaps-edge.ron", "(name: \"edge\", rules: Heaps(moves: [TakeAny], heaps: 1048577))");
+    let o = run(&["solve", &edge, "1", "--max-memory", "16"], 16 + 64, Stdio::null());
+    refused(&o, "2^20 + 1 heaps", "heaps: 1048577 is more than the memory budget allows");
+}
+
+#[test]
+fn a_subtraction_set_with_a_huge_take_is_refused() {
+    // Before: u64::MAX panicked (index out of bounds in src/solve/sequence.rs: top + 1
+    // overflowed to an empty table), and 10^12 aborted asking a 1 TB table.
+    for k in ["18446744073709551615", "1000000000000"] {
+        let ron = file(
+            &format!("sub{}.ron", k.len()),
+            &format!("(\n  name: \"s\",\n  rules: Heaps(moves: [Subtract([1, {k}])]),\n)\n"),
+        );
+        for args in [vec!["solve", &ron, "10"], vec!["solve", &ron]] {
+            let o = run(&args, 1024 + 64, Stdio::null());
+            refused(&o, k, &format!("{ron}:3:37: Subtract: {k} is more than the memory budget allows"));
+        }
+    }
+    // A take the budget affords still plays: S(1, 100000) on a heap of 5 is Nim by ones, a win.
+    let ron = file("sub-ok.ron", "(name: \"s\", rules: Heaps(moves: [Subtract([1, 100000])]))");
+    let o = run(&["solve", &ron, "5"], 1024 + 64, Stdio::null());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("win"), "{}", o.stdout);
+}
+
+// --- 8. A huge --count, an endless line ------------------------------------------------
+
+#[test]
+fn check_refuses_a_count_past_the_budget() {
+    // Before: SIGABRT (24 GB asked for the list of positions). 1 KiB a position: 1024 MiB
+    // affords 2^20 of them.
+    let o = run(&["check", "nim", "--count", "1000000000"], 1024 + 64, Stdio::null());
+    refused(&o, "check --count 1e9", "--count 1000000000 is more than the memory budget allows");
+    assert!(o.stderr.contains("at most 1048576 with --max-memory 1024"), "{}", o.stderr);
+}
+
+#[test]
+fn play_refuses_an_endless_line() {
+    // Before: a line without end was read whole (3 GB in 6 s from /dev/zero).
+    let zero = std::fs::File::open("/dev/zero").unwrap();
+    let o = run(&["play", "nim", "3,4,5"], 1024 + 64, Stdio::from(zero));
+    refused(&o, "play < /dev/zero", "a line of more than 64 KiB");
+    // The quote of the line is cut: 40 characters (as \0, 2 each) and "…".
+    assert!(o.stderr.len() < 300, "{} bytes: {}", o.stderr.len(), o.stderr);
+    assert!(o.stderr.contains("…"), "{}", o.stderr);
+}
+
+// --- 9. A script that makes data without end -------------------------------------------
+
+/// A script whose `parse` fills a map with copies of an array of `n` elements.
+fn map_bomb(n: usize) -> String {
+    file(
+        &format!("bomb{n}.rhai"),
+        &format!(
+            "const NAME = \"bomb\";\nconst KIND = \"impartial\";\nconst START = \"1\";\n\
+             fn parse(text) {{\n    let a = [];\n    a.pad({n}, 0);\n    let m = #{{}};\n    \
+             for i in 0..60000 {{ m[`k${{i}}`] = a; }}\n    [m.len()]\n}}\n\
+             fn format(p) {{ \"1\" }}\nfn moves(p) {{ [] }}\nfn play(p, m) {{ p }}\n"
+        ),
+    )
+}
+
+#[test]
+fn a_script_is_held_to_the_budget() {
+    // Before: 11.4 GB, 8.4 GB with --max-memory 16 (Rhai checks `a` in `m[k] = a`, not `m`,
+    // so its per-value limits never saw the map grow).
+    // 200,000 elements pass Rhai's array limit at 16 MiB (16 MiB / 64 = 262,144 elements):
+    // the allocation meter stops the call at a quarter of the budget.
+    let o = run(&["solve", &map_bomb(200_000), "--max-memory", "16"], 16 + 64, Stdio::null());
+    refused(&o, "map bomb, 16 MiB", "the script made more than 4 MiB of data in one call");
+    // 10^6 elements: past the array limit sized from 16 MiB.
+    let o = run(&["solve", &map_bomb(1_000_000), "--max-memory", "16"], 16 + 64, Stdio::null());
+    refused(&o, "map bomb, 16 MiB, big array", "Size of array/BLOB too large");
+    // The default budget: the meter at 256 MiB.
+    let o = run(&["solve", &map_bomb(1_000_000)], 1024 + 64, Stdio::null());
+    refused(&o, "map bomb, 1 GiB", "the script made more than 256 MiB of data in one call");
+    // An ordinary script still plays within the smallest budget.
+    let o = run(&["solve", "games/kayles.rhai", "10", "--max-memory", "16"], 16 + 64, Stdio::null());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+}
+
+// --- 10. Huge positions, large positions ----------------------------------------------
+
+#[test]
+fn a_huge_position_file_is_refused_before_it_is_read() {
+    // Before: a 1 GiB file of NUL bytes grew to 6.4 GB with --max-memory 16. A sparse file
+    // of 256 MiB of NULs (no disk written) against 16 MiB: at most 1 MiB is read.
+    let path = file("zeros.txt", "");
+    std::fs::File::options().write(true).open(&path).unwrap().set_len(256 << 20).unwrap();
+    let o = run(&["solve", "nim", &path, "--max-memory", "16"], 16 + 64, Stdio::null());
+    refused(&o, "a 256 MiB position file", "is more than 1 MiB, past the memory budget");
+    let stdin = std::fs::File::open(&path).unwrap();
+    let o = run(&["solve", "nim", "-", "--max-memory", "16"], 16 + 64, Stdio::from(stdin));
+    refused(&o, "256 MiB on stdin", "the position on stdin is more than 1 MiB");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_long_bad_position_is_quoted_short() {
+    // Before: an error quoting the whole position (128 MiB for a 64 MiB position). Here 4 MiB
+    // of `x`, and of NULs (each quoted as 2 characters), to several games.
+    let xs = file("xs.txt", &"x".repeat(4 << 20));
+    let zs = file("zs.txt", &"\0".repeat(4 << 20));
+    for game in ["nim", "kayles", "nimrod", "chomp", "games/nim.ron", "games/kayles.ron", "games/chomp.ron", "connect4"]
+    {
+        for f in [&xs, &zs] {
+            let o = run(&["solve", game, f], 1024 + 64, Stdio::null());
+            refused(&o, game, "");
+            // The message itself, its 40 quoted characters (or the 2000 a message keeps).
+            assert!(o.stderr.len() < 2200, "{game}: {} bytes of error", o.stderr.len());
+        }
+    }
+    // The quote is the helper's: 40 characters, "…", and the length.
+    let o = run(&["solve", "nim", &xs], 1024 + 64, Stdio::null());
+    assert!(o.stderr.contains(&format!("\"{}\"… ({} bytes)", "x".repeat(40), 4 << 20)), "{}", o.stderr);
+}
+
+#[test]
+fn a_parallel_analysis_of_large_positions_keeps_to_its_budget() {
+    // Chomp on 1000 columns of 9: each position holds 8000 bytes and has 8999 children. The
+    // workers used to expand a whole level at once, chunks of 64 such positions each (4.6 GB
+    // with --max-memory 256, 6.4 GB with the default 1 GiB). Now the budget is refused, and
+    // the peak stays within the budget plus 160 MiB (one position's children, up to half the
+    // budget, and the allocator's slack; one thread peaks at the budget plus 50 MiB).
+    let start = "9".repeat(1000);
+    let ron =
+        file("chomp1000.ron", &format!("(name: \"c\", start: \"{start}\", rules: Grid(moves: Chomp, text: Heights))"));
+    let o = run(&["analyze", &ron, "--max-memory", "256", "--threads", "2"], 0, Stdio::null());
+    refused(&o, "analyze chomp 1000×9", "more than the memory budget");
+    let peak_mib = o.max_rss_kib >> 10;
+    assert!(peak_mib <= 256 + 160, "peak {peak_mib} MiB with --max-memory 256");
+}
+
+// --- 12. A time limit of 1e300 ---------------------------------------------------------
+
+#[test]
+fn a_huge_time_limit_is_no_limit() {
+    // Before: both panicked (exit 101), converting 1e300 s to a Duration. The contest's
+    // contract is a number or -1, exit 0: a limit past a billion seconds is no limit.
+    let board = file("bar.pbm", "P1\n3 1\n1 1 1\n");
+    for limit in ["1e300", "1e19", "1e9"] {
+        let o = run(&["tactix", "--time-limit", limit, &board], 0, Stdio::null());
+        assert_eq!((o.code, o.signal), (0, 0), "{limit}: {}", o.stderr);
+        // A bar of 3 tokens (runs taken from a row; a column holds one token): its options
+        // are a bar of 2 (value mex{1, 0} = 2), 1 + 1 (0), 1 (1) and nothing (0): value 3.
+        assert_eq!(o.stdout.trim(), "3", "{limit}: {}", o.stderr);
+    }
+    // The contest binary reads its arguments with the same function.
+    let args = |v: &str| vec!["--time-limit".to_string(), v.to_string()];
+    assert_eq!(tactix::parse_args(&args("1e300"), 24).unwrap().1, None);
+    assert_eq!(tactix::parse_args(&args("2.5"), 24).unwrap().1, Some(std::time::Duration::from_millis(2500)));
+    assert!(tactix::parse_args(&args("inf"), 24).is_err());
+}
