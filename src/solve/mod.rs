@@ -13,6 +13,7 @@ pub mod memo;
 pub mod puzzle;
 pub mod sequence;
 pub mod strategy;
+pub mod tier;
 pub mod value;
 
 use crate::game::{Game, GameError, GameResult, Kind, Value};
