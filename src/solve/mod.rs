@@ -175,6 +175,8 @@ pub struct Analyzer<G: Game> {
     last_path: Option<(G::Pos, Vec<G::Move>)>,
     /// A saved solve of this game, read before any search.
     db: Option<crate::db::Store>,
+    /// A saved tier solve (the array database) of a game with tiers, read first.
+    arrays: Option<crate::db::array::ArrayDb>,
 }
 
 impl<G: Game> Analyzer<G> {
@@ -206,6 +208,7 @@ impl<G: Game> Analyzer<G> {
             puzzle_visited: 0,
             last_path: None,
             db: None,
+            arrays: None,
         }
     }
 
@@ -228,9 +231,11 @@ impl<G: Game> Analyzer<G> {
     /// the database, if any, stays open.
     pub fn reset(&mut self) {
         let db = self.db.take();
+        let arrays = self.arrays.take();
         let game = self.game.clone();
         *self = Self::with_shared(game, self.opts.clone());
         self.db = db;
+        self.arrays = arrays;
     }
 
     /// Answer from a saved solve where it holds the position, and search otherwise.
@@ -249,8 +254,25 @@ impl<G: Game> Analyzer<G> {
         self.db.as_ref()
     }
 
-    /// The saved record of `pos`, if a database is open and holds it.
+    /// Read this saved tier solve first (or none): the game must have tiers.
+    pub fn set_arrays(&mut self, arrays: Option<crate::db::array::ArrayDb>) {
+        self.arrays = arrays;
+    }
+
+    /// The saved tier solve read first, if any.
+    pub fn arrays(&self) -> Option<&crate::db::array::ArrayDb> {
+        self.arrays.as_ref()
+    }
+
+    /// The saved record of `pos`, if a database is open and holds it: the array database
+    /// of a game with tiers (at the position's tier and index), else the redb store.
     pub fn saved(&self, pos: &G::Pos) -> GameResult<Option<crate::db::Record>> {
+        if let (Some(arrays), Some(tiers)) = (&self.arrays, self.game.tiers()) {
+            let (tier, index) = tiers.locate(pos);
+            if let Some((value, remoteness)) = arrays.get(tier, index)?.and_then(crate::db::array::unrec) {
+                return Ok(Some(crate::db::Record { value, remoteness, grundy: None }));
+            }
+        }
         match &self.db {
             None => Ok(None),
             Some(db) => Ok(db.get(&self.game.format(pos)?)?),
