@@ -51,7 +51,10 @@ fn native_search_agrees_with_the_oracle() {
     for k in oracle() {
         let (sol, _) = s.value(&k.position).expect("a value");
         if (sol.value, sol.remoteness) != (k.value, k.remoteness) {
-            wrong.push(format!("{}: {:?} {:?}, oracle {:?} {:?}", k.position, sol.value, sol.remoteness, k.value, k.remoteness));
+            wrong.push(format!(
+                "{}: {:?} {:?}, oracle {:?} {:?}",
+                k.position, sol.value, sol.remoteness, k.value, k.remoteness
+            ));
         }
     }
     assert!(wrong.is_empty(), "{} disagreements, first: {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
@@ -95,7 +98,10 @@ fn tier_save_agrees_with_the_oracle() {
     let out = gamesman(&["solve", "quixo", "3x3", "--save", "--db", d], &[]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // One array a tier: (X, O) with X + O ≤ 9 is 55 tiers.
-    let tiers = std::fs::read_dir(&dir).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "tier")).count();
+    let tiers = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "tier"))
+        .count();
     assert_eq!(tiers, 55);
     let how = How { engine: Engine::Native, database: Database::At(dir.clone()), ..How::default() };
     let mut s = Catalog::new().open("quixo", &how).expect("quixo opens");
@@ -104,7 +110,10 @@ fn tier_save_agrees_with_the_oracle() {
         assert_eq!(s.source(&k.position).unwrap(), "database", "{}", k.position);
         let (sol, _) = s.value(&k.position).expect("a value");
         if (sol.value, sol.remoteness) != (k.value, k.remoteness) {
-            wrong.push(format!("{}: {:?} {:?}, oracle {:?} {:?}", k.position, sol.value, sol.remoteness, k.value, k.remoteness));
+            wrong.push(format!(
+                "{}: {:?} {:?}, oracle {:?} {:?}",
+                k.position, sol.value, sol.remoteness, k.value, k.remoteness
+            ));
         }
     }
     assert_eq!(s.visited(), 0, "every answer came from the arrays");
@@ -151,7 +160,10 @@ fn a_stopped_solve_resumes() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("stopped after 20 tiers"));
     let count = |d: &std::path::Path| {
-        std::fs::read_dir(d).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "tier")).count()
+        std::fs::read_dir(d)
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "tier"))
+            .count()
     };
     assert_eq!(count(&stopped), 20);
     // Resumed: only the 35 tiers left are solved (a second stop after 35 is never reached).
@@ -167,7 +179,7 @@ fn a_stopped_solve_resumes() {
     let _ = std::fs::remove_dir_all(&stopped);
 }
 
-/// Every position of a saved tier solve agrees with its children, read from the same arrays:
+/// Every representative of a saved tier solve agrees with its children, read from the same arrays:
 /// a primitive has its primitive value at remoteness 0; a win has a losing child at one less
 /// and none quicker; a loss has only winning children, the slowest at one less; a draw has
 /// no losing child and a drawing one. By induction on remoteness this holds only for the
@@ -195,9 +207,11 @@ fn saved_arrays_are_locally_consistent() {
     let db = ArrayDb::open(&dir, None).expect("the arrays open");
     let root = q.parse(&root).unwrap();
     let order = tier_order(&q, q.locate(&root).0);
-    let arrays: std::collections::HashMap<u64, Vec<u16>> = order.iter().map(|&t| (t, db.load(t).expect("a tier"))).collect();
+    let arrays: std::collections::HashMap<u64, Vec<u16>> =
+        order.iter().map(|&t| (t, db.load(t).expect("a tier"))).collect();
+    // Only representatives have records: a position is looked up by its canonical form.
     let look = |p: &gamesman::native::quixo::QPos| {
-        let (t, i) = q.locate(p);
+        let (t, i) = q.locate(&q.canonical(p).unwrap());
         unrec(arrays[&t][i as usize]).expect("a record")
     };
     let mut counts = [0u64; 4];
@@ -205,6 +219,10 @@ fn saved_arrays_are_locally_consistent() {
         let bad: Vec<String> = (0..q.tier_size(t))
             .into_par_iter()
             .filter_map(|i| {
+                if q.canonical_index(t, i) != i {
+                    return (arrays[&t][i as usize] != 0)
+                        .then(|| format!("index {i} has a record but is not a representative"));
+                }
                 let p = q.position(t, i);
                 let (v, r) = look(&p);
                 let fail = |why: &str| Some(format!("{} ({v:?} {r:?}): {why}", q.format(&p).unwrap()));
@@ -224,10 +242,37 @@ fn saved_arrays_are_locally_consistent() {
                 if ok { None } else { fail("disagrees with its children") }
             })
             .collect();
-        assert!(bad.is_empty(), "tier {}: {} positions, first {:?}", q.tier_name(t), bad.len(), &bad[..bad.len().min(3)]);
-        for &r in &arrays[&t] {
+        assert!(
+            bad.is_empty(),
+            "tier {}: {} positions, first {:?}",
+            q.tier_name(t),
+            bad.len(),
+            &bad[..bad.len().min(3)]
+        );
+        for &r in arrays[&t].iter().filter(|&&r| r != 0) {
             counts[(r >> 12) as usize - 1] += 1;
         }
     }
     eprintln!("checked: win {}, lose {}, tie {}, draw {}", counts[0], counts[1], counts[2], counts[3]);
+}
+
+/// The move generator on 4×4 and 5×5 boards: 300 random boards of each, their children as
+/// the oracle lists them (`tests/oracles/quixo.py N children`), none where a line ends the
+/// game.
+#[test]
+fn children_agree_with_the_oracle_on_bigger_boards() {
+    let how = How { engine: Engine::Native, database: Database::Off, ..How::default() };
+    let s = Catalog::new().open("quixo", &how).expect("quixo opens");
+    let mut seen = 0;
+    for line in include_str!("data/quixo-children.jsonl").lines() {
+        let j: serde_json::Value = serde_json::from_str(line).unwrap();
+        let pos = j["position"].as_str().unwrap();
+        let want: Vec<String> =
+            j["children"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect();
+        let mut got: Vec<String> = s.children(pos).unwrap().into_iter().map(|(_, c)| c).collect();
+        got.sort();
+        assert_eq!(got, want, "{pos}");
+        seen += 1;
+    }
+    assert_eq!(seen, 600);
 }

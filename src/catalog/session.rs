@@ -247,17 +247,23 @@ impl<G: Game> Live<G> {
         let root_tier = tiers.locate(root).0;
         let arrays = ArrayDb::create(&dir, &id.hash)?;
         let stats = tier::solve(tiers, root_tier, &arrays, &self.progress())?;
-        Ok(Saved { positions: stats.positions, bytes: stats.bytes, path: dir, seconds: started.elapsed().as_secs_f64() })
+        Ok(Saved {
+            positions: stats.positions,
+            bytes: stats.bytes,
+            path: dir,
+            seconds: started.elapsed().as_secs_f64(),
+        })
     }
 
-    /// `analyze` from a saved tier solve: every position of the tiers reachable from the
-    /// root's tier counted by value and remoteness from the arrays (every index of those
-    /// tiers, whether a game from the root reaches it or not).
+    /// `analyze` from a saved tier solve: the positions of the tiers reachable from the
+    /// root's tier counted by value and remoteness from the arrays, one a symmetry class
+    /// (the representatives the solver solved), whether a game from the root reaches them
+    /// or not.
     fn analyze_tiers(&mut self, root: &G::Pos, started: Instant) -> Result<Option<Json>> {
         use crate::db::array::unrec;
         use std::collections::BTreeMap;
         let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(None) };
-        let (root_tier, root_index) = tiers.locate(root);
+        let (root_tier, root_index) = tiers.locate(&self.game().canonical(root)?);
         let Some(here) = arrays.get(root_tier, root_index)?.and_then(unrec) else { return Ok(None) };
         let order = crate::game::tier::tier_order(tiers, root_tier);
         let kind = self.game().kind();
@@ -295,7 +301,7 @@ impl<G: Game> Live<G> {
             "remoteness": here.1,
             "positions": positions,
             "tiers": order.len(),
-            "counted": "every position of the tiers reachable from the root's tier, by index",
+            "counted": "every position of the tiers reachable from the root's tier, one a symmetry class (reachable from the root or not)",
             "by_value": counts(&by_value),
             "by_remoteness": by_rem.iter().map(|(r, c)| { let mut o = counts(c); o["remoteness"] = (*r).into(); o }).collect::<Vec<_>>(),
             "source": "database",

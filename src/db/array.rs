@@ -38,7 +38,7 @@ const MAGIC: &[u8; 8] = b"GMTIER01";
 pub const BLOCK_RECORDS: u32 = 1 << 18;
 
 /// The zstd level the blocks are written with.
-pub const ZSTD_LEVEL: i32 = 19;
+pub const ZSTD_LEVEL: i32 = 9;
 
 /// The largest remoteness a record holds (12 bits).
 pub const MAX_REMOTENESS: u32 = 4095;
@@ -158,8 +158,9 @@ impl TierFile {
         if crc32fast::hash(&head[..body]) != u32_at(&head, body) {
             return Err(damaged(path, "its header fails its checksum"));
         }
-        let table: Vec<(u64, u32, u32)> =
-            (0..nblocks as usize).map(|b| (u64_at(&head, 32 + b * 16), u32_at(&head, 40 + b * 16), u32_at(&head, 44 + b * 16))).collect();
+        let table: Vec<(u64, u32, u32)> = (0..nblocks as usize)
+            .map(|b| (u64_at(&head, 32 + b * 16), u32_at(&head, 40 + b * 16), u32_at(&head, 44 + b * 16)))
+            .collect();
         if table.iter().any(|&(off, n, _)| off + n as u64 > len) {
             return Err(damaged(path, "a block lies past the end of the file"));
         }

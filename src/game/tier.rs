@@ -32,8 +32,9 @@ pub trait TierSpace: Sync {
     /// A name for `tier` in messages and file listings.
     fn tier_name(&self, tier: Tier) -> String;
     /// Symmetry: the index (in the same tier) of the representative of the position at
-    /// `index`. The solver solves only representatives (`canonical_index(t, i) == i`), and
-    /// copies their records to the rest. Fallback: `index` (no symmetry).
+    /// `index`, which must be the index of `Game::canonical` of the position. The solver
+    /// solves and saves only representatives (`canonical_index(t, i) == i`); a lookup reads
+    /// the record of the position's canonical form. Fallback: `index` (no symmetry).
     fn canonical_index(&self, _tier: Tier, index: u64) -> u64 {
         index
     }

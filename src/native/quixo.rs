@@ -106,7 +106,13 @@ impl Shape {
                         }
                         cell += step as i32;
                     }
-                    pushes.push(Push { from: from as u8, to: to as u8, affected, moving: affected & !(1 << from), step });
+                    pushes.push(Push {
+                        from: from as u8,
+                        to: to as u8,
+                        affected,
+                        moving: affected & !(1 << from),
+                        step,
+                    });
                 }
             }
         }
@@ -154,7 +160,10 @@ impl Shape {
     #[inline]
     fn transform(&self, s: usize, b: u32) -> u32 {
         let t = &self.sym[s];
-        t[0][(b & 255) as usize] | t[1][(b >> 8 & 255) as usize] | t[2][(b >> 16 & 255) as usize] | t[3][(b >> 24) as usize]
+        t[0][(b & 255) as usize]
+            | t[1][(b >> 8 & 255) as usize]
+            | t[2][(b >> 16 & 255) as usize]
+            | t[3][(b >> 24) as usize]
     }
 
     fn primitive(&self, p: &QPos) -> Option<Value> {
@@ -332,8 +341,12 @@ impl Game for Quixo {
     fn board(&self, p: &QPos) -> GameResult<Option<Board>> {
         let text = self.format(p)?;
         let n = p.n as usize;
-        let cells: Vec<String> =
-            text.chars().filter(|c| matches!(c, 'X' | 'O' | '.')).take(n * n).map(|c| c.to_ascii_lowercase().to_string()).collect();
+        let cells: Vec<String> = text
+            .chars()
+            .filter(|c| matches!(c, 'X' | 'O' | '.'))
+            .take(n * n)
+            .map(|c| c.to_ascii_lowercase().to_string())
+            .collect();
         // A move takes two cells (the cube and where it goes in): typed, not clicked.
         Ok(Some(Board { rows: n, cols: n, cells, clicks: vec![None; n * n] }))
     }

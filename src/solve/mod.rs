@@ -268,7 +268,8 @@ impl<G: Game> Analyzer<G> {
     /// of a game with tiers (at the position's tier and index), else the redb store.
     pub fn saved(&self, pos: &G::Pos) -> GameResult<Option<crate::db::Record>> {
         if let (Some(arrays), Some(tiers)) = (&self.arrays, self.game.tiers()) {
-            let (tier, index) = tiers.locate(pos);
+            // Only representatives have records (the solver solves one position a class).
+            let (tier, index) = tiers.locate(&self.game.canonical(pos)?);
             if let Some((value, remoteness)) = arrays.get(tier, index)?.and_then(crate::db::array::unrec) {
                 return Ok(Some(crate::db::Record { value, remoteness, grundy: None }));
             }

@@ -14,8 +14,9 @@
 //!    wins is a loss one move slower than its slowest child. Children in other tiers enter
 //!    at their own level. Then ties, the same way; what is left goes round in circles: a
 //!    draw.
-//! 3. **Copy** the representatives' records to the positions symmetric to them, and write
-//!    the tier's array (under a temporary name, then renamed).
+//! 3. **Write** the tier's array (under a temporary name, then renamed). Only representatives
+//!    have records; the other indices hold 0 (no record), which compresses to almost nothing:
+//!    a lookup reads the record of the position's representative.
 //!
 //! A tier whose array is already saved is not solved again, so a killed solve resumes at the
 //! first tier left unsolved. The solver knows nothing of any particular game.
@@ -220,7 +221,9 @@ fn solve_tier(space: &dyn TierSpace, tier: Tier, db: &ArrayDb) -> GameResult<(Ve
     let mut reps = 0;
     let mut ties: Vec<Vec<u32>> = Vec::new();
     let mut edge_count = 0usize;
+    let mut waiting: Vec<u32> = Vec::new();
     for c in &chunks {
+        waiting.extend(c.waiting.iter().map(|w| w.0));
         reps += c.reps;
         edge_count += c.edges.len();
         for &(i, r) in &c.decided {
@@ -269,9 +272,7 @@ fn solve_tier(space: &dyn TierSpace, tier: Tier, db: &ArrayDb) -> GameResult<(Ve
 
     // 2. Wins and losses, level by level.
     let too_far = || {
-        GameError::Unsupported(format!(
-            "a remoteness in tier {name} passes {MAX_REMOTENESS}, more than a record holds"
-        ))
+        GameError::Unsupported(format!("a remoteness in tier {name} passes {MAX_REMOTENESS}, more than a record holds"))
     };
     let mut level = 0usize;
     while level < levels.len() || level < lose_at.len() {
@@ -337,17 +338,12 @@ fn solve_tier(space: &dyn TierSpace, tier: Tier, db: &ArrayDb) -> GameResult<(Ve
         level += 1;
     }
     drop((parents, start, left, win_max1));
-    // Draws, then the symmetric positions, on every core.
+    // What is left undecided goes round in circles: a draw.
     let draw = rec(Value::Draw, 0);
-    let reps_recs = recs;
-    let mut out: Vec<Rec> = vec![0; n];
-    out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, dst)| {
-        for (k, slot) in dst.iter_mut().enumerate() {
-            let i = (c * CHUNK + k) as u64;
-            let j = space.canonical_index(tier, i);
-            let r = reps_recs[j as usize];
-            *slot = if r == 0 { draw } else { r };
+    for i in waiting {
+        if recs[i as usize] == 0 {
+            recs[i as usize] = draw;
         }
-    });
-    Ok((out, reps))
+    }
+    Ok((recs, reps))
 }

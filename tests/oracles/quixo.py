@@ -17,6 +17,11 @@ never decided is a draw. Output: one JSON line per reachable position, sorted,
 draw).
 
     python3 tests/oracles/quixo.py 3 > tests/data/quixo3.jsonl
+    python3 tests/oracles/quixo.py 4 children 300 4 > tests/data/quixo-children.jsonl
+    python3 tests/oracles/quixo.py 5 children 300 5 >> tests/data/quixo-children.jsonl
+
+(the second form: random boards and their children, to check the move generator on 4×4
+and 5×5).
 
 Written from the rules alone, with boards as strings (no bitboards, no symmetry), so that
 it shares nothing with src/native/quixo.rs but the position text.
@@ -159,5 +164,27 @@ def main():
           file=sys.stderr)
 
 
+
+
+def sample_children(n, count, seed):
+    """`count` random n x n positions (seeded) with the oracle's children of each, as JSON
+    lines {"position", "children": sorted texts}: the move generator checked on the boards
+    too big to solve here."""
+    import random
+    rng = random.Random(seed)
+    ls = lines(n)
+    for _ in range(count):
+        board = ''.join(rng.choice('..XO') for _ in range(n * n))
+        turn = rng.choice('XO')
+        if has_line(board, n, 'X', ls) or has_line(board, n, 'O', ls):
+            kids = []
+        else:
+            kids = sorted(text(b, n, other(turn)) for b in children(board, n, turn))
+        print(json.dumps({"position": text(board, n, turn), "children": kids}))
+
+
 if __name__ == '__main__':
-    main()
+    if len(sys.argv) > 2 and sys.argv[2] == 'children':
+        sample_children(int(sys.argv[1]), int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        main()
