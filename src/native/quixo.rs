@@ -154,7 +154,13 @@ impl Shape {
 
     #[inline]
     fn line(&self, b: u32) -> bool {
-        self.lines.iter().any(|&l| b & l == l)
+        // Is some line whole in `b`?
+        for &l in &self.lines {
+            if b & l == l {
+                return true;
+            }
+        }
+        false
     }
 
     #[inline]
