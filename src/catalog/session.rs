@@ -6,11 +6,12 @@
 //! `--save`, `export`, `strategy`, the self-check).
 
 use super::{Database, How};
+use crate::db::array::ArrayDb;
 use crate::db::{self, Identity, Record, Store};
 use crate::game::{Board, Game, GameError, GameInfo, GameResult, Kind, Value};
 use crate::progress::Progress;
 use crate::solve::census::{Census, census, census_threaded};
-use crate::solve::{Analyzer, MoveInfo, Report, Solution, consistency, mover_value, strategy};
+use crate::solve::{Analyzer, MoveInfo, Report, Solution, consistency, mover_value, strategy, tier};
 use anyhow::{Context, Result, bail};
 use serde_json::Value as Json;
 use std::path::PathBuf;
@@ -187,6 +188,21 @@ impl<G: Game> Live<G> {
         }
         self.db.attached = true;
         let Some(path) = self.db.path.clone() else { return Ok(()) };
+        let hash = self.identity.as_ref().map(|id| id.hash.as_str());
+        if let Some(dir) = self.tiers_dir()
+            && dir.exists()
+        {
+            match ArrayDb::open(&dir, hash) {
+                Ok(arrays) => self.a.set_arrays(Some(arrays)),
+                Err(e) if self.db.mode == Database::SavedOrSearch => {
+                    eprintln!("gamesman: warning: {e} (searching instead)");
+                }
+                Err(e) => return Err(e.into()),
+            }
+            if matches!(self.db.mode, Database::At(_)) {
+                return Ok(());
+            }
+        }
         if !path.exists() {
             if matches!(self.db.mode, Database::At(_)) {
                 return Err(GameError::Database(format!(
@@ -196,7 +212,6 @@ impl<G: Game> Live<G> {
             }
             return Ok(());
         }
-        let hash = self.identity.as_ref().map(|id| id.hash.as_str());
         match Store::open(&path, hash) {
             Ok(store) => self.a.set_database(Some(store)),
             Err(e) if self.db.mode == Database::SavedOrSearch => {
@@ -209,6 +224,90 @@ impl<G: Game> Live<G> {
 
     fn parse(&self, text: &str) -> GameResult<G::Pos> {
         self.game().parse(text)
+    }
+
+    /// Where a game with tiers keeps its array database: beside the redb file of the same
+    /// name with `.tiers` (a directory), or the `--db` path itself. `None` for a game
+    /// without tiers.
+    fn tiers_dir(&self) -> Option<PathBuf> {
+        self.game().tiers()?;
+        let path = self.db.path.clone()?;
+        Some(if matches!(self.db.mode, Database::At(_)) { path } else { path.with_extension("tiers") })
+    }
+
+    /// `--save` of a game with tiers: the tier solver, into the array database.
+    fn save_tiers(&mut self, root: &G::Pos) -> Result<Saved> {
+        let started = Instant::now();
+        let Some(dir) = self.tiers_dir() else { bail!("{}: this game has no database", self.info().name) };
+        let Some(id) = self.identity.clone() else { bail!("{}: this game has no database", self.info().name) };
+        // Lookups must not hold tier files the solve rewrites.
+        self.a.set_arrays(None);
+        self.db.attached = false;
+        let tiers = self.game().tiers().expect("a game with tiers");
+        let root_tier = tiers.locate(root).0;
+        let arrays = ArrayDb::create(&dir, &id.hash)?;
+        let stats = tier::solve(tiers, root_tier, &arrays, &self.progress())?;
+        Ok(Saved {
+            positions: stats.positions,
+            bytes: stats.bytes,
+            path: dir,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// `analyze` from a saved tier solve: the positions of the tiers reachable from the
+    /// root's tier counted by value and remoteness from the arrays, one a symmetry class
+    /// (the representatives the solver solved), whether a game from the root reaches them
+    /// or not.
+    fn analyze_tiers(&mut self, root: &G::Pos, started: Instant) -> Result<Option<Json>> {
+        use crate::db::array::unrec;
+        use std::collections::BTreeMap;
+        let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(None) };
+        let (root_tier, root_index) = tiers.locate(&self.game().canonical(root)?);
+        let Some(here) = arrays.get(root_tier, root_index)?.and_then(unrec) else { return Ok(None) };
+        let order = crate::game::tier::tier_order(tiers, root_tier);
+        let kind = self.game().kind();
+        let names = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
+        let slot = |v: Value| names.iter().position(|&n| n == v).expect("a value");
+        let mut by_value = [0u64; 4];
+        let mut by_rem: BTreeMap<u32, [u64; 4]> = BTreeMap::new();
+        let mut positions = 0u64;
+        for &t in &order {
+            if !arrays.has(t)? {
+                return Ok(None);
+            }
+            for r in arrays.load(t)? {
+                let Some((v, rem)) = unrec(r) else { continue };
+                positions += 1;
+                by_value[slot(v)] += 1;
+                if let Some(rem) = rem {
+                    by_rem.entry(rem).or_default()[slot(v)] += 1;
+                }
+            }
+        }
+        let counts = |c: &[u64; 4]| {
+            let mut o = serde_json::Map::new();
+            for (i, v) in names.iter().enumerate() {
+                o.insert(v.name_in(kind).to_string(), c[i].into());
+            }
+            Json::Object(o)
+        };
+        Ok(Some(serde_json::json!({
+            "game": self.info().name,
+            "kind": kind.as_str(),
+            "engine": self.engine,
+            "position": self.fmt(root)?,
+            "value": here.0.name_in(kind),
+            "remoteness": here.1,
+            "positions": positions,
+            "tiers": order.len(),
+            "counted": "every position of the tiers reachable from the root's tier, one a symmetry class (reachable from the root or not)",
+            "by_value": counts(&by_value),
+            "by_remoteness": by_rem.iter().map(|(r, c)| { let mut o = counts(c); o["remoteness"] = (*r).into(); o }).collect::<Vec<_>>(),
+            "source": "database",
+            "positions_visited": 0,
+            "seconds": started.elapsed().as_secs_f64(),
+        })))
     }
 
     fn fmt(&self, pos: &G::Pos) -> GameResult<String> {
@@ -478,6 +577,9 @@ impl<G: Game> Session for Live<G> {
         // The report saved with the database, unless this run is to save one.
         if !save {
             self.attach()?;
+            if let Some(report) = self.analyze_tiers(&root, started)? {
+                return Ok((report, None));
+            }
             if let Some(store) = self.a.database()
                 && let Some(saved) = store.census(&self.fmt(&root)?)?
             {
@@ -500,6 +602,9 @@ impl<G: Game> Session for Live<G> {
     fn save(&mut self, text: &str, threads: usize) -> Result<Saved> {
         let started = Instant::now();
         let root = self.parse(text)?;
+        if self.game().tiers().is_some() {
+            return self.save_tiers(&root);
+        }
         let c = self.census_of(&root, threads)?;
         let report = c.report(self.game(), self.engine, started.elapsed().as_secs_f64())?;
         self.write(&c, &report)

@@ -66,14 +66,20 @@ fn print_text(kind: Kind, r: &Json) -> Result<()> {
     if let Some(g) = r["grundy"].as_u64() {
         println!("grundy:      {g}");
     }
-    println!(
-        "positions:   {} reachable, {} between them",
-        num(&r["positions"]),
-        output::count(num(&r["moves"]), "move")
-    );
+    match r["counted"].as_str() {
+        // A saved tier solve: counted from its arrays.
+        Some(what) => println!("positions:   {} in {} tiers ({what})", num(&r["positions"]), num(&r["tiers"])),
+        None => println!(
+            "positions:   {} reachable, {} between them",
+            num(&r["positions"]),
+            output::count(num(&r["moves"]), "move")
+        ),
+    }
     println!("by value:    {}", line(&r["by_value"]));
-    let ends: u64 = shown.iter().map(|v| num(&r["primitive"][*v])).sum();
-    println!("primitive:   {ends} ({})", line(&r["primitive"]));
+    if r["primitive"].is_object() {
+        let ends: u64 = shown.iter().map(|v| num(&r["primitive"][*v])).sum();
+        println!("primitive:   {ends} ({})", line(&r["primitive"]));
+    }
     println!("by remoteness:");
     print!("  {:>10}", "remoteness");
     for v in &shown {

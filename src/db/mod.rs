@@ -20,6 +20,8 @@
 //! verifies or holds no gamesman mark; the position count is checked against the one recorded.
 //! A damaged or truncated file is refused with a clear error, never trusted.
 
+pub mod array;
+
 use crate::game::Value;
 use redb::{Database, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
 use sha2::{Digest, Sha256};

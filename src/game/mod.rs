@@ -8,6 +8,7 @@
 //! format positions, name moves).
 
 mod misere;
+pub mod tier;
 
 pub use misere::Misere;
 
@@ -234,6 +235,8 @@ pub struct Replica<'a, G: Game> {
 /// - [`Game::start`]: `None` (a position must be given).
 /// - [`Game::stalemate`]: `Lose` — a position that is not primitive and has no moves is a
 ///   loss for the player to move (normal play; for a puzzle, a dead end).
+/// - [`Game::tiers`]: `None` — no positions by index: `--save` explores the game whole and
+///   keeps it in the redb store (see [`tier`]).
 pub trait Game {
     /// A position. Memo tables key on it, so equality must mean "same position".
     type Pos: Clone + Eq + Hash + Footprint;
@@ -355,6 +358,13 @@ pub trait Game {
         let moves = self.moves(pos)?;
         moves.iter().map(|m| self.play(pos, m)).collect()
     }
+
+    /// Positions by index (see [`tier`]): the game's tiers, and each position's place in
+    /// its tier, so that the tier solver and the array database can work on it. Its moves,
+    /// primitive values and symmetry must agree with the rest of the trait.
+    fn tiers(&self) -> Option<&dyn tier::Tiers<Pos = Self::Pos>> {
+        None
+    }
 }
 
 /// [`Game::parse_move`]'s default: the legal move whose name `text` is.
@@ -446,5 +456,8 @@ impl<G: Game + ?Sized> Game for &G {
     }
     fn children(&self, pos: &G::Pos) -> GameResult<Vec<G::Pos>> {
         (**self).children(pos)
+    }
+    fn tiers(&self) -> Option<&dyn tier::Tiers<Pos = G::Pos>> {
+        (**self).tiers()
     }
 }

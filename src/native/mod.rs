@@ -12,6 +12,7 @@ pub mod gf2;
 pub mod lightsout;
 pub mod nim;
 pub mod nimrod;
+pub mod quixo;
 pub mod tactix;
 
 use crate::game::{Footprint, GameError, GameResult};

@@ -14,6 +14,7 @@ pub mod puzzle;
 pub mod quick;
 pub mod sequence;
 pub mod strategy;
+pub mod tier;
 pub mod value;
 
 use crate::game::{Game, GameError, GameResult, Kind, Value};
@@ -180,6 +181,9 @@ pub struct Analyzer<G: Game> {
     /// A remoteness search ran out of its share of time in this command: later positions
     /// get their value alone.
     remoteness_cut: bool,
+
+    /// A saved tier solve (the array database) of a game with tiers, read first.
+    arrays: Option<crate::db::array::ArrayDb>,
 }
 
 impl<G: Game> Analyzer<G> {
@@ -223,6 +227,8 @@ impl<G: Game> Analyzer<G> {
             db: None,
             quick,
             remoteness_cut: false,
+
+            arrays: None,
         }
     }
 
@@ -245,9 +251,11 @@ impl<G: Game> Analyzer<G> {
     /// the database, if any, stays open.
     pub fn reset(&mut self) {
         let db = self.db.take();
+        let arrays = self.arrays.take();
         let game = self.game.clone();
         *self = Self::with_shared(game, self.opts.clone());
         self.db = db;
+        self.arrays = arrays;
     }
 
     /// Answer from a saved solve where it holds the position, and search otherwise.
@@ -266,8 +274,26 @@ impl<G: Game> Analyzer<G> {
         self.db.as_ref()
     }
 
-    /// The saved record of `pos`, if a database is open and holds it.
+    /// Read this saved tier solve first (or none): the game must have tiers.
+    pub fn set_arrays(&mut self, arrays: Option<crate::db::array::ArrayDb>) {
+        self.arrays = arrays;
+    }
+
+    /// The saved tier solve read first, if any.
+    pub fn arrays(&self) -> Option<&crate::db::array::ArrayDb> {
+        self.arrays.as_ref()
+    }
+
+    /// The saved record of `pos`, if a database is open and holds it: the array database
+    /// of a game with tiers (at the position's tier and index), else the redb store.
     pub fn saved(&self, pos: &G::Pos) -> GameResult<Option<crate::db::Record>> {
+        if let (Some(arrays), Some(tiers)) = (&self.arrays, self.game.tiers()) {
+            // Only representatives have records (the solver solves one position a class).
+            let (tier, index) = tiers.locate(&self.game.canonical(pos)?);
+            if let Some((value, remoteness)) = arrays.get(tier, index)?.and_then(crate::db::array::unrec) {
+                return Ok(Some(crate::db::Record { value, remoteness, grundy: None }));
+            }
+        }
         match &self.db {
             None => Ok(None),
             Some(db) => Ok(db.get(&self.game.format(pos)?)?),

@@ -1,0 +1,253 @@
+//! Positions by index: tiers, an optional capability of a game.
+//!
+//! A game with tiers splits its positions into **tiers** such that a move goes to the same
+//! tier or to a *child tier*, and the tiers with their child tiers form no cycle (Quixo: the
+//! numbers of X and O cubes, which never go down). Inside a tier every position has an
+//! **index** in `0..tier_size`, and the index gives the position back: a solved tier is then
+//! a flat array of records with nothing else stored ([`crate::db::array`]), and the tier
+//! solver ([`crate::solve::tier`]) needs no hash table.
+//!
+//! A game offers it through [`crate::game::Game::tiers`]; the fallback (`None`) is the
+//! ordinary path: `--save` explores everything reachable (the census) and keeps it in the
+//! redb store, keyed by position text.
+//!
+//! The solver asks its questions in index space ([`TierSpace`]), so that it never holds a
+//! game's positions, and on every core ([`TierSpace`] is `Sync`). [`Ranker`] numbers any
+//! position that is a board of cells holding counted pieces.
+
+use super::Value;
+
+/// A tier's number, as the game chooses it (Quixo: the board's size and the cube counts).
+pub type Tier = u64;
+
+/// What the tier solver asks of a game, all in index space.
+///
+/// Every index in `0..tier_size(t)` must name a position (reachable or not): the solver
+/// solves them all, so that the database is an array with nothing else in it.
+pub trait TierSpace: Sync {
+    /// The tiers a move from `tier` may lead to, other than `tier` itself.
+    fn child_tiers(&self, tier: Tier) -> Vec<Tier>;
+    /// How many positions `tier` holds.
+    fn tier_size(&self, tier: Tier) -> u64;
+    /// A name for `tier` in messages and file listings.
+    fn tier_name(&self, tier: Tier) -> String;
+    /// Symmetry: the index (in the same tier) of the representative of the position at
+    /// `index`, which must be the index of `Game::canonical` of the position. The solver
+    /// solves and saves only representatives (`canonical_index(t, i) == i`); a lookup reads
+    /// the record of the position's canonical form. Fallback: `index` (no symmetry).
+    fn canonical_index(&self, _tier: Tier, index: u64) -> u64 {
+        index
+    }
+    /// The value for the player to move at `index` if the game is over there.
+    fn primitive_at(&self, tier: Tier, index: u64) -> Option<Value>;
+    /// The positions one move away from `index`, each as (tier, index) of its representative
+    /// under [`TierSpace::canonical_index`] (pushed on `out`, which arrives empty). A move
+    /// may be listed twice when two moves lead to the same position.
+    fn children_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>);
+    /// The value of a non-primitive position with no moves (as [`crate::game::Game::stalemate`]).
+    fn stalemate_value(&self) -> Value {
+        Value::Lose
+    }
+}
+
+/// Positions by index: a game's positions in and out of index space.
+pub trait Tiers: TierSpace {
+    type Pos;
+    /// The tier and index of `pos`.
+    fn locate(&self, pos: &Self::Pos) -> (Tier, u64);
+    /// The position at `index` of `tier`.
+    fn position(&self, tier: Tier, index: u64) -> Self::Pos;
+}
+
+/// Every tier reachable from `root` through child tiers, leaves first: a tier comes after
+/// every tier it moves to (a topological order of the tier graph).
+pub fn tier_order(space: &dyn TierSpace, root: Tier) -> Vec<Tier> {
+    use std::collections::HashSet;
+    let mut order = Vec::new();
+    let mut seen = HashSet::new();
+    // Iterative depth-first search: a tier is written once all its children are.
+    let mut stack: Vec<(Tier, Vec<Tier>)> = Vec::new();
+    seen.insert(root);
+    stack.push((root, space.child_tiers(root)));
+    while let Some((tier, children)) = stack.last_mut() {
+        match children.pop() {
+            Some(c) => {
+                if seen.insert(c) {
+                    let grand = space.child_tiers(c);
+                    stack.push((c, grand));
+                }
+            }
+            None => {
+                order.push(*tier);
+                stack.pop();
+            }
+        }
+    }
+    order
+}
+
+/// Numbers the positions of a board of up to 64 cells holding counted pieces of several
+/// kinds (the rest of the cells blank): a position is one bitboard per kind, and its index
+/// is its rank among every arrangement of the same counts (multinomial ranking). The counts
+/// are the tier; a game whose turn is not fixed by the counts adds a turn bit to the index.
+///
+/// The rank is mixed-radix: the first kind's cells as a subset of the board, then the second
+/// kind's as a subset of the cells left, and so on, each subset ranked in colexicographic
+/// order.
+#[derive(Clone, Debug)]
+pub struct Ranker {
+    cells: u32,
+    /// `binom[n][k]` for n, k ≤ cells.
+    binom: Vec<Vec<u64>>,
+}
+
+impl Ranker {
+    /// A ranker for boards of `cells` cells (at most 64).
+    pub fn new(cells: u32) -> Ranker {
+        assert!(cells <= 64, "a ranked board has at most 64 cells");
+        let n = cells as usize;
+        let mut binom = vec![vec![0u64; n + 2]; n + 2];
+        for i in 0..=n + 1 {
+            binom[i][0] = 1;
+            for k in 1..=i {
+                binom[i][k] = binom[i - 1][k - 1].saturating_add(if k < i { binom[i - 1][k] } else { 0 });
+            }
+        }
+        Ranker { cells, binom }
+    }
+
+    pub fn cells(&self) -> u32 {
+        self.cells
+    }
+
+    /// C(n, k), 0 when k > n.
+    pub fn choose(&self, n: u32, k: u32) -> u64 {
+        if k > n { 0 } else { self.binom[n as usize][k as usize] }
+    }
+
+    /// How many arrangements hold `counts[i]` pieces of kind `i` (`None` when they do not
+    /// fit on the board or the number passes 2^64).
+    pub fn count(&self, counts: &[u32]) -> Option<u64> {
+        let mut left = self.cells;
+        let mut total: u64 = 1;
+        for &c in counts {
+            if c > left {
+                return None;
+            }
+            total = total.checked_mul(self.choose(left, c))?;
+            left -= c;
+        }
+        Some(total)
+    }
+
+    /// The rank of the arrangement `boards` (one disjoint bitboard a kind).
+    pub fn rank(&self, boards: &[u64]) -> u64 {
+        let mut free = if self.cells == 64 { u64::MAX } else { (1u64 << self.cells) - 1 };
+        let mut rank = 0u64;
+        for &b in boards {
+            let k = b.count_ones();
+            rank = rank * self.choose(free.count_ones(), k) + self.subset_rank(b, free);
+            free &= !b;
+        }
+        rank
+    }
+
+    /// The colexicographic rank of `b` as a subset of the cells of `free` (numbered among them).
+    fn subset_rank(&self, mut b: u64, free: u64) -> u64 {
+        let mut r = 0;
+        let mut j = 1;
+        while b != 0 {
+            let bit = b.trailing_zeros();
+            let below = free & ((1u64 << bit) - 1);
+            r += self.choose(below.count_ones(), j);
+            j += 1;
+            b &= b - 1;
+        }
+        r
+    }
+
+    /// The arrangement of rank `index` with `counts[i]` pieces of kind `i`, into `boards`.
+    pub fn unrank(&self, counts: &[u32], mut index: u64, boards: &mut [u64]) {
+        // The ranks of each kind's subset, last kind first (the least significant digit).
+        let mut digits = [0u64; 16];
+        let mut lefts = [0u32; 16];
+        let mut left = self.cells;
+        for (i, &c) in counts.iter().enumerate() {
+            lefts[i] = left;
+            left -= c;
+        }
+        for i in (0..counts.len()).rev() {
+            let radix = self.choose(lefts[i], counts[i]);
+            digits[i] = index % radix;
+            index /= radix;
+        }
+        let mut free = if self.cells == 64 { u64::MAX } else { (1u64 << self.cells) - 1 };
+        for (i, &c) in counts.iter().enumerate() {
+            // Colex unrank among `lefts[i]` free cells, then place on the free cells.
+            let mut r = digits[i];
+            let mut chosen = 0u64;
+            let mut a = lefts[i];
+            for j in (1..=c).rev() {
+                a -= 1;
+                while self.choose(a, j) > r {
+                    a -= 1;
+                }
+                r -= self.choose(a, j);
+                chosen |= 1u64 << a;
+            }
+            boards[i] = deposit(chosen, free);
+            free &= !boards[i];
+        }
+    }
+}
+
+/// The bits of `x` placed, in order, on the set bits of `mask` (what BMI2's `pdep` does).
+fn deposit(mut x: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    while x != 0 && mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if x & 1 != 0 {
+            out |= low;
+        }
+        x >>= 1;
+        mask &= mask - 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every arrangement of 2 X and 2 O on 5 cells is numbered 0..30 exactly once, and
+    /// unranks to itself (30 = 5!/(2!2!1!)).
+    #[test]
+    fn ranks_are_a_bijection() {
+        let r = Ranker::new(5);
+        assert_eq!(r.count(&[2, 2]), Some(30));
+        let mut seen = [false; 30];
+        for x in 0u64..32 {
+            for o in 0u64..32 {
+                if x & o != 0 || x.count_ones() != 2 || o.count_ones() != 2 {
+                    continue;
+                }
+                let i = r.rank(&[x, o]) as usize;
+                assert!(!seen[i], "rank {i} given twice");
+                seen[i] = true;
+                let mut back = [0u64; 2];
+                r.unrank(&[2, 2], i as u64, &mut back);
+                assert_eq!(back, [x, o]);
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn counts_are_multinomials() {
+        let r = Ranker::new(16);
+        // 16! / (5! 5! 6!) = 2,018,016.
+        assert_eq!(r.count(&[5, 5]), Some(2_018_016));
+        assert_eq!(r.count(&[17]), None);
+        assert_eq!(Ranker::new(25).count(&[]), Some(1));
+    }
+}
