@@ -172,6 +172,37 @@ impl Progress {
     }
 }
 
+/// The time limit of a whole command, held by the clock rather than by the work: a thread
+/// that ends the process with the time-limit error (exit status 1) once `limit` and a grace
+/// of a tenth of it (at most 0.3 s) have passed since this call. The work's own checks
+/// ([`Progress::tick`]) stop it first wherever they are made; this catches every loop that
+/// makes none (parsing a huge position, a native module's closed form, a sum's parts, a
+/// database export). For one-shot commands only (the web server has its own per-request
+/// deadline); a second call does nothing.
+pub fn enforce(limit: Duration) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let grace = (limit / 10).min(Duration::from_millis(300));
+        let at = Instant::now() + limit + grace;
+        let spawned = std::thread::Builder::new().name("time-limit".into()).spawn(move || {
+            loop {
+                let now = Instant::now();
+                if now >= at {
+                    break;
+                }
+                std::thread::sleep(at - now);
+            }
+            eprintln!(
+                "gamesman: error: the time limit of {} ran out (--time-limit); nothing was decided yet",
+                seconds(limit)
+            );
+            std::process::exit(1);
+        });
+        // Without the thread, the work's own checks still hold the limit where they are made.
+        drop(spawned);
+    });
+}
+
 /// "5 s", "0.5 s".
 fn seconds(d: Duration) -> String {
     let s = d.as_secs_f64();

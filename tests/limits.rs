@@ -195,3 +195,57 @@ fn a_read_only_database_answers_and_a_damaged_one_is_still_refused() {
     assert_eq!(std::fs::read(&db).unwrap(), before, "the read-only database was changed");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The time limit (item 13)
+
+/// `gamesman ARGS --time-limit 1`: its exit code, stderr and wall time.
+fn timed(args: &[&str]) -> (i32, String, f64) {
+    let started = std::time::Instant::now();
+    let out = bin().args(args).args(["--time-limit", "1"]).stdin(Stdio::null()).output().unwrap();
+    let took = started.elapsed().as_secs_f64();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned(), took)
+}
+
+#[test]
+fn the_time_limit_holds_in_every_engine() {
+    let dir = temp_dir("limits-time");
+    let file = |name: &str, text: String| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let ones = |n: usize, sep: &str| vec!["1"; n].join(sep);
+    // Each ran far past a limit of 10 s before (issue #27): 10,001 heaps of 1 (37.9 s),
+    // 30 columns of 9 (40 s), a heap of 10^7 digits (parsing), 20,000 columns of 1 (native
+    // Chomp), a full 64×64 TacTix board, a Lights Out row of 10^7, sums of 10^4 Kayles rows
+    // and, under misère play, of 1,000 Nim heaps.
+    let nim_ones = file("nim-ones.txt", ones(10_001, ","));
+    let chomp_9 = "9".repeat(30);
+    let huge_heap = file("huge-heap.txt", "9".repeat(10_000_000));
+    let chomp_ones = file("chomp-ones.txt", ones(20_000, ","));
+    let tactix = file("tactix.txt", vec!["1".repeat(64); 64].join("/"));
+    let row = file("row.txt", "#".repeat(10_000_000));
+    let kayles = vec!["kayles:3"; 10_000].join(" + ");
+    let nims = vec!["nim:1"; 1000].join(" + ");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["solve", "nim", &nim_ones],
+        vec!["solve", "nim", &nim_ones, "--engine", "script"],
+        vec!["solve", "chomp", &chomp_9],
+        vec!["analyze", "chomp", &chomp_9],
+        vec!["solve", "nim", &huge_heap],
+        vec!["solve", "chomp", &chomp_ones],
+        vec!["solve", "tactix", &tactix],
+        vec!["solve", "lightsout", &row],
+        vec!["solve", &kayles],
+        vec!["solve", &nims, "--misere"],
+    ];
+    for args in cases {
+        let shown: Vec<String> = args.iter().map(|a| a.chars().take(40).collect()).collect();
+        let (code, err, took) = timed(&args);
+        assert_eq!(code, 1, "{shown:?}: {err}");
+        assert!(err.contains("the time limit of 1 s ran out"), "{shown:?}: {err}");
+        assert!(took < 1.5, "{shown:?} took {took:.2} s with a limit of 1 s");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
