@@ -249,3 +249,51 @@ fn the_time_limit_holds_in_every_engine() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Memory budgets (item 11)
+
+/// Run `gamesman ARGS`: (exit code, stdout, stderr, peak resident memory in MiB). The peak
+/// is the child's own `ru_maxrss` from `wait4` (the child is started by `posix_spawn`, so it
+/// shares none of this test process's pages).
+fn peak(args: &[&str]) -> (i32, String, String, f64) {
+    use std::io::Read;
+    let mut child = bin().args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let (mut out, mut err) = (String::new(), String::new());
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut e = String::new();
+        se.read_to_string(&mut e).unwrap();
+        e
+    });
+    so.read_to_string(&mut out).unwrap();
+    err.push_str(&reader.join().unwrap());
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, whose Child handle is not waited on again.
+    let r = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(r, child.id() as i32);
+    std::mem::forget(child);
+    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+    (code, out, err, usage.ru_maxrss as f64 / 1024.0)
+}
+
+/// What `gamesman` holds beside the budget: its code, the interpreter, buffers.
+const OVERHEAD_MIB: f64 = 48.0;
+
+#[test]
+fn a_sum_of_many_terms_keeps_to_the_budget() {
+    // 2,000 Kayles rows of 3 (Grundy value 3 each, Winning Ways ch. 4): the XOR is 0, a loss;
+    // one more row makes it 3, a win. Each term once opened its own interpreter with the whole
+    // budget (2.63 GB for 10^4 terms with --max-memory 16, 0.27 GB for 1,000).
+    for (n, value, grundy) in [(2000, "lose", 0), (2001, "win", 3)] {
+        let sum = vec!["kayles:3"; n].join(" + ");
+        let (code, out, err, mib) = peak(&["solve", &sum, "--max-memory", "16", "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(r["value"], value);
+        assert_eq!(r["grundy"], grundy);
+        assert!(mib < 16.0 + OVERHEAD_MIB, "{n} terms: {mib:.0} MiB with a budget of 16 MiB");
+    }
+}
