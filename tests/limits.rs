@@ -297,3 +297,19 @@ fn a_sum_of_many_terms_keeps_to_the_budget() {
         assert!(mib < 16.0 + OVERHEAD_MIB, "{n} terms: {mib:.0} MiB with a budget of 16 MiB");
     }
 }
+
+#[test]
+fn native_tactix_keeps_to_the_budget() {
+    // The full 5×5 board: its solver's table was a fixed 256 MiB (205 MB resident with
+    // --max-memory 16). The answer must not depend on the budget: the same value and Grundy
+    // value as with the default 1 GiB.
+    let board = "11111/11111/11111/11111/11111";
+    let (code, small, err, mib) = peak(&["solve", "tactix", board, "--max-memory", "16", "--no-remoteness", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(mib < 16.0 + OVERHEAD_MIB, "{mib:.0} MiB with a budget of 16 MiB");
+    let (code, big, err, _) = peak(&["solve", "tactix", board, "--no-remoteness", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let (s, b): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_str(&small).unwrap(), serde_json::from_str(&big).unwrap());
+    assert_eq!((&s["value"], &s["grundy"]), (&b["value"], &b["grundy"]));
+}
