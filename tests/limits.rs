@@ -21,7 +21,8 @@ fn tictactoe_reachable(board: &str, seen: &mut HashSet<String>) {
         return;
     }
     let b = board.as_bytes();
-    const LINES: [[usize; 3]; 8] = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+    const LINES: [[usize; 3]; 8] =
+        [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
     if LINES.iter().any(|l| b[l[0]] != b'.' && b[l[0]] == b[l[1]] && b[l[1]] == b[l[2]]) {
         return;
     }
@@ -258,7 +259,8 @@ fn the_time_limit_holds_in_every_engine() {
 /// shares none of this test process's pages).
 fn peak(args: &[&str]) -> (i32, String, String, f64) {
     use std::io::Read;
-    let mut child = bin().args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child =
+        bin().args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     let (mut out, mut err) = (String::new(), String::new());
     let mut so = child.stdout.take().unwrap();
     let mut se = child.stderr.take().unwrap();

@@ -373,10 +373,8 @@ pub fn save(
     // One save of a database at a time: a second waits for the first, then merges what the
     // first wrote (`write` reads the old database under the lock). The lock is the kernel's
     // (flock), so it goes with a killed process.
-    let lock_path = dir.join(format!(
-        ".{}.lock",
-        path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
-    ));
+    let lock_path =
+        dir.join(format!(".{}.lock", path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()));
     let lock = SaveLock::take(&lock_path, path)?;
     remove_stale(dir, path);
     let result = write(&tmp, path, id, rows, census);
