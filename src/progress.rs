@@ -171,6 +171,7 @@ impl Progress {
             if let Some(bar) = inner.bar.take() {
                 bar.finish_and_clear();
             }
+            STOPPED.store(true, std::sync::atomic::Ordering::Relaxed);
             return Err(GameError::TimeLimit(format!(
                 "the time limit of {} ran out after {positions} positions visited (--time-limit); nothing was \
                  decided yet",
@@ -224,6 +225,49 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// Set when a [`Progress::tick`] has reported the time limit: the work is stopping.
+static STOPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The time limit of a whole command, held by the clock rather than by the work: a thread
+/// that ends the process with the time-limit error (exit status 1) once `limit` and a grace
+/// of a tenth of it (at most 0.3 s) have passed since this call. The work's own checks
+/// ([`Progress::tick`]) stop it first wherever they are made; this catches every loop that
+/// makes none (parsing a huge position, a native module's closed form, a sum's parts, a
+/// database export). Where a check did stop the work on time, the work gets two seconds more
+/// to leave with its own message (it may be freeing large tables or joining threads). For one-shot commands only (the web server has its own per-request
+/// deadline); a second call does nothing.
+pub fn enforce(limit: Duration) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let grace = (limit / 10).min(Duration::from_millis(300));
+        let at = Instant::now() + limit + grace;
+        let spawned = std::thread::Builder::new().name("time-limit".into()).spawn(move || {
+            let wait_until = |at: Instant| {
+                loop {
+                    let now = Instant::now();
+                    if now >= at {
+                        break;
+                    }
+                    std::thread::sleep(at - now);
+                }
+            };
+            wait_until(at);
+            if STOPPED.load(std::sync::atomic::Ordering::Relaxed) {
+                // The work stopped itself on time and is on its way out with its own
+                // message (freeing its tables, joining its threads): a last while for that.
+                wait_until(at + Duration::from_secs(2));
+            }
+            eprintln!(
+                "gamesman: error: the time limit of {} ran out (--time-limit); nothing was decided yet",
+                seconds(limit)
+            );
+            std::process::exit(1);
+        });
+        // Without the thread, the work's own checks still hold the limit where they are made.
+        drop(spawned);
+    });
 }
 
 /// "5 s", "0.5 s".

@@ -146,6 +146,21 @@ impl Native {
         }
     }
 
+    /// A row whose game keeps tables of its own: `make` is also given the memory budget
+    /// (`--max-memory`, in bytes), so that what the game holds stays within it.
+    pub fn budgeted<G: Game + 'static>(
+        name: &str,
+        make: impl Fn(GameInfo, usize) -> G + Send + Sync + 'static,
+    ) -> Native {
+        Native {
+            name: name.to_string(),
+            info: None,
+            open: Arc::new(move |info, how, id| open_game(make(info, how.options.max_memory), "native", how, id)),
+            sample: None,
+            bench: Vec::new(),
+        }
+    }
+
     /// A game found by its own name, without a definition file: its metadata.
     pub fn standalone(mut self, info: GameInfo) -> Native {
         self.info = Some(info);

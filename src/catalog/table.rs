@@ -15,7 +15,7 @@ pub fn natives() -> Vec<Native> {
         Native::new("nim", nim::Nim::new).sample(nim::sample).bench("4,5,6,7", "value + remoteness + Grundy"),
         Native::new("nimrod", nimrod::Nimrod::new).sample(nimrod::sample).bench("20,30", "value + remoteness + Grundy"),
         Native::new("chomp", chomp::Chomp::new).sample(chomp::sample).bench("88888888", "value + remoteness + Grundy"),
-        Native::new("tactix", tactix::TacTix::new)
+        Native::budgeted("tactix", tactix::TacTix::within)
             .sample(tactix::sample)
             .bench("P1 4 4 1111 1111 1111 1111", "full 4×4 board"),
         Native::new("lightsout", lightsout::LightsOut::new)

@@ -209,6 +209,9 @@ pub struct WatchArgs {
 
 impl WatchArgs {
     pub fn progress(&self) -> Progress {
+        if let Some(limit) = self.time_limit {
+            crate::progress::enforce(limit);
+        }
         Progress::new(self.progress, self.time_limit)
     }
 }

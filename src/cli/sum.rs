@@ -22,7 +22,7 @@ pub fn run(args: &SolveArgs, terms: &[(String, String)], moves: bool) -> Result<
     let opts = args.options();
     let how = How { database: Database::Off, ..args.g.how(opts.clone()) };
     let mut list = super::catalog().open_sum(terms, &how)?;
-    let engines: Vec<&'static str> = list.iter().map(|t| t.session.engine()).collect();
+    let engines: Vec<&'static str> = list.iter().map(|t| t.session().engine()).collect();
     let expr = list.iter().map(Term::label).collect::<Vec<_>>().join(" + ");
 
     if args.g.misere {
@@ -54,7 +54,7 @@ pub fn run(args: &SolveArgs, terms: &[(String, String)], moves: bool) -> Result<
     if args.json {
         let obj = json!({
             "sum": list.iter().zip(&r.grundy).zip(&engines).map(|((t, g), e)| json!({
-                "game": t.session.info().name,
+                "game": t.session().info().name,
                 "position": t.position,
                 "engine": e,
                 "grundy": g,
@@ -68,7 +68,7 @@ pub fn run(args: &SolveArgs, terms: &[(String, String)], moves: bool) -> Result<
                 whole[*i] = m.position.clone();
                 json!({
                     "component": i + 1,
-                    "game": list[*i].session.info().name,
+                    "game": list[*i].session().info().name,
                     "move": m.name,
                     "position": m.position,
                     "grundy": m.grundy,
@@ -85,7 +85,7 @@ pub fn run(args: &SolveArgs, terms: &[(String, String)], moves: bool) -> Result<
         println!(
             "  {:>2}. {:<28} grundy {g:<4} ({e})",
             i + 1,
-            format!("{} {}", t.session.info().name, t.position.trim_end().replace('\n', "/"))
+            format!("{} {}", t.session().info().name, t.position.trim_end().replace('\n', "/"))
         );
     }
     println!("value:       {value}");
@@ -103,7 +103,7 @@ pub fn run(args: &SolveArgs, terms: &[(String, String)], moves: bool) -> Result<
             println!(
                 "  {}. {}: {:<12} -> {}",
                 i + 1,
-                list[*i].session.info().name,
+                list[*i].session().info().name,
                 m.name,
                 m.position.trim_end().replace('\n', "/")
             );

@@ -176,6 +176,78 @@ pub fn default_dir() -> DbResult<PathBuf> {
     }
 }
 
+/// Why a checked open failed.
+enum Refused {
+    /// The file cannot be opened for writing (permissions, a read-only file system).
+    ReadOnly,
+    Other(DbError),
+}
+
+impl Refused {
+    fn error(self, path: &Path) -> DbError {
+        match self {
+            Refused::ReadOnly => io(path, "the database cannot be opened for writing"),
+            Refused::Other(e) => e,
+        }
+    }
+}
+
+/// Open `file` with redb's integrity check on open (every page's checksum), naming `path` in
+/// errors.
+fn open_checked(file: &Path, path: &Path) -> Result<Database, Refused> {
+    Database::builder()
+        .set_check_integrity_on_open(true)
+        .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
+        .open(file)
+        .map_err(|e| match e {
+            redb::DatabaseError::Storage(redb::StorageError::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+                ) =>
+            {
+                Refused::ReadOnly
+            }
+            redb::DatabaseError::Storage(redb::StorageError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+                Refused::Other(io(path, e))
+            }
+            redb::DatabaseError::DatabaseAlreadyOpen => {
+                Refused::Other(io(path, "the database is open in another program"))
+            }
+            other => Refused::Other(damaged(path, other)),
+        })
+}
+
+/// A database this process may read but not write: copied into a private file in the
+/// temporary directory, checked there, and read from there (the copy's name is removed at
+/// once; the open file lives until the store is dropped). The original is only ever read.
+fn open_copy(path: &Path) -> DbResult<Database> {
+    static COPIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    if let Err(e) = std::fs::File::open(path) {
+        return Err(io(path, e));
+    }
+    let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let copy = std::env::temp_dir().join(format!(".gamesman-read-only.{}.{n}.redb", std::process::id()));
+    // Not `fs::copy`, which would carry the original's read-only mode over.
+    let copied = std::fs::File::open(path).and_then(|mut from| {
+        let mut to = std::fs::OpenOptions::new().write(true).create_new(true).open(&copy)?;
+        std::io::copy(&mut from, &mut to)
+    });
+    copied.map_err(|e| {
+        let _ = std::fs::remove_file(&copy);
+        io(
+            path,
+            format!(
+                "the database is read-only here, and its copy for checking could not be written in {}: {e}",
+                std::env::temp_dir().display()
+            ),
+        )
+    })?;
+    let db = open_checked(&copy, path);
+    let _ = std::fs::remove_file(&copy);
+    db.map_err(|e| e.error(path))
+}
+
 /// An open database, for reading: its tables stay open for many lookups.
 pub struct Store {
     positions: redb::ReadOnlyTable<&'static str, &'static [u8]>,
@@ -193,19 +265,13 @@ impl Store {
         if !path.is_file() {
             return Err(io(path, "no such database"));
         }
-        let db = Database::builder()
-            .set_check_integrity_on_open(true)
-            .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
-            .open(path)
-            .map_err(|e| match e {
-                redb::DatabaseError::Storage(redb::StorageError::Io(e))
-                    if matches!(e.kind(), std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied) =>
-                {
-                    io(path, e)
-                }
-                redb::DatabaseError::DatabaseAlreadyOpen => io(path, "the database is open in another program"),
-                other => damaged(path, other),
-            })?;
+        let db = match open_checked(path, path) {
+            // A file this process may not write (a 0444 file, a read-only file system, a
+            // directory of someone else's): redb's integrity check needs write access, so it
+            // runs on a private copy, which is then what is read.
+            Err(Refused::ReadOnly) => open_copy(path)?,
+            other => other.map_err(|e| e.error(path))?,
+        };
         let d = |e: &dyn std::fmt::Display| damaged(path, e);
         let txn = db.begin_read().map_err(|e| d(&e))?;
         let mut meta = BTreeMap::new();
@@ -306,18 +372,87 @@ pub fn save(
         path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
         std::process::id()
     ));
+    // One save of a database at a time: a second waits for the first, then merges what the
+    // first wrote (`write` reads the old database under the lock). The lock is the kernel's
+    // (flock), so it goes with a killed process.
+    let lock_path =
+        dir.join(format!(".{}.lock", path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()));
+    let lock = SaveLock::take(&lock_path, path)?;
     remove_stale(dir, path);
     let result = write(&tmp, path, id, rows, census);
     match result {
         Ok(n) => {
             std::fs::rename(&tmp, path)
                 .map_err(|e| io(path, format!("cannot move the new database into place: {e}")))?;
+            lock.release();
             Ok(n)
         }
         Err(e) => {
             let _ = std::fs::remove_file(&tmp);
+            lock.release();
             Err(e)
         }
+    }
+}
+
+/// The lock one save holds on its database: an exclusive `flock` on `.NAME.redb.lock` beside
+/// it. A second save waits for it (and says so on stderr). The holder removes the file before
+/// letting go, so a waiter that then wins the lock of a removed file tries again on the
+/// file now at the path.
+struct SaveLock {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl SaveLock {
+    fn take(lock_path: &Path, db: &Path) -> DbResult<SaveLock> {
+        let mut told = false;
+        loop {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(lock_path)
+                .map_err(|e| io(lock_path, format!("cannot create the lock of a save: {e}")))?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    if !told {
+                        eprintln!("gamesman: waiting for another save of {} to finish", db.display());
+                        told = true;
+                    }
+                    file.lock().map_err(|e| io(lock_path, format!("cannot lock: {e}")))?;
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(io(lock_path, format!("cannot lock: {e}"))),
+            }
+            if Self::still_at(&file, lock_path) {
+                return Ok(SaveLock { file, path: lock_path.to_path_buf() });
+            }
+        }
+    }
+
+    /// Is the file locked still the one at `path` (not removed by the save before)?
+    #[cfg(unix)]
+    fn still_at(file: &std::fs::File, path: &Path) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn still_at(_: &std::fs::File, _: &Path) -> bool {
+        true
+    }
+
+    /// Remove the lock file (on unix, where a waiter checks it still holds the file at the
+    /// path), then let go.
+    fn release(self) {
+        if cfg!(unix) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        drop(self.file);
     }
 }
 

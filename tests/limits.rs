@@ -1,0 +1,319 @@
+//! Budgets and the database under pressure (issue #27, items 11, 13, 14, 15): a database this
+//! process may only read still answers, two saves at once keep each other's work, and the time
+//! limit and the memory budget hold where they did not.
+
+#![cfg(target_os = "linux")]
+
+mod common;
+
+use common::{bin, run_in, temp_dir};
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::Stdio;
+
+// ---------------------------------------------------------------------------------------------
+// The database (items 14 and 15)
+
+/// Tic-tac-toe by hand: every board reachable from `board` (X moves when the counts are
+/// equal; a line of three or a full board ends the game).
+fn tictactoe_reachable(board: &str, seen: &mut HashSet<String>) {
+    if !seen.insert(board.to_string()) {
+        return;
+    }
+    let b = board.as_bytes();
+    const LINES: [[usize; 3]; 8] =
+        [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+    if LINES.iter().any(|l| b[l[0]] != b'.' && b[l[0]] == b[l[1]] && b[l[1]] == b[l[2]]) {
+        return;
+    }
+    let xs = b.iter().filter(|&&c| c == b'x').count();
+    let os = b.iter().filter(|&&c| c == b'o').count();
+    let mover = if xs == os { b'x' } else { b'o' };
+    for i in 0..9 {
+        if b[i] == b'.' {
+            let mut next = b.to_vec();
+            next[i] = mover;
+            tictactoe_reachable(std::str::from_utf8(&next).unwrap(), seen);
+        }
+    }
+}
+
+/// The positions a database holds, as `export` lists them.
+fn exported(db: &Path) -> HashSet<String> {
+    let (code, out, err) = run_in(&["export", "tictactoe", "--db", db.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["position"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn two_saves_at_once_keep_the_union() {
+    // From X in a corner and X on an edge: 1,870 and 1,902 positions, 3,257 together (counted
+    // here by hand-written rules, not by gamesman).
+    let mut a = HashSet::new();
+    tictactoe_reachable("x........", &mut a);
+    let mut b = HashSet::new();
+    tictactoe_reachable(".x.......", &mut b);
+    let union: HashSet<String> = a.union(&b).cloned().collect();
+    assert_eq!((a.len(), b.len(), union.len()), (1870, 1902, 3257));
+
+    let dir = temp_dir("limits-two-saves");
+    // Several rounds: the two saves overlap in some of them (before the lock, every overlap
+    // lost one side's positions).
+    let mut waited = 0;
+    for round in 0..6 {
+        let db = dir.join(format!("ttt{round}.redb"));
+        let d = db.to_str().unwrap();
+        let spawn = |pos: &str| {
+            bin()
+                .args(["solve", "tictactoe", pos, "--save", "--db", d])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        let (first, second) = (spawn("x........"), spawn(".x......."));
+        for child in [first, second] {
+            let out = child.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{err}");
+            assert!(err.contains("saved:"), "{err}");
+            waited += err.matches("waiting for another save").count();
+        }
+        assert_eq!(exported(&db), union, "round {round}");
+        // The lock file goes with the last save.
+        let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        names.sort();
+        let want: Vec<std::ffi::OsString> = (0..=round).map(|r| format!("ttt{r}.redb").into()).collect();
+        assert_eq!(names, want);
+    }
+    eprintln!("{waited} of 6 second saves waited for the first");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Run `gamesman ARGS` as the user `nobody` (`setpriv`), so that file permissions bind even
+/// when the tests run as root; `None` where setpriv is missing or cannot change user.
+fn as_nobody(args: &[&str]) -> Option<(i32, String, String)> {
+    if unsafe { libc::geteuid() } != 0 {
+        // Not root: permissions bind already.
+        let (c, o, e) = run_in(args, "");
+        return Some((c, o, e));
+    }
+    let probe = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "true"])
+        .status()
+        .ok()?;
+    if !probe.success() {
+        return None;
+    }
+    let out = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_gamesman")])
+        .args(args)
+        .current_dir(common::root())
+        .env("XDG_CACHE_HOME", "/nonexistent")
+        .output()
+        .ok()?;
+    Some((
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
+}
+
+/// Run `gamesman ARGS` with `dir` mounted read-only (a private mount namespace of an
+/// unprivileged user namespace: `unshare -rm`); `None` where that is not allowed here.
+fn on_read_only_mount(dir: &Path, args: &[&str]) -> Option<(i32, String, String)> {
+    let d = dir.to_str().unwrap();
+    let script = format!(
+        "mount --bind '{d}' '{d}' && mount -o remount,bind,ro '{d}' '{d}' || exit 99; \
+         touch '{d}/probe' 2>/dev/null && exit 98; exec \"$@\""
+    );
+    let out = std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", &script, "sh", env!("CARGO_BIN_EXE_gamesman")])
+        .args(args)
+        .current_dir(common::root())
+        .env("XDG_CACHE_HOME", "/nonexistent")
+        .output()
+        .ok()?;
+    let code = out.status.code().unwrap_or(-1);
+    if code == 99 || code == 98 || String::from_utf8_lossy(&out.stderr).contains("unshare:") {
+        return None;
+    }
+    Some((code, String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned()))
+}
+
+#[test]
+fn a_read_only_database_answers_and_a_damaged_one_is_still_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("limits-read-only");
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let db = dir.join("ttt.redb");
+    let d = db.to_str().unwrap();
+    let (code, _, err) = run_in(&["solve", "tictactoe", "--save", "--db", d], "");
+    assert_eq!(code, 0, "{err}");
+    // A damaged copy beside it: a stored position's bytes flipped.
+    let bad = dir.join("bad.redb");
+    let mut bytes = std::fs::read(&db).unwrap();
+    let at = bytes.windows(9).position(|w| w == b"xo.x.....").expect("the key is stored");
+    for b in &mut bytes[at..at + 9] {
+        *b ^= 0xff;
+    }
+    std::fs::write(&bad, bytes).unwrap();
+    let before = std::fs::read(&db).unwrap();
+    for f in [&db, &bad] {
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o444)).unwrap();
+    }
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o555)).unwrap();
+
+    let b = bad.to_str().unwrap();
+    // X in a corner, O beside it: X wins (the centre, the middle left, the bottom left).
+    let good_args = ["solve", "tictactoe", "xo.......", "--db", d, "--json"];
+    let bad_args = ["solve", "tictactoe", "xo.......", "--db", b];
+    let mut ways = 0;
+    for (how, good, damaged) in [
+        ("as nobody, 0444 file in a 0555 directory", as_nobody(&good_args), as_nobody(&bad_args)),
+        ("on a read-only mount", on_read_only_mount(&dir, &good_args), on_read_only_mount(&dir, &bad_args)),
+    ] {
+        let (Some((code, out, err)), Some((bcode, _, berr))) = (good, damaged) else {
+            eprintln!("skipped {how}: not available here");
+            continue;
+        };
+        ways += 1;
+        assert_eq!(code, 0, "{how}: {err}");
+        let s: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(s["source"], "database", "{how}");
+        assert_eq!(s["value"], "win", "{how}");
+        assert_eq!(bcode, 1, "{how}: {berr}");
+        assert!(berr.contains("the database is damaged") && berr.contains("bad.redb"), "{how}: {berr}");
+    }
+    // At least one of the two ways ran (setpriv or an unprivileged mount namespace).
+    assert!(ways > 0, "neither setpriv nor unshare -rm works here");
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(std::fs::read(&db).unwrap(), before, "the read-only database was changed");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The time limit (item 13)
+
+/// `gamesman ARGS --time-limit 1`: its exit code, stderr and wall time.
+fn timed(args: &[&str]) -> (i32, String, f64) {
+    let started = std::time::Instant::now();
+    let out = bin().args(args).args(["--time-limit", "1"]).stdin(Stdio::null()).output().unwrap();
+    let took = started.elapsed().as_secs_f64();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned(), took)
+}
+
+#[test]
+fn the_time_limit_holds_in_every_engine() {
+    let dir = temp_dir("limits-time");
+    let file = |name: &str, text: String| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let ones = |n: usize, sep: &str| vec!["1"; n].join(sep);
+    // Each ran far past a limit of 10 s before (issue #27): 10,001 heaps of 1 (37.9 s),
+    // 30 columns of 9 (40 s), a heap of 10^7 digits (parsing), 20,000 columns of 1 (native
+    // Chomp), a full 64×64 TacTix board, a Lights Out row of 10^7, a sum with a slow term
+    // and, under misère play, a sum of 1,000 Nim heaps.
+    let nim_ones = file("nim-ones.txt", ones(10_001, ","));
+    let chomp_9 = "9".repeat(30);
+    let huge_heap = file("huge-heap.txt", "9".repeat(10_000_000));
+    let chomp_ones = file("chomp-ones.txt", ones(20_000, ","));
+    let tactix = file("tactix.txt", vec!["1".repeat(64); 64].join("/"));
+    let row = file("row.txt", "#".repeat(10_000_000));
+    // (10^4 Kayles rows now answer at once, their terms sharing one session: a sum whose
+    // term is slow instead.)
+    let slow_sum = format!("nim:1 + chomp:{chomp_9} + kayles:3");
+    let nims = vec!["nim:1"; 1000].join(" + ");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["solve", "nim", &nim_ones],
+        vec!["solve", "nim", &nim_ones, "--engine", "script"],
+        vec!["solve", "chomp", &chomp_9],
+        vec!["analyze", "chomp", &chomp_9],
+        vec!["solve", "nim", &huge_heap],
+        vec!["solve", "chomp", &chomp_ones],
+        vec!["solve", "tactix", &tactix],
+        vec!["solve", "lightsout", &row],
+        vec!["solve", &slow_sum],
+        vec!["solve", &nims, "--misere"],
+    ];
+    for args in cases {
+        let shown: Vec<String> = args.iter().map(|a| a.chars().take(40).collect()).collect();
+        let (code, err, took) = timed(&args);
+        assert_eq!(code, 1, "{shown:?}: {err}");
+        assert!(err.contains("the time limit of 1 s ran out"), "{shown:?}: {err}");
+        assert!(took < 1.5, "{shown:?} took {took:.2} s with a limit of 1 s");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory budgets (item 11)
+
+/// Run `gamesman ARGS`: (exit code, stdout, stderr, peak resident memory in MiB). The peak
+/// is the child's own `ru_maxrss` from `wait4` (the child is started by `posix_spawn`, so it
+/// shares none of this test process's pages).
+fn peak(args: &[&str]) -> (i32, String, String, f64) {
+    use std::io::Read;
+    let mut child =
+        bin().args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let (mut out, mut err) = (String::new(), String::new());
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut e = String::new();
+        se.read_to_string(&mut e).unwrap();
+        e
+    });
+    so.read_to_string(&mut out).unwrap();
+    err.push_str(&reader.join().unwrap());
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, whose Child handle is not waited on again.
+    let r = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(r, child.id() as i32);
+    std::mem::forget(child);
+    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+    (code, out, err, usage.ru_maxrss as f64 / 1024.0)
+}
+
+/// What `gamesman` holds beside the budget: its code, the interpreter, buffers.
+const OVERHEAD_MIB: f64 = 48.0;
+
+#[test]
+fn a_sum_of_many_terms_keeps_to_the_budget() {
+    // 2,000 Kayles rows of 3 (Grundy value 3 each, Winning Ways ch. 4): the XOR is 0, a loss;
+    // one more row makes it 3, a win. Each term once opened its own interpreter with the whole
+    // budget (2.63 GB for 10^4 terms with --max-memory 16, 0.27 GB for 1,000).
+    for (n, value, grundy) in [(2000, "lose", 0), (2001, "win", 3)] {
+        let sum = vec!["kayles:3"; n].join(" + ");
+        let (code, out, err, mib) = peak(&["solve", &sum, "--max-memory", "16", "--json"]);
+        assert_eq!(code, 0, "{err}");
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(r["value"], value);
+        assert_eq!(r["grundy"], grundy);
+        assert!(mib < 16.0 + OVERHEAD_MIB, "{n} terms: {mib:.0} MiB with a budget of 16 MiB");
+    }
+}
+
+#[test]
+fn native_tactix_keeps_to_the_budget() {
+    // The full 5×5 board: its solver's table was a fixed 256 MiB (205 MB resident with
+    // --max-memory 16). The answer must not depend on the budget: the same value and Grundy
+    // value as with the default 1 GiB.
+    let board = "11111/11111/11111/11111/11111";
+    let (code, small, err, mib) = peak(&["solve", "tactix", board, "--max-memory", "16", "--no-remoteness", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(mib < 16.0 + OVERHEAD_MIB, "{mib:.0} MiB with a budget of 16 MiB");
+    let (code, big, err, _) = peak(&["solve", "tactix", board, "--no-remoteness", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let (s, b): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_str(&small).unwrap(), serde_json::from_str(&big).unwrap());
+    assert_eq!((&s["value"], &s["grundy"]), (&b["value"], &b["grundy"]));
+}
