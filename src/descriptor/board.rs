@@ -178,23 +178,29 @@ fn joined(stones: u128, rows: u8, cols: u8, first: bool) -> bool {
 /// board upside down, bit 2 mirrors it left-right, bit 4 transposes it (rows become columns).
 fn transform(x: u128, rows: u8, cols: u8, t: u8) -> u128 {
     let (w, rows, cols) = (cols as usize + 1, rows as usize, cols as usize);
-    let nw = if t & 4 != 0 { rows + 1 } else { w };
+    let flip_rows = |x: u128| {
+        let row = (1u128 << cols) - 1;
+        (0..rows).fold(0u128, |m, r| m | ((x >> (r * w)) & row) << ((rows - 1 - r) * w))
+    };
+    // The half turn is the whole word reversed: (r, c) goes to (rows-1-r, cols-1-c).
+    let half_turn = |x: u128| x.reverse_bits() >> (BITS - rows * w + 1);
+    let x = match t & 3 {
+        0 => x,
+        1 => flip_rows(x),
+        2 => half_turn(flip_rows(x)),
+        _ => half_turn(x),
+    };
+    if t & 4 == 0 {
+        return x;
+    }
+    let nw = rows + 1;
     let mut out = 0u128;
     let mut rest = x;
     while rest != 0 {
         let i = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        let (mut r, mut c) = (i / w, i % w);
-        if t & 1 != 0 {
-            r = rows - 1 - r;
-        }
-        if t & 2 != 0 {
-            c = cols - 1 - c;
-        }
-        if t & 4 != 0 {
-            (r, c) = (c, r);
-        }
-        out |= 1 << (r * nw + c);
+        let (r, c) = (i / w, i % w);
+        out |= 1 << (c * nw + r);
     }
     out
 }
@@ -729,4 +735,68 @@ fn crop(p: &BPos) -> BPos {
     }
     let nfull = full_mask(nr as u8, nc as u8);
     BPos { rows: nr as u8, cols: nc as u8, a: nfull & !e, b: 0, ..*p }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The symmetry of one cell, by hand.
+    fn naive(x: u128, rows: u8, cols: u8, t: u8) -> u128 {
+        let (w, rows, cols) = (cols as usize + 1, rows as usize, cols as usize);
+        let nw = if t & 4 != 0 { rows + 1 } else { w };
+        let mut out = 0;
+        for r in 0..rows {
+            for c in 0..cols {
+                if x >> (r * w + c) & 1 == 0 {
+                    continue;
+                }
+                let (mut a, mut b) = (r, c);
+                if t & 1 != 0 {
+                    a = rows - 1 - a;
+                }
+                if t & 2 != 0 {
+                    b = cols - 1 - b;
+                }
+                if t & 4 != 0 {
+                    (a, b) = (b, a);
+                }
+                out |= 1u128 << (a * nw + b);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn symmetries_move_every_cell_where_they_should() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        for (rows, cols) in [(1, 1), (3, 3), (4, 5), (6, 7), (5, 2), (11, 10), (1, 63)] {
+            let full = full_mask(rows, cols);
+            for _ in 0..50 {
+                let x = (u128::from(rng.u64(..)) << 64 | u128::from(rng.u64(..))) & full;
+                for t in 0..8 {
+                    assert_eq!(transform(x, rows, cols, t), naive(x, rows, cols, t), "{rows}x{cols} t={t}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lines_and_chains() {
+        // 3 in a row across, down and on both diagonals of a 3×4 board (w = 5).
+        let cell = |r: usize, c: usize| 1u128 << (r * 5 + c);
+        assert!(has_line(cell(0, 1) | cell(0, 2) | cell(0, 3), 4, 3));
+        assert!(has_line(cell(0, 3) | cell(1, 3) | cell(2, 3), 4, 3));
+        assert!(has_line(cell(0, 1) | cell(1, 2) | cell(2, 3), 4, 3));
+        assert!(has_line(cell(0, 3) | cell(1, 2) | cell(2, 1), 4, 3));
+        // No wrapping round a row's end.
+        assert!(!has_line(cell(0, 2) | cell(0, 3) | cell(1, 0), 4, 3));
+        assert!(!has_line(cell(0, 3) | cell(1, 0), 4, 2));
+        assert!(!has_line(cell(0, 0) | cell(1, 3) | cell(2, 2), 4, 3));
+        // Hex 3×3 (w = 4): (0,2) (1,1) (2,0) is a chain for either player; (0,0) (1,1) is not.
+        let hex = |r: usize, c: usize| 1u128 << (r * 4 + c);
+        let diag = hex(0, 2) | hex(1, 1) | hex(2, 0);
+        assert!(joined(diag, 3, 3, true) && joined(diag, 3, 3, false));
+        assert!(!joined(hex(0, 0) | hex(1, 1) | hex(2, 2), 3, 3, true));
+    }
 }
