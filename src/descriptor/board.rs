@@ -684,10 +684,23 @@ impl BoardRules {
             p = crop(&p);
         }
         let mut best = p;
-        for &t in &self.symmetries(p.rows, p.cols)[1..] {
-            let (rows, cols) = if t & 4 != 0 { (p.cols, p.rows) } else { (p.rows, p.cols) };
-            let q =
-                BPos { rows, cols, a: transform(p.a, p.rows, p.cols, t), b: transform(p.b, p.rows, p.cols, t), ..p };
+        let syms = self.symmetries(p.rows, p.cols);
+        // The images that transpose are the flips of one transposed board: one transpose
+        // (cell by cell) instead of four.
+        let turned = (syms.len() == 8).then(|| BPos {
+            rows: p.cols,
+            cols: p.rows,
+            a: transform(p.a, p.rows, p.cols, 4),
+            b: transform(p.b, p.rows, p.cols, 4),
+            ..p
+        });
+        for &t in &syms[1..] {
+            let from = if t & 4 != 0 { turned.unwrap_or(p) } else { p };
+            let q = BPos {
+                a: transform(from.a, from.rows, from.cols, t & 3),
+                b: transform(from.b, from.rows, from.cols, t & 3),
+                ..from
+            };
             if q < best {
                 best = q;
             }
@@ -712,17 +725,18 @@ fn crop(p: &BPos) -> BPos {
     if empty == 0 {
         return BPos { rows: 1, cols: 1, a: 1, b: 0, ..*p };
     }
-    let (mut r0, mut r1, mut c0, mut c1) = (rows, 0, cols, 0);
-    let mut rest = empty;
-    while rest != 0 {
-        let i = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let (r, c) = (i / w, i % w);
-        r0 = r0.min(r);
-        r1 = r1.max(r);
-        c0 = c0.min(c);
-        c1 = c1.max(c);
+    // The rows holding empty cells, and the columns (the rows ORed together).
+    let row = (1u128 << cols) - 1;
+    let (mut r0, mut r1, mut across) = (rows, 0, 0u128);
+    for r in 0..rows {
+        let bits = (empty >> (r * w)) & row;
+        if bits != 0 {
+            r0 = r0.min(r);
+            r1 = r;
+            across |= bits;
+        }
     }
+    let (c0, c1) = (across.trailing_zeros() as usize, 127 - across.leading_zeros() as usize);
     let (nr, nc) = (r1 - r0 + 1, c1 - c0 + 1);
     if (nr, nc) == (rows, cols) {
         return *p;
