@@ -193,7 +193,12 @@ fn check_finds_parts_that_do_not_add_up() {
 #[test]
 fn check_passes_correct_lone_games() {
     for (game, from) in
-        [("tictactoe", None), (&u("parts_ok.rhai")[..], Some("3,4,5")), (&u("ring.rhai")[..], Some("3"))]
+        // (tictactoe.rhai has tictactoe.ron beside it now: notakto.ron is a lone board game.)
+        [
+            ("games/notakto.ron", None),
+            (&u("parts_ok.rhai")[..], Some("3,4,5")),
+            (&u("ring.rhai")[..], Some("3")),
+        ]
     {
         let mut args = vec!["check", game, "--count", "60", "--seed", "7"];
         if let Some(f) = from {

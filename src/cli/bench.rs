@@ -21,11 +21,16 @@ pub struct BenchArgs {
 
 /// Shipped scripts with no native module, benchmarked beside the native games' rows:
 /// (game, position, what it measures).
-const SCRIPT_CASES: &[(&str, &str, &str)] =
-    &[("kayles", "30", "value + remoteness + Grundy"), ("tictactoe", ".........", "start position")];
+const SCRIPT_CASES: &[(&str, &str, &str)] = &[
+    ("kayles", "30", "value + remoteness + Grundy"),
+    ("tictactoe", ".........", "start position"),
+    ("connect4", "4x4k3", "start position"),
+    ("cram", "#####/#####/#####/#####", "value + remoteness + Grundy"),
+];
 
 /// The games with a descriptor beside their script (compared with each other).
-const DESCRIBED: &[&str] = &["nim", "nimrod", "chomp", "tactix", "kayles", "lightsout"];
+const DESCRIBED: &[&str] =
+    &["nim", "nimrod", "chomp", "tactix", "kayles", "lightsout", "tictactoe", "connect4", "cram"];
 
 /// (game, position, what): the catalogue's native rows' bench positions, then the scripts'.
 fn cases(catalog: &Catalog) -> Vec<(String, String, String)> {
@@ -82,7 +87,8 @@ fn best_solve(repeat: u32, open: impl Fn() -> Result<Box<dyn Session>>, text: &s
 }
 
 /// The games the shipped benchmarks cover.
-const SHIPPED: &[&str] = &["nim", "nimrod", "chomp", "tactix", "kayles", "tictactoe", "lightsout", "sequence"];
+const SHIPPED: &[&str] =
+    &["nim", "nimrod", "chomp", "tactix", "kayles", "tictactoe", "lightsout", "connect4", "cram", "sequence"];
 
 fn wanted(args: &BenchArgs, name: &str) -> bool {
     args.games.is_empty() || args.games.iter().any(|g| g == name)

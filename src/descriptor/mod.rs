@@ -14,6 +14,9 @@ use rhai::Dynamic;
 use serde::Deserialize;
 use std::path::Path;
 
+mod board;
+use board::{BMove, BPos, BoardRules, BoardSpec};
+
 // --- The vocabulary (what a .ron file says) ---------------------------------------------
 
 #[derive(Debug, Deserialize)]
@@ -75,6 +78,20 @@ enum Rules {
         /// How positions are written.
         #[serde(default)]
         text: GridText,
+    },
+    /// Pieces or dominoes on a board (`board.rs`).
+    Board {
+        #[serde(default)]
+        size: Option<String>,
+        #[serde(default)]
+        shape: board::BoardShape,
+        moves: board::BoardMove,
+        #[serde(default)]
+        pieces: board::Pieces,
+        #[serde(default)]
+        ends: Vec<board::BoardEnd>,
+        #[serde(default)]
+        cells: Option<String>,
     },
 }
 
@@ -152,6 +169,8 @@ pub enum DPos {
     /// A toggle puzzle: the board, and the first cell that may still be pressed (presses
     /// commute and two cancel, so a solution presses cells in order, each at most once).
     Lights(Grid, usize),
+    /// A board game (`board.rs`): two bitboards.
+    Board(BPos),
 }
 
 impl Footprint for DPos {
@@ -160,6 +179,7 @@ impl Footprint for DPos {
             // By length, not capacity: a copy (one that crossed threads) is counted the same.
             DPos::Heaps(v) | DPos::Heights(v) => v.len() * 8,
             DPos::Grid(g) | DPos::Lights(g, _) => g.heap_bytes(),
+            DPos::Board(_) => 0,
         }
     }
 }
@@ -176,6 +196,8 @@ pub enum DMove {
     Run([usize; 4]),
     /// Press a cell (index in reading order); `free` when a person typed it out of order.
     Press { cell: usize, free: bool },
+    /// A piece or a domino on a board.
+    Cells(BMove),
 }
 
 /// An octal code such as "0.77", or "0.3…" (or "0.3...") whose last digit repeats for ever.
@@ -216,6 +238,7 @@ enum Family {
 enum Shape {
     Heaps { families: Vec<Family>, count: Option<usize>, split: bool },
     Grid { moves: GridMove, symmetry: Symmetry, components: bool, text: GridText },
+    Board(BoardRules),
 }
 
 pub struct DescriptorGame {
@@ -402,6 +425,18 @@ impl DescriptorGame {
                 }
                 (Shape::Grid { moves, symmetry, components, text }, kind)
             }
+            Rules::Board { size, shape, moves, pieces, ends, cells } => {
+                if matches!(d.end, End::Script { .. }) {
+                    return Err(bad_at(
+                        "end",
+                        "a board game ends as its `ends` say: the escape hatch is for heaps and grids".into(),
+                    ));
+                }
+                let spec = BoardSpec { size, shape, moves, pieces, ends, cells };
+                let rules = BoardRules::new(spec, matches!(d.end, End::Misere)).map_err(|e| bad_at("rules", e))?;
+                let kind = rules.kind();
+                (Shape::Board(rules), kind)
+            }
         };
         if let Some(k) = d.kind {
             let declared = match k {
@@ -463,6 +498,10 @@ impl DescriptorGame {
         &self.file
     }
 
+    fn wrong_shape(&self) -> GameError {
+        GameError::Definition(format!("{}: a position of the wrong shape", self.file))
+    }
+
     /// The game's nim-sequence engine, for heap games whose moves touch one heap and leave at
     /// most two (`Octal`, `Subtract`, `TakeAny`) under normal play.
     pub fn nim_sequence(&self) -> Option<std::cell::RefMut<'_, NimSequence>> {
@@ -477,6 +516,7 @@ impl DescriptorGame {
                 Dynamic::from_array(v.iter().map(|&n| Dynamic::from_int(n as i64)).collect())
             }
             DPos::Grid(g) | DPos::Lights(g, _) => Dynamic::from(g.clone()),
+            DPos::Board(_) => Dynamic::UNIT,
         }
     }
 
@@ -721,6 +761,28 @@ impl Game for DescriptorGame {
         &self.info
     }
 
+    fn to_move(&self, pos: &DPos) -> GameResult<Option<usize>> {
+        Ok(match (pos, &self.shape) {
+            (DPos::Board(p), Shape::Board(b)) => b.to_move(p),
+            _ => None,
+        })
+    }
+
+    fn board(&self, pos: &DPos) -> GameResult<Option<crate::game::Board>> {
+        Ok(match (pos, &self.shape) {
+            (DPos::Board(p), Shape::Board(b)) => Some(b.board(p)),
+            _ => None,
+        })
+    }
+
+    fn children(&self, pos: &DPos) -> GameResult<Vec<DPos>> {
+        if let (DPos::Board(p), Shape::Board(b)) = (pos, &self.shape) {
+            return Ok(b.children(p).into_iter().map(DPos::Board).collect());
+        }
+        let moves = self.moves(pos)?;
+        moves.iter().map(|m| self.play(pos, m)).collect()
+    }
+
     fn start(&self) -> GameResult<Option<DPos>> {
         self.start.as_deref().map(|t| self.parse(t)).transpose()
     }
@@ -754,6 +816,7 @@ impl Game for DescriptorGame {
                 }
                 _ => Ok(DPos::Grid(Grid::parse(text).map_err(GameError::BadPosition)?)),
             },
+            Shape::Board(b) => Ok(DPos::Board(b.parse(text).map_err(GameError::BadPosition)?)),
         }
     }
 
@@ -770,6 +833,10 @@ impl Game for DescriptorGame {
                 let rows = g.to_rows('#', '0', "\n");
                 if *next == 0 { rows } else { format!("{rows} @{next}") }
             }
+            DPos::Board(p) => match &self.shape {
+                Shape::Board(b) => b.format(p),
+                _ => return Err(self.wrong_shape()),
+            },
         })
     }
 
@@ -777,6 +844,7 @@ impl Game for DescriptorGame {
         match pos {
             DPos::Lights(g, _) => Ok(g.to_rows('#', '0', "\n")),
             DPos::Grid(g) => Ok(g.to_rows('#', '.', "\n")),
+            DPos::Board(p) if let Shape::Board(b) = &self.shape => Ok(b.show(p)),
             _ => self.format(pos),
         }
     }
@@ -821,7 +889,8 @@ impl Game for DescriptorGame {
             (DPos::Lights(g, next), Shape::Grid { moves: GridMove::Toggle { pattern }, .. }) => {
                 chase_moves(g, *next, *pattern)
             }
-            _ => return Err(GameError::Definition(format!("{}: a position of the wrong shape", self.file))),
+            (DPos::Board(p), Shape::Board(b)) => b.moves(p).into_iter().map(DMove::Cells).collect(),
+            _ => return Err(self.wrong_shape()),
         })
     }
 
@@ -863,6 +932,10 @@ impl Game for DescriptorGame {
                 DPos::Heights(out)
             }
             (DPos::Grid(g), DMove::Run(seg)) => DPos::Grid(g.without(*seg)),
+            (DPos::Board(p), DMove::Cells(m)) => {
+                let Shape::Board(b) = &self.shape else { return Err(illegal()) };
+                DPos::Board(b.play(p, *m).ok_or_else(illegal)?)
+            }
             (DPos::Lights(g, next), DMove::Press { cell, free }) => {
                 let Shape::Grid { moves: GridMove::Toggle { pattern }, .. } = &self.shape else {
                     return Err(illegal());
@@ -898,6 +971,10 @@ impl Game for DescriptorGame {
                 };
                 format!("{}:{}", cell / cols, cell % cols)
             }
+            DMove::Cells(m) => match (pos, &self.shape) {
+                (DPos::Board(p), Shape::Board(b)) => b.move_name(p, *m),
+                _ => return Err(self.wrong_shape()),
+            },
         })
     }
 
@@ -925,6 +1002,9 @@ impl Game for DescriptorGame {
                 ))),
             };
         }
+        if let (DPos::Board(p), Shape::Board(b)) = (pos, &self.shape) {
+            return Ok(b.primitive(p)); // misère is in the board's rules
+        }
         let v = match pos {
             // Chomp: an empty board means the opponent just ate the poison.
             DPos::Heights(h) if h.first().is_none_or(|&x| x == 0) => Some(Value::Win),
@@ -950,6 +1030,7 @@ impl Game for DescriptorGame {
             (DPos::Grid(g), Shape::Grid { components: true, .. }) => {
                 Some(g.components().into_iter().map(DPos::Grid).collect())
             }
+            (DPos::Board(p), Shape::Board(b)) => b.split(p).map(|v| v.into_iter().map(DPos::Board).collect()),
             _ => None,
         })
     }
@@ -1015,6 +1096,7 @@ impl Game for DescriptorGame {
                 let n = g.count() as f64;
                 Some(n.exp2() * n.max(1.0))
             }
+            (DPos::Board(p), Shape::Board(b)) => Some(b.search_size(p)),
             _ => None,
         }
     }
@@ -1025,6 +1107,7 @@ impl Game for DescriptorGame {
             && match &self.shape {
                 Shape::Heaps { split, .. } => *split,
                 Shape::Grid { components, .. } => *components,
+                Shape::Board(b) => b.splits(),
             }
     }
 
@@ -1053,6 +1136,7 @@ impl Game for DescriptorGame {
                     DPos::Grid(best)
                 }
             },
+            (DPos::Board(p), Shape::Board(b)) => DPos::Board(b.canonical(p)),
             _ => pos.clone(),
         })
     }

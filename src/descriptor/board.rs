@@ -1,0 +1,816 @@
+//! Board games as descriptors (`rules: Board(...)`): pieces placed on a rectangle or a Hex
+//! rhombus (optionally falling, as in Connect-Four), dominoes placed across or down, and the
+//! ends k in a row, a chain between the owner's sides, a full board (a tie) and no move (a
+//! loss, or a win under misère play). See `docs/descriptors.md`.
+//!
+//! Executed natively: a position is two bitboards in a `u128`, cell (r, c) at bit
+//! `r * (cols + 1) + c` (a guard column of zeros stops lines and dominoes from wrapping round
+//! a row), so a move, a line test or a flood fill is a few shifts and masks.
+
+use crate::game::{Board, Kind, Value};
+use serde::Deserialize;
+
+// --- The vocabulary ----------------------------------------------------------------------
+
+/// The board's shape.
+#[derive(Debug, Deserialize, Default, Clone, Copy, PartialEq, Eq)]
+pub enum BoardShape {
+    /// Rows and columns; neighbours across, down and diagonally.
+    #[default]
+    Rectangle,
+    /// The Hex rhombus: each cell touches six, (r, c±1), (r±1, c), (r-1, c+1), (r+1, c-1).
+    Hex,
+}
+
+/// What a move is.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+pub enum BoardMove {
+    /// Put a piece on any empty cell (tic-tac-toe, Hex).
+    Place,
+    /// Drop a piece into a column that is not full; it falls to the lowest empty cell
+    /// (Connect-Four).
+    Drop,
+    /// Cover two adjacent empty cells with a domino.
+    Domino(Orientation),
+}
+
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+pub enum Orientation {
+    /// Across or down, for both players (Cram).
+    Either,
+    /// The first player down (vertical), the second across (horizontal): Domineering.
+    PerPlayer,
+}
+
+/// Whose marks the pieces are.
+#[derive(Debug, Deserialize, Default, Clone, Copy, PartialEq, Eq)]
+pub enum Pieces {
+    /// Each player has a mark (`x` and `o`).
+    #[default]
+    Own,
+    /// Both players put down the same mark (Notakto, Cram, Domineering).
+    Shared,
+}
+
+/// How a game ends, besides a full board (a tie, for pieces) or no move (a loss).
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+pub enum BoardEnd {
+    /// k of one mark in a row, across, down or diagonally: the player who made it wins
+    /// (loses under misère play).
+    InRow(u32),
+    /// A chain of the player's pieces joining the player's two sides of a Hex board: the
+    /// first player top and bottom, the second left and right.
+    Connect,
+}
+
+/// The board rules as written in a descriptor (the fields of `Board(...)`).
+pub struct BoardSpec {
+    pub size: Option<String>,
+    pub shape: BoardShape,
+    pub moves: BoardMove,
+    pub pieces: Pieces,
+    pub ends: Vec<BoardEnd>,
+    pub cells: Option<String>,
+}
+
+// --- The checked rules -------------------------------------------------------------------
+
+/// The most cells a board holds, counting one guard cell at the end of each row.
+const BITS: usize = 128;
+
+pub struct BoardRules {
+    fixed: Option<(u8, u8)>,
+    shape: BoardShape,
+    moves: BoardMove,
+    pieces: Pieces,
+    /// The default k of `InRow` (a position text may give another: `4x4k3`); 0 without it.
+    k: u8,
+    connect: bool,
+    /// The empty cell, the first player's mark, the second's (the same when shared).
+    chars: [char; 3],
+    kind: Kind,
+    misere: bool,
+}
+
+/// A position: the first player's (or the shared) marks, the second player's, the size, k,
+/// and whose turn it is (0 the first player; always 0 in an impartial game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BPos {
+    rows: u8,
+    cols: u8,
+    a: u128,
+    b: u128,
+    k: u8,
+    turn: u8,
+}
+
+/// A move: the cells it covers (the same cell twice for a piece).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BMove(u8, u8);
+
+/// Bit `r * w + c` set for every cell of a rows × cols board (w = cols + 1).
+fn full_mask(rows: u8, cols: u8) -> u128 {
+    let w = cols as usize + 1;
+    let row = (1u128 << cols) - 1;
+    (0..rows as usize).fold(0, |m, r| m | row << (r * w))
+}
+
+fn shr(x: u128, n: usize) -> u128 {
+    if n >= BITS { 0 } else { x >> n }
+}
+
+fn shl(x: u128, n: usize) -> u128 {
+    if n >= BITS { 0 } else { x << n }
+}
+
+/// k set cells in a row anywhere in `x` (guard columns hold no marks).
+fn has_line(x: u128, cols: u8, k: u8) -> bool {
+    if k == 0 {
+        return false;
+    }
+    let w = cols as usize + 1;
+    [1, w, w + 1, w - 1].iter().any(|&d| {
+        if d == 0 {
+            return false;
+        }
+        let mut y = x;
+        for i in 1..k as usize {
+            y &= shr(x, i * d);
+            if y == 0 {
+                return false;
+            }
+        }
+        y != 0
+    })
+}
+
+/// The cells of a Hex board next to the cells of `x`.
+fn hex_spread(x: u128, cols: u8, full: u128) -> u128 {
+    let w = cols as usize + 1;
+    (x | x << 1 | x >> 1 | shl(x, w) | x >> w | shl(x, w - 1) | x >> (w - 1)) & full
+}
+
+/// Does `stones` (the first player's when `first`) join its owner's two sides?
+fn joined(stones: u128, rows: u8, cols: u8, first: bool) -> bool {
+    let w = cols as usize + 1;
+    let full = full_mask(rows, cols);
+    let (from, to) = if first {
+        let top = (1u128 << cols) - 1;
+        (top, top << ((rows as usize - 1) * w))
+    } else {
+        let left = (0..rows as usize).fold(0u128, |m, r| m | 1 << (r * w));
+        (left, left << (cols - 1))
+    };
+    let mut reach = stones & from;
+    loop {
+        if reach & to != 0 {
+            return true;
+        }
+        let next = hex_spread(reach, cols, full) & stones;
+        if next == reach {
+            return false;
+        }
+        reach = next;
+    }
+}
+
+/// The image of the cells of `x` (a rows × cols board) under symmetry `t`: bit 1 turns the
+/// board upside down, bit 2 mirrors it left-right, bit 4 transposes it (rows become columns).
+fn transform(x: u128, rows: u8, cols: u8, t: u8) -> u128 {
+    let (w, rows, cols) = (cols as usize + 1, rows as usize, cols as usize);
+    let flip_rows = |x: u128| {
+        let row = (1u128 << cols) - 1;
+        (0..rows).fold(0u128, |m, r| m | ((x >> (r * w)) & row) << ((rows - 1 - r) * w))
+    };
+    // The half turn is the whole word reversed: (r, c) goes to (rows-1-r, cols-1-c).
+    let half_turn = |x: u128| x.reverse_bits() >> (BITS - rows * w + 1);
+    let x = match t & 3 {
+        0 => x,
+        1 => flip_rows(x),
+        2 => half_turn(flip_rows(x)),
+        _ => half_turn(x),
+    };
+    if t & 4 == 0 {
+        return x;
+    }
+    let nw = rows + 1;
+    let mut out = 0u128;
+    let mut rest = x;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let (r, c) = (i / w, i % w);
+        out |= 1 << (c * nw + r);
+    }
+    out
+}
+
+/// "RxC" (also "R×C"), with an optional "kK" after it.
+fn parse_size(head: &str) -> Result<(u8, u8, Option<u8>), String> {
+    let h = head.to_ascii_lowercase().replace('×', "x");
+    let bad = || format!("{head:?} is not a board size: write rows x columns, such as 3x3 (or 4x5k4 with k)");
+    let (r, rest) = h.split_once('x').ok_or_else(bad)?;
+    let (c, k) = match rest.split_once('k') {
+        Some((c, k)) => (c, Some(k)),
+        None => (rest, None),
+    };
+    let num = |s: &str| s.trim().parse::<u32>().map_err(|_| bad());
+    let (r, c) = (num(r)?, num(c)?);
+    if r == 0 || c == 0 {
+        return Err(format!("a board needs at least one row and one column (got {r}x{c})"));
+    }
+    if (r as u64) * (c as u64 + 1) > BITS as u64 {
+        return Err(format!(
+            "a {r}x{c} board is too big: a board has at most {BITS} cells counting one more a row \
+             (rows × (columns + 1) ≤ {BITS}; 11x10, 8x15 and 7x15 fit)"
+        ));
+    }
+    let k = match k {
+        None => None,
+        Some(k) => match k.trim().parse::<u32>() {
+            Ok(k) if (1..=r.max(c)).contains(&k) => Some(k as u8),
+            _ => return Err(format!("in {head:?}, k must be a number from 1 to {} (the longer side)", r.max(c))),
+        },
+    };
+    Ok((r as u8, c as u8, k))
+}
+
+impl BoardRules {
+    /// Check the rules: every impossible combination is a one-line message.
+    pub fn new(spec: BoardSpec, misere: bool) -> Result<BoardRules, String> {
+        let fixed = match &spec.size {
+            Some(s) => {
+                let (r, c, k) = parse_size(s)?;
+                if k.is_some() {
+                    return Err(format!("`size: {s:?}`: k belongs in `ends: [InRow(k)]`"));
+                }
+                Some((r, c))
+            }
+            None => None,
+        };
+        let mut k = 0u8;
+        let mut connect = false;
+        for e in &spec.ends {
+            match *e {
+                BoardEnd::InRow(n) => {
+                    if n == 0 || n > 15 {
+                        return Err(format!("InRow({n}): k must be from 1 to 15"));
+                    }
+                    if k != 0 {
+                        return Err("`ends` says InRow twice: give one k".into());
+                    }
+                    k = n as u8;
+                }
+                BoardEnd::Connect => connect = true,
+            }
+        }
+        let domino = matches!(spec.moves, BoardMove::Domino(_));
+        if domino && !spec.ends.is_empty() {
+            return Err("a domino game ends when no domino fits (the player who cannot move loses): \
+                        `ends` must be empty"
+                .into());
+        }
+        if spec.shape == BoardShape::Hex {
+            if spec.moves != BoardMove::Place {
+                return Err("a Hex board takes `moves: Place` (no gravity, no dominoes on a rhombus)".into());
+            }
+            if k != 0 {
+                return Err("InRow is for rectangles; a Hex board ends with `Connect`".into());
+            }
+        }
+        if connect {
+            if spec.shape != BoardShape::Hex {
+                return Err("`Connect` joins the sides of a Hex board: add `shape: Hex`".into());
+            }
+            if spec.pieces == Pieces::Shared {
+                return Err("`Connect` needs each player's own pieces (a chain has an owner): `pieces: Own`".into());
+            }
+        }
+        if let Some((r, c)) = fixed
+            && k != 0
+            && k > r.max(c)
+        {
+            return Err(format!("InRow({k}) cannot fit on a {r}x{c} board"));
+        }
+        let kind = match (spec.moves, spec.pieces) {
+            (BoardMove::Domino(Orientation::PerPlayer), _) => Kind::Partisan,
+            (BoardMove::Domino(Orientation::Either), _) => Kind::Impartial,
+            (_, Pieces::Own) => Kind::Partisan,
+            (_, Pieces::Shared) => Kind::Impartial,
+        };
+        let default = match (spec.pieces, domino) {
+            (Pieces::Own, _) => ".xo",
+            (Pieces::Shared, false) => ".x",
+            (Pieces::Shared, true) => ".#",
+        };
+        let cells = spec.cells.as_deref().unwrap_or(default);
+        let chars: Vec<char> = cells.chars().collect();
+        let want = if spec.pieces == Pieces::Own { 3 } else { 2 };
+        if chars.len() != want {
+            return Err(format!(
+                "`cells: {cells:?}` must be {want} characters: the empty cell, then {}",
+                if want == 3 { "the first player's mark and the second's (\".xo\")" } else { "the mark (\".x\")" }
+            ));
+        }
+        for (i, &ch) in chars.iter().enumerate() {
+            if ch.is_ascii_digit() || ch.is_whitespace() || ch == '/' || chars[..i].contains(&ch) {
+                return Err(format!(
+                    "`cells: {cells:?}`: {ch:?} cannot be a cell (cells are distinct, and not digits, spaces or '/')"
+                ));
+            }
+        }
+        let chars = [chars[0], chars[1], *chars.last().unwrap_or(&chars[1])];
+        Ok(BoardRules {
+            fixed,
+            shape: spec.shape,
+            moves: spec.moves,
+            pieces: spec.pieces,
+            k,
+            connect,
+            chars,
+            kind,
+            misere,
+        })
+    }
+
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    fn domino(&self) -> bool {
+        matches!(self.moves, BoardMove::Domino(_))
+    }
+
+    fn cells_per_move(&self) -> u32 {
+        if self.domino() { 2 } else { 1 }
+    }
+
+    /// Whose turn the marks imply when the first player began: 0 or 1.
+    fn implied_turn(&self, a: u128, b: u128) -> u8 {
+        match self.pieces {
+            Pieces::Own => u8::from(a.count_ones() != b.count_ones()),
+            Pieces::Shared => ((a.count_ones() / self.cells_per_move()) & 1) as u8,
+        }
+    }
+
+    fn char_of(&self, ch: char) -> Option<u8> {
+        let same = |x: char| x == ch || (x.is_alphabetic() && x.to_lowercase().eq(ch.to_lowercase()));
+        (0..3u8).find(|&i| same(self.chars[i as usize]))
+    }
+
+    /// Position text: `RxC` (the empty board; `RxCkK` with k), or rows top to bottom
+    /// separated by `/` (after `RxC/` or alone), one character a cell, and then, where the
+    /// marks do not imply it, the player to move (` x` or ` o`).
+    pub fn parse(&self, text: &str) -> Result<BPos, String> {
+        let mut t = text.trim().replace(['\n', '\r'], "/");
+        let mut turn = None;
+        if let Some((body, last)) = t.rsplit_once(char::is_whitespace)
+            && matches!(last.to_ascii_lowercase().as_str(), "x" | "o")
+        {
+            turn = Some(u8::from(last.eq_ignore_ascii_case("o")));
+            t = body.trim().to_string();
+        }
+        let t: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+        let (head, body) = if t.starts_with(|c: char| c.is_ascii_digit()) {
+            match t.split_once('/') {
+                Some((h, b)) => (Some(h.to_string()), b.to_string()),
+                None => (Some(t.clone()), String::new()),
+            }
+        } else {
+            (None, t.clone())
+        };
+        let mut size = self.fixed;
+        let mut k = self.k;
+        if let Some(h) = &head {
+            let (r, c, hk) = parse_size(h)?;
+            if let Some(f) = self.fixed
+                && f != (r, c)
+            {
+                return Err(format!("this game is played on a {}x{} board, not {r}x{c}", f.0, f.1));
+            }
+            if let Some(hk) = hk {
+                if self.k == 0 {
+                    return Err(format!("{h:?}: this game has no k in a row"));
+                }
+                k = hk;
+            }
+            size = Some((r, c));
+        }
+        let mut rows: Vec<Vec<char>> = if body.is_empty() {
+            Vec::new()
+        } else {
+            body.trim_end_matches('/').split('/').map(|r| r.chars().collect()).collect()
+        };
+        if head.is_none() && rows.is_empty() {
+            return Err("an empty position: write the size (3x3) or the rows (.../.../...)".into());
+        }
+        if let (Some((r, c)), 1) = (size, rows.len())
+            && rows[0].len() == r as usize * c as usize
+            && r > 1
+        {
+            // One line of every cell, row by row ("x.o......").
+            rows = rows[0].chunks(c as usize).map(<[char]>::to_vec).collect();
+        }
+        let (r, c) = match size {
+            Some(s) => s,
+            None => {
+                let c = rows[0].len();
+                if c == 0 {
+                    return Err("a row with no cells".into());
+                }
+                let (r, c, _) = parse_size(&format!("{}x{c}", rows.len()))?;
+                (r, c)
+            }
+        };
+        let w = c as usize + 1;
+        let (mut a, mut b) = (0u128, 0u128);
+        if !rows.is_empty() {
+            if rows.len() != r as usize {
+                return Err(format!("a {r}x{c} board has {r} rows separated by '/', got {}", rows.len()));
+            }
+            for (i, row) in rows.iter().enumerate() {
+                if row.len() != c as usize {
+                    return Err(format!("row {} has {} cells, not {c}", i + 1, row.len()));
+                }
+                for (j, &ch) in row.iter().enumerate() {
+                    let bit = 1u128 << (i * w + j);
+                    match self.char_of(ch) {
+                        Some(0) => {}
+                        Some(1) => a |= bit,
+                        Some(_) => b |= bit,
+                        None => {
+                            let [e, x, o] = self.chars;
+                            let marks = if x == o { format!("{x:?}") } else { format!("{x:?} or {o:?}") };
+                            return Err(format!("{ch:?} is not a cell: use {marks}, or {e:?} for an empty cell"));
+                        }
+                    }
+                }
+            }
+        }
+        if self.moves == BoardMove::Drop {
+            let below = (a | b) >> w;
+            let floating = (a | b) & !below & full_mask(r - 1, c);
+            if floating != 0 {
+                let i = floating.trailing_zeros() as usize;
+                return Err(format!("the piece at row {}, column {} floats above an empty cell", i / w + 1, i % w + 1));
+            }
+        }
+        if k != 0 && k > r.max(c) {
+            return Err(format!("{k} in a row cannot fit on a {r}x{c} board"));
+        }
+        let turn = if self.kind == Kind::Impartial {
+            0
+        } else {
+            match turn {
+                Some(t) => t,
+                None => {
+                    if self.pieces == Pieces::Own && !self.domino() {
+                        let (x, o) = (a.count_ones(), b.count_ones());
+                        if x != o && x != o + 1 {
+                            return Err(format!(
+                                "the first player moves first, so {:?} has as many pieces as {:?} or one more \
+                                 ({x} and {o}); write \" o\" or \" x\" after the board to say who moves",
+                                self.chars[1], self.chars[2]
+                            ));
+                        }
+                    }
+                    self.implied_turn(a, b)
+                }
+            }
+        };
+        Ok(BPos { rows: r, cols: c, a, b, k: if self.k == 0 { 0 } else { k }, turn })
+    }
+
+    fn rows_text(&self, p: &BPos, sep: &str) -> String {
+        let w = p.cols as usize + 1;
+        let mut out = Vec::new();
+        for r in 0..p.rows as usize {
+            out.push(
+                (0..p.cols as usize)
+                    .map(|c| {
+                        let bit = 1u128 << (r * w + c);
+                        self.chars[if p.a & bit != 0 {
+                            1
+                        } else if p.b & bit != 0 {
+                            2
+                        } else {
+                            0
+                        }]
+                    })
+                    .collect::<String>(),
+            );
+        }
+        out.join(sep)
+    }
+
+    pub fn format(&self, p: &BPos) -> String {
+        let mut s = self.rows_text(p, "/");
+        if self.fixed.is_none() && self.k != 0 {
+            s = format!("{}x{}k{}/{s}", p.rows, p.cols, p.k);
+        }
+        if self.kind != Kind::Impartial && p.turn != self.implied_turn(p.a, p.b) {
+            s.push_str(if p.turn == 0 { " x" } else { " o" });
+        }
+        s
+    }
+
+    pub fn show(&self, p: &BPos) -> String {
+        let mut s = self.rows_text(p, "\n");
+        if self.moves == BoardMove::Drop {
+            s.push('\n');
+            s.extend((0..p.cols).map(|c| char::from_digit(u32::from(c + 1) % 10, 10).unwrap_or(' ')));
+        }
+        s
+    }
+
+    pub fn board(&self, p: &BPos) -> Board {
+        let text = self.rows_text(p, "");
+        let (r, c) = (p.rows as usize, p.cols as usize);
+        let cells = text.chars().map(|ch| match (self.domino(), ch == self.chars[0]) {
+            (true, true) => ".".to_string(),
+            (true, false) => "#".to_string(),
+            (false, _) => ch.to_string(),
+        });
+        let mut board = Board::new(r, c, cells.collect());
+        match self.moves {
+            BoardMove::Drop => board.clicks = (0..r * c).map(|i| Some(format!("{}", i % c + 1))).collect(),
+            BoardMove::Domino(_) => board.clicks = vec![None; r * c],
+            BoardMove::Place => {}
+        }
+        board
+    }
+
+    pub fn to_move(&self, p: &BPos) -> Option<usize> {
+        (self.kind != Kind::Impartial).then_some(p.turn as usize)
+    }
+
+    pub fn moves(&self, p: &BPos) -> Vec<BMove> {
+        let full = full_mask(p.rows, p.cols);
+        let empty = full & !(p.a | p.b);
+        let w = p.cols as usize + 1;
+        let mut out = Vec::new();
+        let mut push_all = |mut bits: u128, d: usize| {
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                out.push(BMove(i as u8, (i + d) as u8));
+            }
+        };
+        match self.moves {
+            BoardMove::Place => push_all(empty, 0),
+            BoardMove::Drop => {
+                // The lowest empty cell of each column: empty, with no empty cell below.
+                let floor = empty & !(empty >> w);
+                push_all(floor, 0);
+            }
+            BoardMove::Domino(o) => {
+                let across = empty & (empty >> 1);
+                let down = empty & (empty >> w);
+                match (o, p.turn) {
+                    (Orientation::Either, _) => {
+                        push_all(across, 1);
+                        push_all(down, w);
+                    }
+                    (Orientation::PerPlayer, 0) => push_all(down, w),
+                    (Orientation::PerPlayer, _) => push_all(across, 1),
+                }
+            }
+        }
+        out
+    }
+
+    pub fn play(&self, p: &BPos, m: BMove) -> Option<BPos> {
+        if m.0 as usize >= BITS || m.1 as usize >= BITS {
+            return None;
+        }
+        let cells = 1u128 << m.0 | 1u128 << m.1;
+        if cells & !full_mask(p.rows, p.cols) != 0 || (p.a | p.b) & cells != 0 {
+            return None;
+        }
+        let mut q = *p;
+        if self.pieces == Pieces::Shared || p.turn == 0 {
+            q.a |= cells;
+        } else {
+            q.b |= cells;
+        }
+        if self.kind != Kind::Impartial {
+            q.turn ^= 1;
+        }
+        Some(q)
+    }
+
+    pub fn children(&self, p: &BPos) -> Vec<BPos> {
+        self.moves(p).into_iter().filter_map(|m| self.play(p, m)).collect()
+    }
+
+    pub fn move_name(&self, p: &BPos, m: BMove) -> String {
+        let w = p.cols as usize + 1;
+        let (r0, c0, r1, c1) = (m.0 as usize / w, m.0 as usize % w, m.1 as usize / w, m.1 as usize % w);
+        match self.moves {
+            BoardMove::Drop => format!("{}", c0 + 1),
+            BoardMove::Place => format!("{r0}:{c0}"),
+            BoardMove::Domino(_) => format!("{r0}:{c0}-{r1}:{c1}"),
+        }
+    }
+
+    /// The value for the player to move when the game is over: the player who just moved
+    /// made k in a row or joined their sides (a loss here, a win under misère play), or the
+    /// board is full (a tie). A domino game ends by having no move (the stalemate rule).
+    pub fn primitive(&self, p: &BPos) -> Option<Value> {
+        let last = if self.pieces == Pieces::Shared || p.turn == 1 { p.a } else { p.b };
+        let made = (p.k != 0 && has_line(last, p.cols, p.k))
+            || (self.connect && joined(last, p.rows, p.cols, self.pieces == Pieces::Shared || p.turn == 1));
+        if made {
+            return Some(if self.misere { Value::Win } else { Value::Lose });
+        }
+        if !self.domino() && (p.a | p.b) == full_mask(p.rows, p.cols) {
+            return Some(Value::Tie);
+        }
+        None
+    }
+
+    /// An impartial domino game under normal play is the sum of its 4-connected regions of
+    /// empty cells (a domino never crosses a covered cell).
+    pub fn splits(&self) -> bool {
+        self.kind == Kind::Impartial && self.domino() && !self.misere
+    }
+
+    pub fn split(&self, p: &BPos) -> Option<Vec<BPos>> {
+        if !self.splits() {
+            return None;
+        }
+        let full = full_mask(p.rows, p.cols);
+        let w = p.cols as usize + 1;
+        let mut empty = full & !(p.a | p.b);
+        let mut parts = Vec::new();
+        while empty != 0 {
+            let mut region = empty & empty.wrapping_neg();
+            loop {
+                let next = (region | region << 1 | region >> 1 | shl(region, w) | region >> w) & empty;
+                if next == region {
+                    break;
+                }
+                region = next;
+            }
+            empty &= !region;
+            // A region with no two adjacent cells is worth nothing: leave it out.
+            if region & (region >> 1 | region >> w) != 0 {
+                parts.push(BPos { a: full & !region, ..*p });
+            }
+        }
+        Some(parts)
+    }
+
+    /// The symmetries the rules keep: the 8 of the square (4 on a rectangle that is not
+    /// square: the two mirrors and the half turn) for pieces and dominoes either way; the
+    /// mirrors and the half turn for Domineering (a quarter turn would swap the players'
+    /// directions); the left-right mirror with gravity; the half turn on a Hex rhombus.
+    fn symmetries(&self, rows: u8, cols: u8) -> &'static [u8] {
+        match (self.shape, self.moves) {
+            (BoardShape::Hex, _) => &[0, 3],
+            (_, BoardMove::Drop) => &[0, 2],
+            (_, BoardMove::Domino(Orientation::PerPlayer)) => &[0, 1, 2, 3],
+            (_, BoardMove::Domino(Orientation::Either)) => &[0, 1, 2, 3, 4, 5, 6, 7],
+            _ if rows == cols => &[0, 1, 2, 3, 4, 5, 6, 7],
+            _ => &[0, 1, 2, 3],
+        }
+    }
+
+    /// One representative of the positions equal under the symmetries; a domino board is
+    /// also cut to the rows and columns that hold empty cells (covered cells are walls).
+    pub fn canonical(&self, p: &BPos) -> BPos {
+        let mut p = *p;
+        if self.domino() {
+            p = crop(&p);
+        }
+        let mut best = p;
+        let syms = self.symmetries(p.rows, p.cols);
+        // The images that transpose are the flips of one transposed board: one transpose
+        // (cell by cell) instead of four.
+        let turned = (syms.len() == 8).then(|| BPos {
+            rows: p.cols,
+            cols: p.rows,
+            a: transform(p.a, p.rows, p.cols, 4),
+            b: transform(p.b, p.rows, p.cols, 4),
+            ..p
+        });
+        for &t in &syms[1..] {
+            let from = if t & 4 != 0 { turned.unwrap_or(p) } else { p };
+            let q = BPos {
+                a: transform(from.a, from.rows, from.cols, t & 3),
+                b: transform(from.b, from.rows, from.cols, t & 3),
+                ..from
+            };
+            if q < best {
+                best = q;
+            }
+        }
+        best
+    }
+
+    /// Roughly how many positions a search meets: 3 (or 2) states a cell.
+    pub fn search_size(&self, p: &BPos) -> f64 {
+        let empty = (full_mask(p.rows, p.cols) & !(p.a | p.b)).count_ones() as f64;
+        let states = if self.pieces == Pieces::Own && !self.domino() { 3f64 } else { 2f64 };
+        states.powf(empty) * empty.max(1.0)
+    }
+}
+
+/// A domino board cut to the rows and columns holding empty cells (one covered cell when
+/// none is left): the covered cells around it change nothing.
+fn crop(p: &BPos) -> BPos {
+    let (rows, cols) = (p.rows as usize, p.cols as usize);
+    let w = cols + 1;
+    let empty = full_mask(p.rows, p.cols) & !(p.a | p.b);
+    if empty == 0 {
+        return BPos { rows: 1, cols: 1, a: 1, b: 0, ..*p };
+    }
+    // The rows holding empty cells, and the columns (the rows ORed together).
+    let row = (1u128 << cols) - 1;
+    let (mut r0, mut r1, mut across) = (rows, 0, 0u128);
+    for r in 0..rows {
+        let bits = (empty >> (r * w)) & row;
+        if bits != 0 {
+            r0 = r0.min(r);
+            r1 = r;
+            across |= bits;
+        }
+    }
+    let (c0, c1) = (across.trailing_zeros() as usize, 127 - across.leading_zeros() as usize);
+    let (nr, nc) = (r1 - r0 + 1, c1 - c0 + 1);
+    if (nr, nc) == (rows, cols) {
+        return *p;
+    }
+    let nw = nc + 1;
+    let row_mask = (1u128 << nc) - 1;
+    let mut e = 0u128;
+    for r in 0..nr {
+        e |= ((empty >> ((r + r0) * w + c0)) & row_mask) << (r * nw);
+    }
+    let nfull = full_mask(nr as u8, nc as u8);
+    BPos { rows: nr as u8, cols: nc as u8, a: nfull & !e, b: 0, ..*p }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The symmetry of one cell, by hand.
+    fn naive(x: u128, rows: u8, cols: u8, t: u8) -> u128 {
+        let (w, rows, cols) = (cols as usize + 1, rows as usize, cols as usize);
+        let nw = if t & 4 != 0 { rows + 1 } else { w };
+        let mut out = 0;
+        for r in 0..rows {
+            for c in 0..cols {
+                if x >> (r * w + c) & 1 == 0 {
+                    continue;
+                }
+                let (mut a, mut b) = (r, c);
+                if t & 1 != 0 {
+                    a = rows - 1 - a;
+                }
+                if t & 2 != 0 {
+                    b = cols - 1 - b;
+                }
+                if t & 4 != 0 {
+                    (a, b) = (b, a);
+                }
+                out |= 1u128 << (a * nw + b);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn symmetries_move_every_cell_where_they_should() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        for (rows, cols) in [(1, 1), (3, 3), (4, 5), (6, 7), (5, 2), (11, 10), (1, 63)] {
+            let full = full_mask(rows, cols);
+            for _ in 0..50 {
+                let x = (u128::from(rng.u64(..)) << 64 | u128::from(rng.u64(..))) & full;
+                for t in 0..8 {
+                    assert_eq!(transform(x, rows, cols, t), naive(x, rows, cols, t), "{rows}x{cols} t={t}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lines_and_chains() {
+        // 3 in a row across, down and on both diagonals of a 3×4 board (w = 5).
+        let cell = |r: usize, c: usize| 1u128 << (r * 5 + c);
+        assert!(has_line(cell(0, 1) | cell(0, 2) | cell(0, 3), 4, 3));
+        assert!(has_line(cell(0, 3) | cell(1, 3) | cell(2, 3), 4, 3));
+        assert!(has_line(cell(0, 1) | cell(1, 2) | cell(2, 3), 4, 3));
+        assert!(has_line(cell(0, 3) | cell(1, 2) | cell(2, 1), 4, 3));
+        // No wrapping round a row's end.
+        assert!(!has_line(cell(0, 2) | cell(0, 3) | cell(1, 0), 4, 3));
+        assert!(!has_line(cell(0, 3) | cell(1, 0), 4, 2));
+        assert!(!has_line(cell(0, 0) | cell(1, 3) | cell(2, 2), 4, 3));
+        // Hex 3×3 (w = 4): (0,2) (1,1) (2,0) is a chain for either player; (0,0) (1,1) is not.
+        let hex = |r: usize, c: usize| 1u128 << (r * 4 + c);
+        let diag = hex(0, 2) | hex(1, 1) | hex(2, 0);
+        assert!(joined(diag, 3, 3, true) && joined(diag, 3, 3, false));
+        assert!(!joined(hex(0, 0) | hex(1, 1) | hex(2, 2), 3, 3, true));
+    }
+}

@@ -1,0 +1,211 @@
+//! Board games as descriptors (`rules: Board(...)`, src/descriptor/board.rs): the shipped
+//! games against published results and against the plain Python solvers in
+//! `bench/python/boards.py` (an independent implementation: strings of cells, negamax or
+//! mex, no symmetry, no decomposition), `check` against the scripts of the same games, the
+//! position text, and the errors a typo gets.
+
+mod common;
+
+use common::*;
+use gamesman::descriptor::DescriptorGame;
+use gamesman::game::{Game, Value};
+use gamesman::progress::Progress;
+use gamesman::solve::census::census;
+
+fn value(g: &DescriptorGame, text: &str) -> Value {
+    solve(g, text, false).value
+}
+
+#[test]
+fn tictactoe_is_a_tie_with_5478_positions() {
+    let g = descriptor("tictactoe");
+    // A tie from the empty board (folklore; boards.py: tie), as tictactoe.rhai says too.
+    let r = solve(&g, "3x3", true);
+    assert_eq!((r.value, r.remoteness), (Value::Tie, Some(9)));
+    // 5,478 positions reachable from the empty board (counted without symmetry; boards.py's
+    // reachable_tictactoe gives 5478, as does `gamesman analyze tictactoe`).
+    let root = g.start().unwrap().unwrap();
+    let c = census(&g, &root, 1 << 30, &Progress::default()).unwrap();
+    assert_eq!(c.graph.nodes.len(), 5478);
+    // X to move after X in a corner and O beside it: X wins (by hand: take the centre, then
+    // X threatens two lines at once).
+    assert_eq!(value(&g, "xo./.../..."), Value::Win);
+}
+
+#[test]
+fn connect_four_small_boards() {
+    let g = descriptor("connect4");
+    // John Tromp's table of Connect-Four results: boards 4 columns wide (and 4 rows high, 5
+    // wide) are draws; boards.py agrees (4x4, 5x4 and 4x5: tie). Connect-3 on 4×4 is a win
+    // for the first player (connect4.rhai's comment; boards.py: win).
+    assert_eq!(value(&g, "4x4"), Value::Tie);
+    assert_eq!(value(&g, "5x4"), Value::Tie);
+    assert_eq!(value(&g, "4x4k3"), Value::Win);
+    let r = solve(&g, "4x4k3", true);
+    assert_eq!(r.remoteness, Some(9), "connect4.rhai: X wins in 9 moves");
+    // Gravity: a piece may not float, and the move is a column.
+    let e = g.parse("4x4k4/..../.x../..../....").unwrap_err().to_string();
+    assert!(e.contains("floats above an empty cell"), "{e}");
+    let p = g.parse("4x4k4").unwrap();
+    assert_eq!(g.moves(&p).unwrap().len(), 4);
+}
+
+#[test]
+fn domineering_second_player_wins_5x5() {
+    let g = descriptor("domineering");
+    // Lachmann, Moore and Rapaport (2002), "Who wins Domineering on rectangular boards?":
+    // 5×5 is a second-player win (value 0), whoever starts; 2×2, 3×3 and 4×4 are
+    // first-player wins. boards.py agrees, and gives 3 rows × 4 columns a loss for the
+    // vertical player moving first, 4 × 3 a win.
+    assert_eq!(value(&g, "5x5"), Value::Lose);
+    assert_eq!(value(&g, "5x5 o"), Value::Lose);
+    for s in ["2x2", "3x3", "4x4", "4x3", "2x2 o", "3x3 o", "4x4 o"] {
+        assert_eq!(value(&g, s), Value::Win, "{s}");
+    }
+    assert_eq!(value(&g, "3x4"), Value::Lose);
+    // The horizontal player moving first on 4 × 3 is the vertical one on 3 × 4, turned.
+    assert_eq!(value(&g, "4x3 o"), Value::Lose);
+    // Whose turn: implied by the count of covered cells, or said after the board.
+    let p = g.parse("##./.../...").unwrap();
+    assert_eq!(g.to_move(&p).unwrap(), Some(1));
+    assert_eq!(g.format(&g.parse("5x5 o").unwrap()).unwrap(), "...../...../...../...../..... o");
+}
+
+#[test]
+fn hex_first_player_wins_3x3_and_notakto_too() {
+    let g = descriptor("hex");
+    // Nash's strategy-stealing argument: the first player wins every n×n board; boards.py
+    // finds the win on 3×3 (and 4×4: see docs/performance.md for the time it takes).
+    let r = solve(&g, "3x3", false);
+    assert_eq!(r.value, Value::Win);
+    // On 3×3 the centre wins at once for X (by hand: it touches both of X's rows through
+    // two bridges that O cannot both block).
+    let centre: Vec<String> =
+        r.winning_moves.iter().map(|m| m.position.replace('\n', "/")).filter(|p| p == ".../.x./...").collect();
+    assert_eq!(centre.len(), 1, "{:?}", r.winning_moves.iter().map(|m| &m.position).collect::<Vec<_>>());
+    // A chain joining top and bottom wins, for X only (O joins left and right).
+    assert_eq!(g.primitive(&g.parse("x../xo./x.o").unwrap()).unwrap(), Some(Value::Lose));
+    assert_eq!(g.primitive(&g.parse("xo./x../.o.").unwrap()).unwrap(), None);
+    assert_eq!(g.primitive(&g.parse("ooo/xx./x..").unwrap()).unwrap(), Some(Value::Lose));
+
+    let n = descriptor("notakto");
+    // Notakto on one board: a first-player win by the centre (Plambeck and Whitcomb,
+    // "A Winning Strategy for Notakto"; boards.py: win).
+    let r = solve(&n, "3x3", false);
+    assert_eq!(r.value, Value::Win);
+    assert!(r.winning_moves.iter().any(|m| m.position.replace('\n', "/") == ".../.x./..."));
+    // Whoever makes three in a row loses: the player to move after it wins.
+    assert_eq!(n.primitive(&n.parse("xxx/.../...").unwrap()).unwrap(), Some(Value::Win));
+}
+
+#[test]
+fn cram_nimbers_agree_with_the_python_oracle() {
+    let g = descriptor("cram");
+    // boards.py's cram(R, C), a mex over every domino of the whole board: 2×n is 0 for even
+    // n, 1 for odd n (the mirror strategy gives 0 for even n); 3×3 0, 3×4 1, 3×5 1, 4×4 0,
+    // 4×5 2 (the last four also in cram.rhai and Winning Ways' table).
+    for (size, nimber) in [("2x2", 0), ("2x3", 1), ("2x4", 0), ("2x5", 1), ("3x3", 0), ("3x4", 1), ("3x5", 1)] {
+        assert_eq!(solve(&g, size, false).grundy, Some(nimber), "{size}");
+    }
+    assert_eq!(solve(&g, "4x4", false).grundy, Some(0));
+    assert_eq!(solve(&g, "#####/#####/#####/#####", false).grundy, Some(2));
+    // Cells as in cram.rhai: '#' empty, '.' covered. A row of 2 is worth 1; a row of 4 is
+    // worth mex{1 (leaving 2), 0 (two single cells)} = 2 (by hand); apart, they add as nim.
+    assert_eq!(solve(&g, "##.##", false).grundy, Some(0));
+    assert_eq!(solve(&g, "####.##", false).grundy, Some(2 ^ 1));
+}
+
+#[test]
+fn check_agrees_with_the_scripts() {
+    for (game, from) in [("tictactoe.ron", None), ("cram.ron", None), ("connect4.ron", Some("4x4k3"))] {
+        let mut args = vec!["check", game, "--count", "25", "--seed", "7"];
+        if let Some(f) = from {
+            args.extend(["--from", f]);
+        }
+        let out = bin().args(&args).current_dir(root().join("games")).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{game}: {text}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(text.contains("0 disagreements between the descriptor"), "{game}: {text}");
+    }
+}
+
+#[test]
+fn position_text() {
+    let t = descriptor("tictactoe");
+    // The script's one-line form, rows with '/', and the size alone.
+    assert_eq!(t.parse("x.o......").unwrap(), t.parse("x.o/.../...").unwrap());
+    assert_eq!(t.parse("X.O/.../...").unwrap(), t.parse("x.o/.../...").unwrap());
+    assert_eq!(t.parse("3x3").unwrap(), t.parse(".........").unwrap());
+    for (text, needle) in [
+        ("xx./.../...", "as many pieces"),
+        ("x.q/.../...", "'q' is not a cell"),
+        ("4x4", "played on a 3x3 board"),
+        ("x../...", "3 rows"),
+        ("x..../.../...", "row 1 has 5 cells"),
+        ("", "empty position"),
+    ] {
+        let e = t.parse(text).unwrap_err().to_string();
+        assert!(e.contains(needle), "{text:?}: {e}");
+    }
+    let c = descriptor("connect4");
+    let e = c.parse("20x20").unwrap_err().to_string();
+    assert!(e.contains("too big"), "{e}");
+    let e = c.parse("4x4k9").unwrap_err().to_string();
+    assert!(e.contains("k must be"), "{e}");
+    assert_eq!(c.format(&c.parse("4x5").unwrap()).unwrap(), "4x5k4/...../...../...../.....");
+}
+
+#[test]
+fn symmetry_follows_from_the_rules() {
+    // Tic-tac-toe: the 8 symmetries of the square, so the four corners are one position.
+    let t = descriptor("tictactoe");
+    let corners: Vec<_> = ["x../.../...", "..x/.../...", ".../.../x..", ".../.../..x"]
+        .iter()
+        .map(|s| t.canonical(&t.parse(s).unwrap()).unwrap())
+        .collect();
+    assert!(corners.windows(2).all(|w| w[0] == w[1]));
+    // Connect-Four: the left-right mirror only (gravity has a bottom).
+    let c = descriptor("connect4");
+    let a = c.canonical(&c.parse("4x4k4/..../..../..../x...").unwrap()).unwrap();
+    let b = c.canonical(&c.parse("4x4k4/..../..../..../...x").unwrap()).unwrap();
+    let top = c.canonical(&c.parse("4x4k4/..../..../x.../o...").unwrap()).unwrap();
+    assert_eq!(a, b);
+    assert_ne!(a, top);
+    // Hex: the half turn keeps each player's sides; the mirror across a diagonal does not.
+    let h = descriptor("hex");
+    let x = h.canonical(&h.parse("x../.../...").unwrap()).unwrap();
+    assert_eq!(x, h.canonical(&h.parse(".../.../..x").unwrap()).unwrap());
+    assert_ne!(x, h.canonical(&h.parse("..x/.../...").unwrap()).unwrap());
+    // Domineering: no quarter turn (it would swap the players' directions).
+    let d = descriptor("domineering");
+    assert_ne!(
+        d.canonical(&d.parse("##./.../...").unwrap()).unwrap(),
+        d.canonical(&d.parse("#../#../...").unwrap()).unwrap()
+    );
+}
+
+/// A descriptor around `rules` (a Board(...)), as a file named t.ron.
+fn board_error(rules: &str) -> String {
+    descriptor_error("t.ron", &format!("(\n    name: \"t\",\n    rules: {rules},\n)"))
+}
+
+#[test]
+fn errors_name_the_file_line_and_column() {
+    for (rules, needle) in [
+        ("Board(moves: Place, ends: [InRow(3)], sise: \"3x3\")", "t.ron:3:"),
+        ("Board(moves: Plac)", "Unexpected variant named `Plac`"),
+        ("Board(moves: Place, ends: [InRow(0)])", "t.ron:3:5: InRow(0): k must be from 1 to 15"),
+        ("Board(moves: Place, ends: [Connect])", "add `shape: Hex`"),
+        ("Board(shape: Hex, moves: Drop)", "a Hex board takes `moves: Place`"),
+        ("Board(moves: Domino(Either), ends: [InRow(3)])", "`ends` must be empty"),
+        ("Board(size: \"3by3\", moves: Place)", "not a board size"),
+        ("Board(size: \"3x3\", moves: Place, ends: [InRow(4)])", "cannot fit on a 3x3 board"),
+        ("Board(moves: Place, cells: \".x\")", "must be 3 characters"),
+        ("Board(moves: Place, cells: \".xx\")", "cells are distinct"),
+        ("Board(shape: Hex, moves: Place, pieces: Shared, ends: [Connect])", "`pieces: Own`"),
+    ] {
+        let e = board_error(rules);
+        assert!(e.contains(needle), "{rules}: {e}");
+        assert!(e.starts_with("t.ron:"), "{rules}: {e}");
+    }
+}
