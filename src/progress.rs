@@ -83,21 +83,17 @@ impl Progress {
 
     /// A time budget alone, shown nowhere (the web server's, one budget a request).
     pub fn budget(limit: Duration) -> Progress {
-        let now = Instant::now();
-        Progress(Some(Rc::new(RefCell::new(Inner {
-            started: now,
-            terminal: false,
-            bar: None,
-            lines: false,
-            last_line: now,
-            deadline: Some((now + limit, limit)),
-            countdown: 0,
-        }))))
+        Self::hidden(Some(limit))
     }
 
     /// A handle that shows nothing and has no time budget, but can be given one for a while
     /// ([`Progress::tighten`]).
     pub fn silent() -> Progress {
+        Self::hidden(None)
+    }
+
+    /// A handle that shows nothing, with a time budget of `limit` if any.
+    fn hidden(limit: Option<Duration>) -> Progress {
         let now = Instant::now();
         Progress(Some(Rc::new(RefCell::new(Inner {
             started: now,
@@ -105,7 +101,7 @@ impl Progress {
             bar: None,
             lines: false,
             last_line: now,
-            deadline: None,
+            deadline: limit.map(|l| (now + l, l)),
             countdown: 0,
         }))))
     }

@@ -415,7 +415,7 @@ impl<G: Game> Analyzer<G> {
         {
             let value = if g != 0 { Value::Win } else { Value::Lose };
             let why = "the value comes from the Grundy values of the position's parts";
-            let s = self.remoteness_in_share(pos, value, started.elapsed(), why)?;
+            let s = self.remoteness_in_share(pos, value, started.elapsed(), why, true)?;
             return Ok((s, Some(g)));
         }
         if let Some(s) = self.value_first(pos)? {
@@ -448,19 +448,22 @@ impl<G: Game> Analyzer<G> {
             return Ok(Some(Solution { value, remoteness: None }));
         }
         let why = "the value comes from a search that stops at the first winning move";
-        self.remoteness_in_share(pos, value, started.elapsed(), why).map(Some)
+        self.remoteness_in_share(pos, value, started.elapsed(), why, false).map(Some)
     }
 
     /// `value` is known for `pos` (it took `took`): add its remoteness by a full search given
     /// four times as long (10 s to 30 s, within the time limit); when that does not finish, the
     /// value alone, with a note saying `why` the value is known without it. Once a search has
     /// run out of its share, later positions of the same command get their value alone.
+    /// `from_parts`: the value came from the game's own `split`, which may be wrong (the full
+    /// search then answers); otherwise a disagreement is an internal error.
     fn remoteness_in_share(
         &mut self,
         pos: &G::Pos,
         value: Value,
         took: std::time::Duration,
         why: &str,
+        from_parts: bool,
     ) -> GameResult<Solution> {
         use std::time::Duration;
         let share = (took * 4).clamp(Duration::from_secs(10), Duration::from_secs(30));
@@ -470,6 +473,10 @@ impl<G: Game> Analyzer<G> {
             self.opts.progress.restore(before);
             match full {
                 Ok((s, _)) if s.value == value => return Ok(s),
+                // A value from the parts that the whole position's search contradicts: the
+                // game's `split` is wrong there (`gamesman check` says where); the search of
+                // the rules themselves answers, as it did before the parts were asked.
+                Ok((s, _)) if from_parts => return Ok(s),
                 Ok((s, _)) => {
                     return Err(GameError::Definition(format!(
                         "internal error: {why} ({value}), but the full search says {} at {}",
