@@ -213,8 +213,11 @@ impl Progress {
         }
     }
 
-    /// Clear the indicator (before the answer is printed).
+    /// Clear the indicator (before the answer is printed). The work is done: the time-limit
+    /// watchdog ([`enforce`]) lets the command print and free its tables, however long that
+    /// takes.
     pub fn finish(&self) {
+        DONE.store(true, std::sync::atomic::Ordering::Relaxed);
         if let Some(inner) = &self.0
             && let Some(bar) = inner.borrow_mut().bar.take()
         {
@@ -222,6 +225,9 @@ impl Progress {
         }
     }
 }
+
+/// Set when the work is done ([`Progress::finish`]): the answer is being printed.
+static DONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Set when a [`Progress::tick`] has reported the time limit: the work is stopping.
 static STOPPED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -250,10 +256,16 @@ pub fn enforce(limit: Duration) {
                 }
             };
             wait_until(at);
+            if DONE.load(std::sync::atomic::Ordering::Relaxed) {
+                return;
+            }
             if STOPPED.load(std::sync::atomic::Ordering::Relaxed) {
                 // The work stopped itself on time and is on its way out with its own
                 // message (freeing its tables, joining its threads): a last while for that.
                 wait_until(at + Duration::from_secs(2));
+                if DONE.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
             }
             eprintln!(
                 "gamesman: error: the time limit of {} ran out (--time-limit); nothing was decided yet",

@@ -78,7 +78,8 @@ pub fn tier_file(tier: Tier) -> String {
 /// Write `records` as the array of `tier` in `dir` (under a temporary name, then renamed).
 pub fn write_tier(dir: &Path, tier: Tier, records: &[Rec]) -> DbResult<u64> {
     let path = dir.join(tier_file(tier));
-    let tmp = dir.join(format!("{}.tmp", tier_file(tier)));
+    // The process id in the name: two saves at once never write the same temporary file.
+    let tmp = dir.join(format!("{}.{}.tmp", tier_file(tier), std::process::id()));
     let nblocks = records.len().div_ceil(BLOCK_RECORDS as usize);
     // Compress the blocks on every core.
     use rayon::prelude::*;
@@ -145,7 +146,11 @@ impl TierFile {
         if t != tier {
             return Err(damaged(path, format!("it holds tier {t:x}, not {tier:x}")));
         }
-        if block_records == 0 || records.div_ceil(block_records as u64) != nblocks as u64 {
+        // What this build writes: blocks of BLOCK_RECORDS, tiers indexed by u32.
+        if block_records != BLOCK_RECORDS || records > u64::from(u32::MAX) + 1 {
+            return Err(damaged(path, "its block size or record count is not one this version writes"));
+        }
+        if records.div_ceil(block_records as u64) != nblocks as u64 {
             return Err(damaged(path, "its block count does not match its size"));
         }
         let head_len = 32 + nblocks as u64 * 16 + 4;
@@ -161,7 +166,7 @@ impl TierFile {
         let table: Vec<(u64, u32, u32)> = (0..nblocks as usize)
             .map(|b| (u64_at(&head, 32 + b * 16), u32_at(&head, 40 + b * 16), u32_at(&head, 44 + b * 16)))
             .collect();
-        if table.iter().any(|&(off, n, _)| off + n as u64 > len) {
+        if table.iter().any(|&(off, n, _)| off.checked_add(n as u64).is_none_or(|end| end > len)) {
             return Err(damaged(path, "a block lies past the end of the file"));
         }
         Ok(TierFile { file, path: path.to_path_buf(), records, block_records, table, cached: Mutex::new(None) })

@@ -670,7 +670,11 @@ impl BoardRules {
             (BoardShape::Hex, _) => &[0, 3],
             (_, BoardMove::Drop) => &[0, 2],
             (_, BoardMove::Domino(Orientation::PerPlayer)) => &[0, 1, 2, 3],
-            (_, BoardMove::Domino(Orientation::Either)) => &[0, 1, 2, 3, 4, 5, 6, 7],
+            // The quarter turns make a rows × cols board cols × rows: only where that fits.
+            (_, BoardMove::Domino(Orientation::Either)) if cols as usize * (rows as usize + 1) <= BITS => {
+                &[0, 1, 2, 3, 4, 5, 6, 7]
+            }
+            (_, BoardMove::Domino(Orientation::Either)) => &[0, 1, 2, 3],
             _ if rows == cols => &[0, 1, 2, 3, 4, 5, 6, 7],
             _ => &[0, 1, 2, 3],
         }
@@ -789,6 +793,36 @@ mod tests {
             for _ in 0..50 {
                 let x = (u128::from(rng.u64(..)) << 64 | u128::from(rng.u64(..))) & full;
                 for t in 0..8 {
+                    assert_eq!(transform(x, rows, cols, t), naive(x, rows, cols, t), "{rows}x{cols} t={t}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cram_uses_a_quarter_turn_only_where_the_turned_board_fits() {
+        let cram = BoardRules::new(
+            BoardSpec {
+                size: None,
+                shape: BoardShape::Rectangle,
+                moves: BoardMove::Domino(Orientation::Either),
+                pieces: Pieces::Shared,
+                ends: Vec::new(),
+                cells: Some("#.".into()),
+            },
+            false,
+        )
+        .unwrap();
+        // 8×15 fits (8 rows of 16 bits) but turned it is 15 rows of 9 = 135 bits: no quarter
+        // turn. 4×5 turned is 5 rows of 5: all 8. Every symmetry used maps cells as by hand.
+        assert_eq!(cram.symmetries(8, 15).len(), 4);
+        assert_eq!(cram.symmetries(1, 100).len(), 4);
+        assert_eq!(cram.symmetries(4, 5).len(), 8);
+        let mut rng = fastrand::Rng::with_seed(9);
+        for (rows, cols) in [(8u8, 15u8), (1, 100), (9, 12), (4, 5)] {
+            for _ in 0..20 {
+                let x = (u128::from(rng.u64(..)) << 64 | u128::from(rng.u64(..))) & full_mask(rows, cols);
+                for &t in cram.symmetries(rows, cols) {
                     assert_eq!(transform(x, rows, cols, t), naive(x, rows, cols, t), "{rows}x{cols} t={t}");
                 }
             }

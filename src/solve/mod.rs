@@ -209,12 +209,13 @@ impl<G: Game> Analyzer<G> {
         let separate = impartial && (game.has_split() || !opts.remoteness);
         let grundy = separate.then(|| GrundySolver::new(game.clone(), half).with_progress(opts.progress.clone()));
         let with_grundy = normal_play && !separate;
-        let values = ValueSolver::new(game.clone(), if separate { half } else { opts.max_memory }, with_grundy)
-            .with_progress(opts.progress.clone())
-            .with_threads(opts.threads, opts.parallel_after);
+        let quick_on = partisan && !opts.full_search;
+        let values =
+            ValueSolver::new(game.clone(), if separate || quick_on { half } else { opts.max_memory }, with_grundy)
+                .with_progress(opts.progress.clone())
+                .with_threads(opts.threads, opts.parallel_after);
         // The two searches share the memory budget when both run.
-        let quick = (partisan && !opts.full_search)
-            .then(|| quick::QuickSolver::new(game.clone(), opts.max_memory / 2, opts.progress.clone()));
+        let quick = quick_on.then(|| quick::QuickSolver::new(game.clone(), half, opts.progress.clone()));
         Analyzer {
             game,
             opts,
@@ -442,7 +443,12 @@ impl<G: Game> Analyzer<G> {
             return Ok(None);
         }
         let started = std::time::Instant::now();
-        let Some(value) = quick.value(pos)? else { return Ok(None) };
+        let value = match quick.value(pos) {
+            Ok(Some(value)) => value,
+            // Loopy, or a path too deep for its share of the budget: the full solver answers.
+            Ok(None) | Err(GameError::OutOfMemory(_)) => return Ok(None),
+            Err(e) => return Err(e),
+        };
         if !self.opts.remoteness {
             self.remoteness_note.get_or_insert_with(|| "not searched (--no-remoteness)".into());
             return Ok(Some(Solution { value, remoteness: None }));

@@ -37,7 +37,9 @@ pub struct QuickSolver<G: Game> {
 
 impl<G: Game> QuickSolver<G> {
     pub fn new(game: std::rc::Rc<G>, budget: usize, progress: Progress) -> Self {
-        QuickSolver { game, memo: Memo::new(budget), budget, visited: 0, progress }
+        // The memo forgets half its entries when full; the path being searched is kept apart
+        // from it, within a quarter of the budget.
+        QuickSolver { game, memo: Memo::new(budget / 4 * 3), budget, visited: 0, progress }
     }
 
     /// Positions expanded so far.
@@ -127,7 +129,7 @@ impl<G: Game> QuickSolver<G> {
                     let frame =
                         Frame { pos: child.clone(), children, tie: false, draw: false, start: self.visited, bytes };
                     stack_bytes += bytes;
-                    if stack_bytes + self.memo.bytes() > self.budget {
+                    if stack_bytes > self.budget / 4 {
                         return Err(GameError::OutOfMemory(format!(
                             "the search went {} moves deep, and the positions on its path need more than the \
                              memory budget (raise --max-memory)",

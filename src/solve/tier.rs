@@ -178,8 +178,9 @@ fn solve_tier(space: &dyn TierSpace, tier: Tier, db: &ArrayDb) -> GameResult<(Ve
                         Value::Draw => o.draw = true,
                     }
                 }
-                if same > u8::MAX as u32 {
-                    out.error = Some(format!("a position of tier {name} has more than 255 moves within its tier"));
+                // The counter keeps its top bit for "blocked" (a child elsewhere that is not a win).
+                if same > 0x7f {
+                    out.error = Some(format!("a position of tier {name} has more than 127 moves within its tier"));
                     return out;
                 }
                 if let Some(l) = o.lose_min {
