@@ -14,7 +14,7 @@
 mod common;
 
 use std::io::Read;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::Stdio;
 
@@ -33,17 +33,7 @@ fn run(args: &[&str], limit_mib: u64, stdin: Stdio) -> Outcome {
     let mut cmd = common::bin();
     cmd.args(args).stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped());
     if limit_mib > 0 {
-        let limit = (limit_mib << 20) as libc::rlim_t;
-        // SAFETY: setrlimit is async-signal-safe, and the closure touches nothing else.
-        unsafe {
-            cmd.pre_exec(move || {
-                let lim = libc::rlimit { rlim_cur: limit, rlim_max: limit };
-                if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+        common::limit_address_space(&mut cmd, limit_mib);
     }
     let mut child = cmd.spawn().expect("gamesman runs");
     let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());

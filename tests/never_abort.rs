@@ -12,7 +12,7 @@
 mod common;
 
 use std::io::Read;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::Stdio;
 
@@ -27,19 +27,9 @@ struct Outcome {
 /// `keep` bytes of stdout are read, then the pipe is closed (a command that writes forever
 /// then stops on a broken pipe).
 fn run_keep(args: &[&str], budget_mib: u64, keep: usize) -> Outcome {
-    let limit = ((budget_mib + 64) << 20) as libc::rlim_t;
     let mut cmd = common::bin();
     cmd.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    // SAFETY: setrlimit is async-signal-safe, and the closure touches nothing else.
-    unsafe {
-        cmd.pre_exec(move || {
-            let lim = libc::rlimit { rlim_cur: limit, rlim_max: limit };
-            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+    common::limit_address_space(&mut cmd, budget_mib + 64);
     let mut child = cmd.spawn().expect("gamesman runs");
     let mut out = child.stdout.take().unwrap();
     let mut err = child.stderr.take().unwrap();

@@ -104,3 +104,21 @@ pub fn descriptor_error(file: &str, src: &str) -> String {
         Err(e) => e.to_string(),
     }
 }
+
+/// Give the child `cmd` starts at most `mib` MiB of address space (`RLIMIT_AS`): a run that
+/// goes past it fails to allocate, which a test of memory budgets sees.
+#[cfg(target_os = "linux")]
+pub fn limit_address_space(cmd: &mut std::process::Command, mib: u64) {
+    use std::os::unix::process::CommandExt;
+    let limit = (mib << 20) as libc::rlim_t;
+    // SAFETY: setrlimit is async-signal-safe, and the closure touches nothing else.
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit { rlim_cur: limit, rlim_max: limit };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
