@@ -189,6 +189,31 @@ fn a_script_is_held_to_the_budget() {
     assert_eq!(o.code, 0, "{}", o.stderr);
 }
 
+#[test]
+fn parts_that_never_get_smaller_are_refused() {
+    // Before: `parts` returning `[h, h]` reached 7 GB (16.5 GB with --max-memory 64 here):
+    // every part was split again, a sum frame on a sum frame without end.
+    let script = |name: &str, parts: &str| {
+        file(
+            name,
+            &format!(
+                "const NAME = \"twice\";\nconst KIND = \"impartial\";\nconst START = \"10\";\n\
+                 fn parse(text) {{ parse_heaps(text) }}\nfn format(h) {{ format_heaps(h) }}\n\
+                 fn moves(h) {{ if h.len() > 0 && h[0] > 0 {{ [1] }} else {{ [] }} }}\n\
+                 fn play(h, m) {{ h[0] -= 1; h }}\nfn parts(h) {{ {parts} }}\n"
+            ),
+        )
+    };
+    // The position itself as a part: a mistake in the script, named as such.
+    let o = run(&["solve", &script("self.rhai", "[h, h]"), "--max-memory", "64"], 64 + 64, Stdio::null());
+    refused(&o, "parts [h, h]", "`parts` gave the position itself as one of its 2 parts");
+    // Parts that grow: held to the budget, then a clear error.
+    let grow = script("grow.rhai", "let g = h; g.push(1); [g, g]");
+    let o = run(&["solve", &grow, "--max-memory", "64"], 64 + 64, Stdio::null());
+    refused(&o, "parts that grow", "more than the memory budget");
+    assert!(o.max_rss_kib < (64 + 64) << 10, "{} KiB", o.max_rss_kib);
+}
+
 // --- 10. Huge positions, large positions ----------------------------------------------
 
 #[test]

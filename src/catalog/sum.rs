@@ -122,6 +122,9 @@ pub fn solve_sum(terms: &mut [Term]) -> GameResult<SumReport> {
 pub struct SumGame {
     terms: RefCell<Vec<Term>>,
     info: GameInfo,
+    /// For each term, the index of the first term of the same game (terms of one game share
+    /// one session): the terms a canonical form may reorder among themselves.
+    groups: Vec<usize>,
 }
 
 /// A sum's position: each term's position text, in order.
@@ -129,8 +132,12 @@ pub struct SumGame {
 pub struct SumPos(pub Vec<String>);
 
 impl Footprint for SumPos {
+    /// What the allocator hands out, not what was asked: a one-byte `String` takes a 32-byte
+    /// block, and a sum of 1000 `nim:1` holds a thousand of them a position.
     fn heap_bytes(&self) -> usize {
-        self.0.iter().map(|s| s.capacity() + std::mem::size_of::<String>()).sum()
+        let block = |n: usize| if n == 0 { 0 } else { (n + 8).next_multiple_of(16).max(32) };
+        block(self.0.capacity() * std::mem::size_of::<String>())
+            + self.0.iter().map(|s| block(s.capacity())).sum::<usize>()
     }
 }
 
@@ -146,7 +153,18 @@ impl SumGame {
             solved_message: None,
             players: None,
         };
-        SumGame { terms: RefCell::new(terms), info }
+        let mut firsts: Vec<(Shared, usize)> = Vec::new();
+        let mut groups = Vec::with_capacity(terms.len());
+        for (i, t) in terms.iter().enumerate() {
+            match firsts.iter().find(|(s, _)| Rc::ptr_eq(s, &t.shared)) {
+                Some(&(_, g)) => groups.push(g),
+                None => {
+                    firsts.push((t.shared.clone(), i));
+                    groups.push(i);
+                }
+            }
+        }
+        SumGame { terms: RefCell::new(terms), info, groups }
     }
 
     pub fn root(&self) -> SumPos {
@@ -195,6 +213,48 @@ impl Game for SumGame {
 
     fn move_name(&self, _pos: &SumPos, mv: &Self::Move) -> GameResult<String> {
         Ok(format!("{}:{}", mv.0 + 1, mv.2))
+    }
+
+    /// Terms of one game in sorted order: a sum does not depend on the order of its terms, so
+    /// `nim:1 + nim:2` and `nim:2 + nim:1` are one position to the solver (a misère sum of
+    /// 1000 `nim:1` has 1001 positions, not 2^1000).
+    fn canonical(&self, pos: &SumPos) -> GameResult<SumPos> {
+        let groups = &self.groups;
+        let mut out = pos.clone();
+        let mut seen = std::collections::HashSet::new();
+        for &g in groups {
+            if !seen.insert(g) {
+                continue;
+            }
+            let at: Vec<usize> = (0..groups.len()).filter(|&i| groups[i] == g).collect();
+            let mut texts: Vec<String> = at.iter().map(|&i| pos.0[i].clone()).collect();
+            texts.sort_unstable();
+            for (i, t) in at.into_iter().zip(texts) {
+                out.0[i] = t;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every position one move away, once for each distinct term: two terms of the same game
+    /// at the same position give the same positions up to order, so only the first is
+    /// played (the moves of all of them are listed by `moves`).
+    fn children(&self, pos: &SumPos) -> GameResult<Vec<SumPos>> {
+        let groups = &self.groups;
+        let terms = self.terms.borrow();
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for (i, p) in pos.0.iter().enumerate() {
+            if !seen.insert((groups[i], p.as_str())) {
+                continue;
+            }
+            for (_, child) in terms[i].session().children(p)? {
+                let mut next = pos.clone();
+                next.0[i] = child;
+                out.push(next);
+            }
+        }
+        Ok(out)
     }
 
     /// A sum ends when no term has a move (a stalemate): never a primitive position.

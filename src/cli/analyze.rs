@@ -87,7 +87,10 @@ fn print_text(kind: Kind, r: &Json) -> Result<()> {
     }
     println!();
     for b in r["by_remoteness"].as_array().into_iter().flatten() {
-        print!("  {:>10}", num(&b["remoteness"]));
+        match b["remoteness_to"].as_u64() {
+            Some(to) => print!("  {:>10}", format!("{}-{to}", num(&b["remoteness"]))),
+            None => print!("  {:>10}", num(&b["remoteness"])),
+        }
         for v in &shown {
             print!(" {:>10}", num(&b[*v]));
         }

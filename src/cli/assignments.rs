@@ -179,6 +179,9 @@ pub fn tactix(args: &TactixArgs) -> i32 {
         args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |n| n as usize);
     let budget = (args.max_memory as usize) << 20;
     let limit = args.time_limit.and_then(::tactix::time_limit);
+    if let Some(limit) = limit {
+        tactix_watchdog(limit);
+    }
     let file = args.file.clone();
     let started = std::time::Instant::now();
     let read = |r: &mut dyn Read| {
@@ -196,6 +199,8 @@ pub fn tactix(args: &TactixArgs) -> i32 {
         let tables = budget.saturating_sub(b.bytes());
         ::tactix::nimsum_parallel(&mut b, tables, limit.map(|l| started + l), threads).map_err(|e| e.to_string())
     });
+    // One answer: the work's, or the watchdog's -1, whichever takes the lock first.
+    let _answer = ANSWER.lock().unwrap_or_else(|e| e.into_inner());
     match result {
         Ok(g) => println!("{g}"),
         Err(e) => {
@@ -204,6 +209,30 @@ pub fn tactix(args: &TactixArgs) -> i32 {
         }
     }
     0
+}
+
+/// Held while `gamesman tactix` prints its answer, so that the watchdog's -1 and the work's
+/// answer never both appear.
+static ANSWER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The contest's contract for `--time-limit`: -1 (exit 0) when the limit runs out, wherever
+/// the work is, reading a 100 MB board included (whose reading makes no check). A tenth of
+/// the limit (at most 0.3 s) is left for the work's own checks to answer first.
+fn tactix_watchdog(limit: std::time::Duration) {
+    let at = std::time::Instant::now() + limit + (limit / 10).min(std::time::Duration::from_millis(300));
+    let spawned = std::thread::Builder::new().name("time-limit".into()).spawn(move || {
+        while let Some(left) = at.checked_duration_since(std::time::Instant::now()).filter(|d| !d.is_zero()) {
+            std::thread::sleep(left);
+        }
+        // The work is printing its own answer: it exits once done.
+        let Ok(_answer) = ANSWER.try_lock() else { return };
+        eprintln!("gamesman tactix: the time limit ran out before the nimsum was found");
+        println!("-1");
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        std::process::exit(0);
+    });
+    drop(spawned);
 }
 
 /// A board made by pressing random lights on a dark one: solvable by construction.

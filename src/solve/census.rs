@@ -173,6 +173,31 @@ fn puzzle_distances<P>(graph: &Graph<P>) -> Vec<Solution> {
         .collect()
 }
 
+/// The most rows the report's count by remoteness has: past it, remotenesses are counted in
+/// ranges of equal width. (A game 10^6 moves deep had a row for each, and its report alone
+/// took more than a gigabyte.)
+pub const MAX_REMOTENESS_ROWS: usize = 1000;
+
+/// The counts by remoteness as rows (first remoteness, last remoteness, counts): one row a
+/// remoteness, or ranges when there are more than [`MAX_REMOTENESS_ROWS`].
+fn remoteness_rows(by: &BTreeMap<u32, ByValue>) -> Vec<(u32, u32, ByValue)> {
+    let last = by.keys().next_back().copied().unwrap_or(0) as u64;
+    if by.len() <= MAX_REMOTENESS_ROWS {
+        return by.iter().map(|(&r, b)| (r, r, *b)).collect();
+    }
+    let width = (last + 1).div_ceil(MAX_REMOTENESS_ROWS as u64);
+    let mut rows: Vec<(u32, u32, ByValue)> = Vec::new();
+    for (&r, b) in by {
+        let from = (r as u64 / width * width) as u32;
+        let to = (from as u64 + width - 1).min(last) as u32;
+        match rows.last_mut() {
+            Some(row) if row.0 == from => (0..4).for_each(|i| row.2.0[i] += b.0[i]),
+            _ => rows.push((from, to, *b)),
+        }
+    }
+    rows
+}
+
 const VALUES: [Value; 4] = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
 
 /// Counts by value as a JSON object, each value under its name for the kind of game (a
@@ -215,9 +240,12 @@ impl<P> Census<P> {
             "moves": self.graph.edges(),
             "by_value": values_json(kind, &self.by_value),
             "primitive": values_json(kind, &self.ends),
-            "by_remoteness": self.by_remoteness.iter().map(|(r, b)| {
-                let mut o = values_json(kind, b);
-                o["remoteness"] = (*r).into();
+            "by_remoteness": remoteness_rows(&self.by_remoteness).into_iter().map(|(from, to, b)| {
+                let mut o = values_json(kind, &b);
+                o["remoteness"] = from.into();
+                if to != from {
+                    o["remoteness_to"] = to.into();
+                }
                 o
             }).collect::<Vec<_>>(),
             "by_grundy": self.grundy.as_ref().map(|_| self.by_grundy.iter().map(|(g, n)| json!({"grundy": g, "positions": n})).collect::<Vec<_>>()),

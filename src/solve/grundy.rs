@@ -6,7 +6,7 @@
 //! anywhere in the game are solved once. Iterative, like the value solver.
 
 use super::memo::Memo;
-use crate::game::{Game, GameError, GameResult, Value};
+use crate::game::{Footprint, Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::HashSet;
 
@@ -39,11 +39,23 @@ pub struct GrundySolver<G: Game> {
     memo: Memo<G::Pos, u64>,
     progress: Progress,
     visited: u64,
+    budget: usize,
+}
+
+/// Bytes a frame holds: its positions (the parts of a sum, the children of a position, the
+/// position twice: in the frame and in the set of positions on the path).
+fn frame_bytes<P: Footprint>(f: &Frame<P>) -> usize {
+    let one = |p: &P| p.heap_bytes() + std::mem::size_of::<P>();
+    64 + match f {
+        Frame::Sum { parts, .. } => parts.iter().map(one).sum::<usize>(),
+        Frame::Mex { pos, children, .. } => 2 * one(pos) + children.iter().map(one).sum::<usize>(),
+    }
 }
 
 impl<G: Game> GrundySolver<G> {
     pub fn new(game: std::rc::Rc<G>, budget: usize) -> Self {
-        GrundySolver { game, memo: Memo::new(budget), visited: 0, progress: Progress::default() }
+        // The memo three quarters of the budget, the path from the root the rest.
+        GrundySolver { game, memo: Memo::new(budget / 4 * 3), visited: 0, progress: Progress::default(), budget }
     }
 
     /// Report progress to `progress` as positions are visited.
@@ -64,9 +76,29 @@ impl<G: Game> GrundySolver<G> {
     pub fn grundy(&mut self, pos: &G::Pos) -> GameResult<u64> {
         let mut on_stack: HashSet<G::Pos> = HashSet::new();
         let mut stack: Vec<Frame<G::Pos>> = Vec::new();
+        // Bytes of each frame on the stack, and their sum: the path must keep to its share.
+        let mut sizes: (Vec<usize>, usize) = (Vec::new(), 0);
+        let path_budget = self.budget / 4;
+        let push = |stack: &mut Vec<Frame<G::Pos>>,
+                    on_stack: &mut HashSet<G::Pos>,
+                    sizes: &mut (Vec<usize>, usize),
+                    f: Frame<G::Pos>| {
+            let bytes = frame_bytes(&f);
+            sizes.1 += bytes;
+            if sizes.1 > path_budget {
+                return Err(GameError::OutOfMemory(format!(
+                    "the search went {} levels deep (positions and their parts), and what is on its path needs \
+                     more than the memory budget (raise --max-memory)",
+                    stack.len() + 1
+                )));
+            }
+            sizes.0.push(bytes);
+            Self::push(stack, on_stack, f);
+            Ok(())
+        };
         match self.begin(pos.clone(), &on_stack)? {
             Step::Done(g) => return Ok(g),
-            Step::Push(f) => Self::push(&mut stack, &mut on_stack, f),
+            Step::Push(f) => push(&mut stack, &mut on_stack, &mut sizes, f)?,
         }
         loop {
             let top = stack.last_mut().expect("the stack holds the root until it is solved");
@@ -77,9 +109,10 @@ impl<G: Game> GrundySolver<G> {
             match next {
                 Some(p) => match self.begin(p, &on_stack)? {
                     Step::Done(g) => fold(top, g),
-                    Step::Push(f) => Self::push(&mut stack, &mut on_stack, f),
+                    Step::Push(f) => push(&mut stack, &mut on_stack, &mut sizes, f)?,
                 },
                 None => {
+                    sizes.1 -= sizes.0.pop().expect("a size for each frame");
                     let g = match stack.pop().expect("non-empty") {
                         Frame::Sum { acc, .. } => acc,
                         Frame::Mex { pos, seen, start, .. } => {
@@ -111,6 +144,14 @@ impl<G: Game> GrundySolver<G> {
         if self.game.has_split()
             && let Some(mut parts) = self.game.split(&pos)?
         {
+            self.progress.tick(self.visited, self.memo.bytes())?;
+            if parts.len() > 1 && parts.contains(&pos) {
+                return Err(GameError::Definition(format!(
+                    "`parts` gave the position itself as one of its {} parts: each part must be smaller than \
+                     the whole, or the sum never ends (return `()` when a position does not split)",
+                    parts.len()
+                )));
+            }
             match parts.len() {
                 0 => return Ok(Step::Done(0)),
                 1 => pos = parts.pop().expect("one part"),

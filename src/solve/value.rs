@@ -135,7 +135,10 @@ impl<G: Game> ValueSolver<G> {
     pub fn new(game: std::rc::Rc<G>, budget: usize, with_grundy: bool) -> Self {
         ValueSolver {
             game,
-            memo: Memo::new(budget),
+            // The memo three quarters, the path from the root the rest: both at once must keep
+            // to the budget (a misère sum of 1000 heaps held a full memo and a path of the
+            // whole budget again: 1.75 GB at 1 GiB).
+            memo: Memo::new(budget / 4 * 3),
             complete: HashMap::new(),
             budget,
             visited: 0,
@@ -352,7 +355,7 @@ impl<G: Game> ValueSolver<G> {
                     Expanded::Inner(children) => {
                         let bytes = Self::frame_bytes(&child, &children);
                         stack_bytes += bytes;
-                        if stack_bytes > self.budget {
+                        if stack_bytes > self.budget / 4 {
                             return Err(too_deep(stack.len() + 1));
                         }
                         on_stack.insert(child.clone());

@@ -211,36 +211,81 @@ pub fn nimsum_parallel(
 ) -> Result<u64, SolveError> {
     let threads = threads.max(1);
     let (width, height) = (board.width, board.height);
+    // The components waiting to be solved, and the kinds of small groups seen an odd number
+    // of times, are held within an eighth of the budget: past it, what is held is solved as
+    // a batch and let go. (A random 10,000 × 10,000 board holds tens of millions of tokens in
+    // groups beyond 8×8: collected whole, they took 858 MB with --max-memory 64.)
+    let held_cap = (budget / 8).max(1 << 20);
+    let tables = budget.saturating_sub(held_cap).max(1 << 16);
     // Bars add their length; equal small groups cancel in pairs, so only one of each kind
     // with an odd count is kept (a random board has millions of small groups, few kinds).
-    let mut bars = 0u64;
+    let mut total = 0u64;
     let mut odd_small: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
     let mut comps: Vec<Vec<(usize, usize)>> = Vec::new();
+    let mut held = 0usize;
+    let solve = |comps: Vec<Vec<(usize, usize)>>, budget: usize| -> Result<u64, SolveError> {
+        let budget = budget.min(table_bytes_needed(&comps));
+        solve_batch(comps, budget, deadline, threads, width, height)
+    };
     for_each_component(board, |c| {
         match c {
-            Component::Bar(n) => bars ^= n as u64,
+            Component::Bar(n) => total ^= n as u64,
             Component::Small(b) => {
+                // Counted as what it becomes when the batch is solved: its cells.
+                let bytes = HELD_PER_SMALL + HELD_PER_COMPONENT + b.count_ones() as usize * CELL;
                 let key = bits::canonical(bits::normalize(b));
                 if odd_small.remove(&key).is_none() {
                     odd_small.insert(key, b);
+                    held += bytes;
+                } else {
+                    held -= bytes;
                 }
             }
-            Component::Cells(cells) => comps.push(cells),
+            Component::Cells(cells) => {
+                held += HELD_PER_COMPONENT + cells.len() * CELL;
+                comps.push(cells);
+            }
+        }
+        if held > held_cap {
+            comps.extend(odd_small.drain().map(|(_, b)| Component::Small(b).cells()));
+            total ^= solve(std::mem::take(&mut comps), tables)?;
+            odd_small = std::collections::HashMap::new();
+            held = 0;
         }
         Ok::<(), SolveError>(())
     })?;
     comps.extend(odd_small.into_values().map(|b| Component::Small(b).cells()));
+    Ok(total ^ solve(comps, tables)?)
+}
+
+/// Bytes a component waiting to be solved holds beside its cells (its vector, the
+/// allocator's header).
+const HELD_PER_COMPONENT: usize = 48;
+/// Bytes a kind of small group held in the map of odd counts takes (key, value, the map's
+/// control byte and slack).
+const HELD_PER_SMALL: usize = 40;
+/// Bytes a cell of a component waiting to be solved takes.
+const CELL: usize = std::mem::size_of::<(usize, usize)>();
+
+/// The nimsum of some components, largest first (see [`nimsum_parallel`]).
+fn solve_batch(
+    mut comps: Vec<Vec<(usize, usize)>>,
+    budget: usize,
+    deadline: Option<Instant>,
+    threads: usize,
+    width: usize,
+    height: usize,
+) -> Result<u64, SolveError> {
     comps.sort_by_key(|c| std::cmp::Reverse(c.len()));
-    let budget = budget.min(table_bytes_needed(&comps));
     #[cfg(not(target_has_atomic = "64"))]
     let threads = 1;
     if threads == 1 || comps.is_empty() {
         let mut s = Solver::for_board(budget, deadline, width, height);
-        return comps.iter().try_fold(bars, |acc, c| Ok(acc ^ s.component(c)? as u64));
+        return comps.iter().try_fold(0, |acc, c| Ok(acc ^ s.component(c)? as u64));
     }
     #[cfg(target_has_atomic = "64")]
     {
-        Ok(bars ^ shared::nimsum(comps, budget, deadline, threads, width.min(height) <= 4)?)
+        shared::nimsum(comps, budget, deadline, threads, width.min(height) <= 4)
     }
     #[cfg(not(target_has_atomic = "64"))]
     unreachable!("one thread without 64-bit atomics")
