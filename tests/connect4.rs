@@ -200,7 +200,7 @@ fn saved_arrays_are_locally_consistent() {
                     continue;
                 }
                 let kids: Vec<(Value, u32)> =
-                    g.children(&p).unwrap().iter().map(|c| look(c)).map(|(v, r)| (v, r.unwrap())).collect();
+                    g.children(&p).unwrap().iter().map(&look).map(|(v, r)| (v, r.unwrap())).collect();
                 let best = |want: Value| kids.iter().filter(|k| k.0 == want).map(|k| k.1).min();
                 let want = if let Some(l) = best(Value::Lose) {
                     (Value::Win, l + 1)

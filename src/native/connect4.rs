@@ -346,10 +346,7 @@ impl Game for Connect4 {
         }
         let cells = rows as usize * cols as usize;
         if body.len() != cells {
-            return Err(GameError::BadPosition(format!(
-                "a {rows}x{cols} board has {cells} cells, got {}",
-                body.len()
-            )));
+            return Err(GameError::BadPosition(format!("a {rows}x{cols} board has {cells} cells, got {}", body.len())));
         }
         let s = p.stride();
         for (i, &ch) in body.iter().enumerate() {
@@ -462,9 +459,8 @@ impl Game for Connect4 {
 
     fn search_size(&self, p: &C4Pos) -> Option<f64> {
         // Every board of every tier from here on, each with a move a column.
-        let total: f64 = (p.pieces()..=p.rows as u32 * p.cols as u32)
-            .map(|n| self.tables.size(p.rows, p.cols, n) as f64)
-            .sum();
+        let total: f64 =
+            (p.pieces()..=p.rows as u32 * p.cols as u32).map(|n| self.tables.size(p.rows, p.cols, n) as f64).sum();
         Some(total * p.cols as f64)
     }
 
@@ -586,7 +582,7 @@ mod tests {
     #[test]
     fn sizes_by_brute_force() {
         let g = g();
-        let mut want = vec![0u64; 10];
+        let mut want = [0u64; 10];
         // Heights of the three columns, then colourings.
         for h0 in 0..=3u32 {
             for h1 in 0..=3u32 {
@@ -647,7 +643,17 @@ mod tests {
         let p = g.play(&p, &1).unwrap();
         assert_eq!(g.format(&p).unwrap(), "4x4k3/..../..../.o../.x..");
         assert_eq!(g.moves(&p).unwrap(), vec![0, 1, 2, 3]);
-        for bad in ["", "4x", "0x4k4", "9x9k4", "4x4k0", "4x4k65", "4x4k4/x", "4x4k4/xx../..../..../....", "4x4k4/..../..../x.../...."] {
+        for bad in [
+            "",
+            "4x",
+            "0x4k4",
+            "9x9k4",
+            "4x4k0",
+            "4x4k65",
+            "4x4k4/x",
+            "4x4k4/xx../..../..../....",
+            "4x4k4/..../..../x.../....",
+        ] {
             assert!(matches!(g.parse(bad), Err(GameError::BadPosition(_))), "{bad}");
         }
         let full = g.parse("1x2k2/xo").unwrap();
