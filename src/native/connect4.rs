@@ -478,6 +478,26 @@ impl Game for Connect4 {
     }
 }
 
+thread_local! {
+    /// The last position unranked on this thread: the solver asks `canonical_index`,
+    /// `primitive_at` and `children_at` of one index in a row, and unranking is the costly part.
+    static LAST: std::cell::Cell<Option<(Tier, u64, C4Pos)>> = const { std::cell::Cell::new(None) };
+}
+
+impl Connect4 {
+    /// [`Tables::position`], remembered for the next question about the same index.
+    fn at(&self, tier: Tier, index: u64) -> C4Pos {
+        LAST.with(|last| match last.get() {
+            Some((t, i, p)) if t == tier && i == index => p,
+            _ => {
+                let p = self.tables.position(tier, index);
+                last.set(Some((tier, index, p)));
+                p
+            }
+        })
+    }
+}
+
 impl TierSpace for Connect4 {
     fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
         let (rows, cols, k, n) = tier_parts(tier);
@@ -495,16 +515,16 @@ impl TierSpace for Connect4 {
     }
 
     fn canonical_index(&self, tier: Tier, index: u64) -> u64 {
-        let p = self.tables.position(tier, index);
+        let p = self.at(tier, index);
         index.min(self.index(&p.mirror()))
     }
 
     fn primitive_at(&self, tier: Tier, index: u64) -> Option<Value> {
-        self.tables.position(tier, index).primitive()
+        self.at(tier, index).primitive()
     }
 
     fn children_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
-        let p = self.tables.position(tier, index);
+        let p = self.at(tier, index);
         if p.primitive().is_some() {
             return;
         }
