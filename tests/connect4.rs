@@ -217,3 +217,25 @@ fn saved_arrays_are_locally_consistent() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// A board whose tiers do not fit the memory budget is refused before anything is solved or
+/// written, with one line naming the tier (6×5's full-board tier holds C(30, 15) =
+/// 155,117,520 boards: 32 bytes each is 4.6 GiB, past the default 1 GiB); and the budget
+/// given on the command line is the one checked (4×4's largest tier, 34,320 boards, needs
+/// about 2 MiB).
+#[test]
+fn a_board_past_the_memory_budget_is_refused_up_front() {
+    let dir = tmp("too-big");
+    let out = gamesman(&["solve", "connect4", "6x5", "--save", "--db", dir.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("6x5k4 30 pieces has 155117520 positions") && err.contains("--max-memory"), "{err}");
+    assert!(!dir.exists(), "nothing written");
+    let out = gamesman(&["solve", "connect4", "4x4", "--save", "--db", dir.to_str().unwrap(), "--max-memory", "1"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("4x4k4 14 pieces has 34320 positions"));
+    let out = gamesman(&["solve", "connect4", "4x4", "--save", "--db", dir.to_str().unwrap(), "--max-memory", "3"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
