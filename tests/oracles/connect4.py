@@ -20,9 +20,10 @@ prints the number of reachable positions and the start's value on stderr, and on
 one JSON line per position for SAMPLE positions drawn at random (seeded) from all the
 reachable ones, the start always among them, sorted:
 {"position": "4x4k4/..../..../..../x...", "value": "tie", "remoteness": 15}.
-tests/data/connect4.jsonl is
+tests/data/connect4.jsonl is (the 5x4 board takes about 3 minutes and 300 MB)
 
-    for b in "4 4 4" "4 4 3" "3 5 3" "5 4 4"; do python3 tests/oracles/connect4.py $b 700 28; done
+    (for b in "3 5 3" "4 4 3" "4 4 4"; do python3 tests/oracles/connect4.py $b 700 28; done;
+     python3 tests/oracles/connect4.py 5 4 4 300 28) > tests/data/connect4.jsonl
 """
 import json
 import random
