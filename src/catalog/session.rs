@@ -17,6 +17,10 @@ use serde_json::Value as Json;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// What the tier solver holds of the tier it solves, at most, in bytes an index (its
+/// records, counters and scan lists; see [`crate::solve::tier`]).
+const TIER_BYTES_AN_INDEX: u64 = 32;
+
 /// A cell of a drawn position, and what a click on it does.
 #[derive(Clone, Debug)]
 pub struct Cell {
@@ -235,7 +239,8 @@ impl<G: Game> Live<G> {
         Some(if matches!(self.db.mode, Database::At(_)) { path } else { path.with_extension("tiers") })
     }
 
-    /// `--save` of a game with tiers: the tier solver, into the array database.
+    /// `--save` of a game with tiers: the tier solver, into the array database (refused
+    /// first when a tier would not fit the memory budget).
     fn save_tiers(&mut self, root: &G::Pos) -> Result<Saved> {
         let started = Instant::now();
         let Some(dir) = self.tiers_dir() else { bail!("{}: this game has no database", self.info().name) };
@@ -245,6 +250,25 @@ impl<G: Game> Live<G> {
         self.db.attached = false;
         let tiers = self.game().tiers().expect("a game with tiers");
         let root_tier = tiers.locate(root).0;
+        // Before anything is solved or created: every tier must fit the memory budget. The
+        // solver holds a tier's state (at most about 32 bytes an index: 24–27 measured on
+        // Connect-Four, docs/performance.md) and its child tiers' arrays (2 bytes an index).
+        let budget = self.budget() as u64;
+        for t in crate::game::tier::tier_order(tiers, root_tier) {
+            let size = tiers.tier_size(t);
+            let children: u64 = tiers.child_tiers(t).iter().map(|&c| tiers.tier_size(c).saturating_mul(2)).sum();
+            let need = size.saturating_mul(TIER_BYTES_AN_INDEX).saturating_add(children);
+            if need > budget {
+                bail!(
+                    "{}: the tier {} has {size} positions, and solving it takes about {} MiB ({TIER_BYTES_AN_INDEX} bytes \
+                     a position and 2 for each of its child tiers'), more than the memory budget of {} MiB (--max-memory)",
+                    self.info().name,
+                    tiers.tier_name(t),
+                    need.div_ceil(1 << 20),
+                    budget >> 20
+                );
+            }
+        }
         let arrays = ArrayDb::create(&dir, &id.hash)?;
         let stats = tier::solve(tiers, root_tier, &arrays, &self.progress())?;
         Ok(Saved {

@@ -7,7 +7,7 @@
 
 use super::Native;
 use crate::game::GameInfo;
-use crate::native::{chomp, lightsout, nim, nimrod, quixo, tactix};
+use crate::native::{chomp, connect4, lightsout, nim, nimrod, quixo, tactix};
 
 /// The shipped native modules.
 pub fn natives() -> Vec<Native> {
@@ -22,6 +22,7 @@ pub fn natives() -> Vec<Native> {
             .sample(lightsout::sample)
             .bench("#0#0##0/0#0#0#0/##00#0#/#000000/#0#0#00/#0##0##", "7×6, 21 presses"),
         Native::new("quixo", quixo::Quixo::new).sample(quixo::sample).bench("3x3", "whole 3×3 game, loopy"),
+        Native::new("connect4", connect4::Connect4::new).sample(connect4::sample).bench("4x4k4", "whole 4×4 game"),
     ]
 }
 

@@ -8,6 +8,7 @@
 //! ([`crate::catalog::table::natives`]).
 
 pub mod chomp;
+pub mod connect4;
 pub mod gf2;
 pub mod lightsout;
 pub mod nim;

@@ -1,0 +1,241 @@
+//! Connect-Four (src/native/connect4.rs, games/connect4.rhai, games/connect4.ron) against
+//! values found independently:
+//!
+//! - John Tromp's results for small boards, width × height, first player to move
+//!   (https://tromp.github.io/c4/c4.html, "John's Connect Four Playground": every board
+//!   with width + height ≤ 15), as tabulated with the move on which perfect play ends in
+//!   the README of github.com/ChristopheSteininger/c4 ("Results": width 4 × height 4 a
+//!   draw ending on move 16, 5 × 4 and 4 × 5 draws on move 20, 6 × 4 a win for the second
+//!   player on move 24). Our text is rows × columns: Tromp's width 6, height 4 is `4x6`.
+//! - an independent solver, `tests/oracles/connect4.py` (boards as strings, plain negamax
+//!   with a memo, no symmetry, no tiers), which wrote `tests/data/connect4.jsonl`: a seeded
+//!   sample of the positions reachable on 4×4 (k = 4 and 3), 3×5 (k = 3) and 5×4 (k = 4),
+//!   each with its value and remoteness.
+
+use gamesman::catalog::{Catalog, Database, Engine, How};
+use gamesman::game::Value;
+
+struct Known {
+    position: String,
+    value: Value,
+    remoteness: Option<u32>,
+}
+
+fn oracle() -> Vec<Known> {
+    include_str!("data/connect4.jsonl")
+        .lines()
+        .map(|line| {
+            let j: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            let value = match j["value"].as_str().expect("a value") {
+                "win" => Value::Win,
+                "lose" => Value::Lose,
+                "tie" => Value::Tie,
+                other => panic!("value {other}"),
+            };
+            Known {
+                position: j["position"].as_str().expect("a position").to_string(),
+                value,
+                remoteness: j["remoteness"].as_u64().map(|r| r as u32),
+            }
+        })
+        .collect()
+}
+
+/// The board part of a position text: `4x4k4` of `4x4k4/..../...`.
+fn board_of(text: &str) -> &str {
+    text.split('/').next().unwrap()
+}
+
+fn gamesman(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gamesman")).args(args).output().expect("gamesman runs")
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("gamesman-connect4-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// `--save` of `board` through the tier solver, then the start position's value and
+/// remoteness read back from the arrays.
+fn saved_start(board: &str) -> (Value, Option<u32>, std::path::PathBuf) {
+    let dir = tmp(board);
+    let out = gamesman(&["solve", "connect4", board, "--save", "--db", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let how = How { engine: Engine::Native, database: Database::At(dir.clone()), ..How::default() };
+    let mut s = Catalog::new().open("connect4", &how).expect("connect4 opens");
+    assert_eq!(s.engine(), "native");
+    assert_eq!(s.source(board).unwrap(), "database");
+    let (sol, _) = s.value(board).expect("a value");
+    (sol.value, sol.remoteness, dir)
+}
+
+/// Tromp's small boards that solve in seconds: width 4 × height 4, width 5 × height 4 and
+/// width 4 × height 5 are draws (a tie: the board fills up), on moves 16, 20 and 20.
+#[test]
+fn tromp_small_boards_are_draws() {
+    for (board, cells) in [("4x4", 16), ("4x5", 20), ("5x4", 20)] {
+        let (value, remoteness, dir) = saved_start(board);
+        assert_eq!((value, remoteness), (Value::Tie, Some(cells)), "{board}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// Tromp: width 6 × height 4 is a win for the second player, the game ending on move 24
+/// with perfect play. 160 million indices: minutes, so run by hand:
+/// `cargo test --release --test connect4 -- --ignored`.
+#[test]
+#[ignore]
+fn tromp_width_6_height_4_is_a_second_player_win() {
+    let (value, remoteness, dir) = saved_start("4x6");
+    assert_eq!((value, remoteness), (Value::Lose, Some(24)));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The oracle's file: four boards, the starts as the oracle solved them (4×4 a tie in 16 as
+/// Tromp has it; Connect-3 on 4×4 a win in 9 as the script's header says).
+#[test]
+fn oracle_data_has_the_starts() {
+    let all = oracle();
+    let start = |t: &str| all.iter().find(|k| k.position == t).map(|k| (k.value, k.remoteness));
+    assert_eq!(start("4x4k4/..../..../..../...."), Some((Value::Tie, Some(16))));
+    assert_eq!(start("4x4k3/..../..../..../...."), Some((Value::Win, Some(9))));
+    assert!(start("3x5k3/...../...../.....").is_some());
+    assert_eq!(start("5x4k4/..../..../..../..../...."), Some((Value::Tie, Some(20))));
+}
+
+/// Every sampled position of the oracle, answered from the arrays of a tier solve of its
+/// board: same value and remoteness, and no search.
+#[test]
+fn tier_save_agrees_with_the_oracle() {
+    let all = oracle();
+    let mut boards: Vec<&str> = all.iter().map(|k| board_of(&k.position)).collect();
+    boards.dedup();
+    assert_eq!(boards, ["3x5k3", "4x4k3", "4x4k4", "5x4k4"]);
+    let mut wrong = Vec::new();
+    for board in boards {
+        let (_, _, dir) = saved_start(board);
+        let how = How { engine: Engine::Native, database: Database::At(dir.clone()), ..How::default() };
+        let mut s = Catalog::new().open("connect4", &how).expect("connect4 opens");
+        for k in all.iter().filter(|k| board_of(&k.position) == board) {
+            assert_eq!(s.source(&k.position).unwrap(), "database", "{}", k.position);
+            let (sol, _) = s.value(&k.position).expect("a value");
+            if (sol.value, sol.remoteness) != (k.value, k.remoteness) {
+                wrong.push(format!(
+                    "{}: {:?} {:?}, oracle {:?} {:?}",
+                    k.position, sol.value, sol.remoteness, k.value, k.remoteness
+                ));
+            }
+        }
+        assert_eq!(s.visited(), 0, "every answer came from the arrays");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(wrong.is_empty(), "{} disagreements, first: {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
+}
+
+/// The native module's own search (no database) agrees with the oracle too, and so does the
+/// script on every 13th position (the script is slow).
+#[test]
+fn native_search_and_script_agree_with_the_oracle() {
+    let all = oracle();
+    for (engine, step) in [(Engine::Native, 1), (Engine::Definition, 13)] {
+        let how = How { engine, database: Database::Off, ..How::default() };
+        let mut s = Catalog::new().open("connect4", &how).expect("connect4 opens");
+        for k in all.iter().step_by(step) {
+            let (sol, _) = s.value(&k.position).expect("a value");
+            assert_eq!((sol.value, sol.remoteness), (k.value, k.remoteness), "{} ({})", k.position, s.engine());
+        }
+    }
+}
+
+/// `gamesman check`: random positions through the script, the descriptor and the native
+/// module; no disagreement.
+#[test]
+fn check_agrees_with_the_script_and_the_descriptor() {
+    let out = gamesman(&["check", "connect4", "--count", "40", "--seed", "28"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("0 disagreements between the script and the native module"), "{text}");
+    assert!(text.contains("0 disagreements between the script (games/connect4.rhai) and the descriptor"), "{text}");
+}
+
+/// Every index of every tier of a saved 4×4 solve (k = 4 and k = 3), reachable or not, agrees
+/// with its children read from the same arrays: a primitive has its primitive value at
+/// remoteness 0; a win has a losing child at one less and none quicker; a tie has no losing
+/// child and a tying one at one less, none quicker; a loss has only winning children, the
+/// slowest at one less. By induction on the number of empty cells this holds only for the
+/// true values (the game has no loops), so it checks the whole index space: the numbering
+/// (every index a position, children found by their index) as much as the solver.
+#[test]
+fn saved_arrays_are_locally_consistent() {
+    use gamesman::db::array::{ArrayDb, unrec};
+    use gamesman::game::Game;
+    use gamesman::game::tier::{TierSpace, Tiers, tier_order};
+    use gamesman::native::connect4::{C4Pos, Connect4};
+    let g = Connect4::new(gamesman::catalog::table::info("connect4", "", gamesman::game::Kind::Partisan));
+    for board in ["4x4k4", "4x4k3"] {
+        let (_, _, dir) = saved_start(board);
+        let db = ArrayDb::open(&dir, None).expect("the arrays open");
+        let order = tier_order(&g, g.locate(&g.parse(board).unwrap()).0);
+        assert_eq!(order.len(), 17, "one tier a number of pieces, 0 to 16");
+        let arrays: std::collections::HashMap<u64, Vec<u16>> =
+            order.iter().map(|&t| (t, db.load(t).expect("a tier"))).collect();
+        let look = |p: &C4Pos| {
+            let (t, i) = g.locate(&g.canonical(p).unwrap());
+            unrec(arrays[&t][i as usize]).expect("a record")
+        };
+        let mut positions = 0u64;
+        for &t in &order {
+            for i in 0..g.tier_size(t) {
+                if g.canonical_index(t, i) != i {
+                    assert_eq!(arrays[&t][i as usize], 0, "index {i} is not a representative");
+                    continue;
+                }
+                positions += 1;
+                let p = g.position(t, i);
+                let (v, r) = look(&p);
+                let text = g.format(&p).unwrap();
+                if let Some(pv) = g.primitive(&p).unwrap() {
+                    assert_eq!((v, r), (pv, Some(0)), "{text}");
+                    continue;
+                }
+                let kids: Vec<(Value, u32)> =
+                    g.children(&p).unwrap().iter().map(&look).map(|(v, r)| (v, r.unwrap())).collect();
+                let best = |want: Value| kids.iter().filter(|k| k.0 == want).map(|k| k.1).min();
+                let want = if let Some(l) = best(Value::Lose) {
+                    (Value::Win, l + 1)
+                } else if let Some(t) = best(Value::Tie) {
+                    (Value::Tie, t + 1)
+                } else {
+                    (Value::Lose, kids.iter().map(|k| k.1).max().unwrap() + 1)
+                };
+                assert_eq!((v, r), (want.0, Some(want.1)), "{text}");
+            }
+        }
+        // Half the boards, and a few more: those that are their own mirror image.
+        assert!(positions > 201_755 / 2 && positions < 201_755, "{positions} representatives");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// A board whose tiers do not fit the memory budget is refused before anything is solved or
+/// written, with one line naming the tier (6×5's full-board tier holds C(30, 15) =
+/// 155,117,520 boards: 32 bytes each is 4.6 GiB, past the default 1 GiB); and the budget
+/// given on the command line is the one checked (4×4's largest tier, 34,320 boards, needs
+/// about 2 MiB).
+#[test]
+fn a_board_past_the_memory_budget_is_refused_up_front() {
+    let dir = tmp("too-big");
+    let out = gamesman(&["solve", "connect4", "6x5", "--save", "--db", dir.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("6x5k4 30 pieces has 155117520 positions") && err.contains("--max-memory"), "{err}");
+    assert!(!dir.exists(), "nothing written");
+    let out = gamesman(&["solve", "connect4", "4x4", "--save", "--db", dir.to_str().unwrap(), "--max-memory", "1"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("4x4k4 14 pieces has 34320 positions"));
+    let out = gamesman(&["solve", "connect4", "4x4", "--save", "--db", dir.to_str().unwrap(), "--max-memory", "3"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
