@@ -143,7 +143,8 @@ pub trait Session {
     /// The first way the game disagrees with its own moves at one of `positions`.
     fn self_check(&mut self, positions: &[String]) -> GameResult<Option<String>>;
     /// Time the saved database: opening, lookups, `play` moves.
-    fn db_bench(&mut self, samples: usize) -> Result<DbBench>;
+    /// `root`: the position a tier solve was saved from (default: the start).
+    fn db_bench(&mut self, samples: usize, root: Option<&str>) -> Result<DbBench>;
 }
 
 /// Where a session's database is, and whether it has been opened yet.
@@ -451,10 +452,16 @@ impl<G: Game> Live<G> {
     }
 
     /// `db bench` of a saved tier solve: lookups and `play` moves at positions drawn at
-    /// random from the indices of the tiers reachable from the start (each replaced by its
-    /// representative), read from the arrays.
-    fn bench_tiers(&mut self, samples: usize, started: Instant) -> Result<Option<DbBench>> {
-        let Some(start) = self.game().start()? else { return Ok(None) };
+    /// random from the indices of the tiers reachable from `root` (default: the start),
+    /// each replaced by its representative, read from the arrays.
+    fn bench_tiers(&mut self, samples: usize, root: Option<&str>, started: Instant) -> Result<Option<DbBench>> {
+        let start = match root {
+            Some(t) => self.parse(t)?,
+            None => match self.game().start()? {
+                Some(s) => s,
+                None => return Ok(None),
+            },
+        };
         let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(None) };
         let order = crate::game::tier::tier_order(tiers, tiers.locate(&start).0);
         for &t in &order {
@@ -861,10 +868,10 @@ impl<G: Game> Session for Live<G> {
         consistency::self_check(&mut self.a, &positions)
     }
 
-    fn db_bench(&mut self, samples: usize) -> Result<DbBench> {
+    fn db_bench(&mut self, samples: usize, root: Option<&str>) -> Result<DbBench> {
         let started = Instant::now();
         self.attach()?;
-        if let Some(b) = self.bench_tiers(samples, started)? {
+        if let Some(b) = self.bench_tiers(samples, root, started)? {
             return Ok(b);
         }
         let path = self.database_path()?;

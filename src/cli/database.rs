@@ -76,7 +76,11 @@ pub struct DbBenchArgs {
 /// `gamesman db bench`.
 fn db_bench(args: &DbBenchArgs) -> Result<i32> {
     let mut session = args.g.open(Options::default())?;
-    let b = session.db_bench(args.samples)?;
+    let root = match &args.g.position {
+        Some(_) => Some(args.g.position(&*session, "db bench")?),
+        None => None,
+    };
+    let b = session.db_bench(args.samples, root.as_deref())?;
     let n = b.positions as f64;
     println!("database:    {}", b.path.display());
     println!("positions:   {} ({} bytes, {:.1} a position)", b.positions, b.bytes, b.bytes as f64 / n);
