@@ -97,6 +97,13 @@ fn db_bench(args: &DbBenchArgs) -> Result<i32> {
         b.move_worst_seconds * 1e3,
         b.moves_per_position
     );
+    if let Some(w) = b.move_warm_seconds {
+        println!(
+            "again:       {:.3} ms mean (the same moves, the blocks they read cached: {} MiB of blocks at most)",
+            w * 1e3,
+            crate::db::array::CACHE_BYTES >> 20
+        );
+    }
     Ok(0)
 }
 
