@@ -273,10 +273,13 @@ impl TierFile {
     }
 }
 
+/// A decompressed block and when it was last used.
+type CachedBlock = (Arc<Vec<Rec>>, u64);
+
 /// Decompressed blocks, least recently used dropped first, [`CACHE_BYTES`] at most.
 #[derive(Default)]
 struct Cache {
-    blocks: HashMap<(Tier, u32), (Arc<Vec<Rec>>, u64)>,
+    blocks: HashMap<(Tier, u32), CachedBlock>,
     bytes: usize,
     clock: u64,
 }

@@ -65,6 +65,9 @@ impl Reached {
     }
 }
 
+/// What the walk calls with each tier walked: the tier, its records, its reached indices.
+pub type Visit<'a> = dyn FnMut(Tier, &[Rec], &Reached) -> GameResult<()> + 'a;
+
 /// Bytes the walk from `root`'s tier needs at most (see the module's note on memory).
 pub fn walk_bytes(space: &dyn TierSpace, order: &[Tier]) -> u64 {
     let bits: u64 = order.iter().map(|&t| space.tier_size(t).div_ceil(64) * 8).sum();
@@ -83,7 +86,7 @@ pub fn walk(
     root: (Tier, u64),
     budget: usize,
     progress: &Progress,
-    visit: &mut dyn FnMut(Tier, &[Rec], &Reached) -> GameResult<()>,
+    visit: &mut Visit<'_>,
 ) -> GameResult<Option<()>> {
     let mut order = tier_order(space, root.0);
     order.reverse();
