@@ -12,8 +12,8 @@
 //! A position whose record says it is over (remoteness 0) is not expanded.
 //!
 //! Memory: a bit an index of every tier walked, plus the tier being walked's records (2
-//! bytes an index) and its frontier (4 bytes an index at most), checked against the budget
-//! before anything is allocated.
+//! bytes an index) and its frontier (8 bytes an index, twice while a round's results are
+//! joined), checked against the budget before anything is allocated.
 
 use crate::db::array::{ArrayDb, Rec, unrec};
 use crate::game::tier::{Tier, TierSpace, tier_order};
@@ -72,7 +72,7 @@ pub type Visit<'a> = dyn FnMut(Tier, &[Rec], &Reached) -> GameResult<()> + 'a;
 pub fn walk_bytes(space: &dyn TierSpace, order: &[Tier]) -> u64 {
     let bits: u64 = order.iter().map(|&t| space.tier_size(t).div_ceil(64) * 8).sum();
     let largest = order.iter().map(|&t| space.tier_size(t)).max().unwrap_or(0);
-    bits + largest * (2 + 4)
+    bits + largest * (2 + 16)
 }
 
 /// Walk every position reachable from `root` (a representative: the tier and index of
