@@ -276,3 +276,103 @@ fn children_agree_with_the_oracle_on_bigger_boards() {
     }
     assert_eq!(seen, 600);
 }
+
+/// `analyze`, `export` and `db bench` of a saved 3×3 tier solve read the arrays. `analyze`
+/// counts the positions reachable from the empty board, by value and by remoteness, as the
+/// oracle's file lists them, and their symmetry classes as the oracle counts them
+/// (`python3 tests/oracles/quixo.py 3 counts`: 4,433 classes, 2,768 wins and 1,665 losses,
+/// by remoteness below). `export` writes exactly the oracle's positions with its values.
+#[test]
+fn analyze_export_and_bench_read_the_arrays() {
+    let dir = tmp("reach");
+    let d = dir.to_str().unwrap();
+    assert!(gamesman(&["solve", "quixo", "3x3", "--save", "--db", d], &[]).status.success());
+    let out = gamesman(&["analyze", "quixo", "3x3", "--db", d, "--json"], &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["source"], "database");
+    // The oracle's positions counted here, by value and by (remoteness, value).
+    let mut by_value = std::collections::BTreeMap::<String, u64>::new();
+    let mut by_rem = std::collections::BTreeMap::<(u64, String), u64>::new();
+    let known = oracle();
+    for k in &known {
+        let v = format!("{:?}", k.value).to_lowercase();
+        *by_value.entry(v.clone()).or_default() += 1;
+        *by_rem.entry((k.remoteness.unwrap() as u64, v)).or_default() += 1;
+    }
+    assert_eq!(r["positions"], known.len() as u64);
+    for (v, n) in &by_value {
+        assert_eq!(r["by_value"][v], *n, "{v}");
+    }
+    let mut got_rem = std::collections::BTreeMap::<(u64, String), u64>::new();
+    for b in r["by_remoteness"].as_array().unwrap() {
+        for v in ["win", "lose", "tie", "draw"] {
+            let n = b[v].as_u64().unwrap();
+            if n > 0 {
+                got_rem.insert((b["remoteness"].as_u64().unwrap(), v.to_string()), n);
+            }
+        }
+    }
+    assert_eq!(got_rem, by_rem);
+    // The classes, as the oracle counts them.
+    assert_eq!(r["classes"], 4433);
+    assert_eq!(
+        (r["classes_by_value"]["win"].as_u64(), r["classes_by_value"]["lose"].as_u64()),
+        (Some(2768), Some(1665))
+    );
+    let want_classes: [(u64, &str, u64); 11] = [
+        (0, "win", 706),
+        (0, "lose", 938),
+        (1, "win", 1806),
+        (1, "lose", 6),
+        (2, "lose", 520),
+        (3, "win", 178),
+        (4, "lose", 180),
+        (5, "win", 71),
+        (6, "lose", 19),
+        (7, "win", 7),
+        (8, "lose", 2),
+    ];
+    for (rem, v, n) in want_classes {
+        let b = r["classes_by_remoteness"].as_array().unwrap().iter().find(|b| b["remoteness"] == rem).unwrap();
+        assert_eq!(b[v], n, "remoteness {rem} {v}");
+    }
+
+    // `export` from the arrays: the oracle's positions and values, no more, no less.
+    let out = gamesman(&["export", "quixo", "--db", d], &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut got: Vec<(String, String, Option<u64>)> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let j: serde_json::Value = serde_json::from_str(l).unwrap();
+            (
+                j["position"].as_str().unwrap().to_string(),
+                j["value"].as_str().unwrap().to_string(),
+                j["remoteness"].as_u64(),
+            )
+        })
+        .collect();
+    got.sort();
+    let mut want: Vec<(String, String, Option<u64>)> = known
+        .iter()
+        .map(|k| (k.position.clone(), format!("{:?}", k.value).to_lowercase(), k.remoteness.map(u64::from)))
+        .collect();
+    want.sort();
+    assert_eq!(got.len(), want.len());
+    assert!(got == want, "the export differs from the oracle");
+
+    // From a position that is not alone in its symmetry class, only the classes are counted.
+    let out = gamesman(&["analyze", "quixo", "X../.../... O", "--db", d, "--json"], &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["positions"], r["classes"]);
+    assert!(r["counted"].as_str().unwrap().contains("up to symmetry"));
+
+    // `db bench` reads the arrays: one lookup and one move of `play` measured.
+    let out = gamesman(&["db", "bench", "quixo", "--db", d, "--samples", "200"], &[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("positions:   39366"), "{text}");
+    assert!(text.contains("play move:"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

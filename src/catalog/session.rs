@@ -13,6 +13,7 @@ use crate::progress::Progress;
 use crate::solve::census::{Census, census, census_threaded};
 use crate::solve::{Analyzer, MoveInfo, Report, Solution, consistency, mover_value, strategy, tier};
 use anyhow::{Context, Result, bail};
+use rayon::prelude::*;
 use serde_json::Value as Json;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -58,6 +59,8 @@ pub struct DbBench {
     pub move_mean_seconds: f64,
     pub move_worst_seconds: f64,
     pub moves_per_position: f64,
+    /// The same moves again, the blocks they read now cached (a tier solve's arrays).
+    pub move_warm_seconds: Option<f64>,
 }
 
 /// A game behind position text. Positions go in and out as the game writes them.
@@ -146,7 +149,8 @@ pub trait Session {
     /// The first way the game disagrees with its own moves at one of `positions`.
     fn self_check(&mut self, positions: &[String]) -> GameResult<Option<String>>;
     /// Time the saved database: opening, lookups, `play` moves.
-    fn db_bench(&mut self, samples: usize) -> Result<DbBench>;
+    /// `root`: the position a tier solve was saved from (default: the start).
+    fn db_bench(&mut self, samples: usize, root: Option<&str>) -> Result<DbBench>;
 }
 
 /// Where a session's database is, and whether it has been opened yet.
@@ -279,42 +283,119 @@ impl<G: Game> Live<G> {
         })
     }
 
-    /// `analyze` from a saved tier solve: the positions of the tiers reachable from the
-    /// root's tier counted by value and remoteness from the arrays, one a symmetry class
-    /// (the representatives the solver solved), whether a game from the root reaches them
-    /// or not.
+    /// `analyze` from a saved tier solve: the positions reachable from the root, found by
+    /// walking the finished arrays (`solve::reach`), counted by value and remoteness. The
+    /// arrays hold one record a symmetry class, so the walk reaches classes; when the root
+    /// is the only member of its class (the empty board), every symmetric image of a
+    /// reachable position is reachable too, and the positions themselves are counted as
+    /// well (each index of a tier whose representative was reached).
     fn analyze_tiers(&mut self, root: &G::Pos, started: Instant) -> Result<Option<Json>> {
         use crate::db::array::unrec;
-        use std::collections::BTreeMap;
         let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(None) };
         let (root_tier, root_index) = tiers.locate(&self.game().canonical(root)?);
         let Some(here) = arrays.get(root_tier, root_index)?.and_then(unrec) else { return Ok(None) };
-        let order = crate::game::tier::tier_order(tiers, root_tier);
         let kind = self.game().kind();
         let names = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
-        let slot = |v: Value| names.iter().position(|&n| n == v).expect("a value");
-        let mut by_value = [0u64; 4];
-        let mut by_rem: BTreeMap<u32, [u64; 4]> = BTreeMap::new();
-        let mut positions = 0u64;
-        for &t in &order {
-            if !arrays.has(t)? {
-                return Ok(None);
-            }
-            for r in arrays.load(t)? {
-                let Some((v, rem)) = unrec(r) else { continue };
-                positions += 1;
-                by_value[slot(v)] += 1;
-                if let Some(rem) = rem {
-                    by_rem.entry(rem).or_default()[slot(v)] += 1;
+        // Counts by value (slot 4: by remoteness, 0..=4095, then no remoteness).
+        type Counts = Vec<[u64; 4]>;
+        let slot = |r: u16| -> Option<(usize, usize)> {
+            let (v, rem) = unrec(r)?;
+            Some((names.iter().position(|&n| n == v).expect("a value"), rem.map_or(4096, |x| x as usize)))
+        };
+        let mut classes: Counts = vec![[0; 4]; 4097];
+        // The positions themselves, while the root is known to be alone in its class.
+        let mut images: Option<Counts> = Some(vec![[0; 4]; 4097]);
+        let mut ntiers = 0usize;
+        let walked = crate::solve::reach::walk(
+            tiers,
+            arrays,
+            (root_tier, root_index),
+            self.budget(),
+            &self.progress(),
+            &mut |t, records, reached| {
+                ntiers += 1;
+                for i in reached.indices() {
+                    if let Some((v, r)) = slot(records[i as usize]) {
+                        classes[r][v] += 1;
+                    }
                 }
-            }
+                let Some(img) = images.as_mut() else { return Ok(()) };
+                // Every index whose representative was reached, in parallel.
+                let (counts, root_class) = (0..tiers.tier_size(t))
+                    .into_par_iter()
+                    .fold(
+                        || (vec![[0u64; 4]; 4097], 0u64),
+                        |(mut c, mut rc), i| {
+                            let rep = tiers.canonical_index(t, i);
+                            if reached.has(rep)
+                                && let Some((v, r)) = slot(records[rep as usize])
+                            {
+                                c[r][v] += 1;
+                            }
+                            if t == root_tier && rep == root_index {
+                                rc += 1;
+                            }
+                            (c, rc)
+                        },
+                    )
+                    .reduce(
+                        || (vec![[0u64; 4]; 4097], 0u64),
+                        |(mut a, ra), (b, rb)| {
+                            for (x, y) in a.iter_mut().zip(&b) {
+                                for k in 0..4 {
+                                    x[k] += y[k];
+                                }
+                            }
+                            (a, ra + rb)
+                        },
+                    );
+                if t == root_tier && root_class != 1 {
+                    // The root has symmetric images: what is reachable need not be closed
+                    // under symmetry, so only the classes are counted.
+                    images = None;
+                    return Ok(());
+                }
+                for (x, y) in img.iter_mut().zip(&counts) {
+                    for k in 0..4 {
+                        x[k] += y[k];
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        if walked.is_none() {
+            return Ok(None);
         }
-        let counts = |c: &[u64; 4]| {
+        let by_value = |c: &Counts| {
             let mut o = serde_json::Map::new();
-            for (i, v) in names.iter().enumerate() {
-                o.insert(v.name_in(kind).to_string(), c[i].into());
+            for (k, v) in names.iter().enumerate() {
+                o.insert(v.name_in(kind).to_string(), c.iter().map(|x| x[k]).sum::<u64>().into());
             }
             Json::Object(o)
+        };
+        let by_rem = |c: &Counts| {
+            c.iter()
+                .enumerate()
+                .take(4096)
+                .filter(|(_, x)| x.iter().any(|&n| n > 0))
+                .map(|(r, x)| {
+                    let mut o = serde_json::Map::new();
+                    o.insert("remoteness".into(), r.into());
+                    for (k, v) in names.iter().enumerate() {
+                        o.insert(v.name_in(kind).to_string(), x[k].into());
+                    }
+                    Json::Object(o)
+                })
+                .collect::<Vec<_>>()
+        };
+        let total = |c: &Counts| c.iter().flatten().sum::<u64>();
+        let (main, counted) = match &images {
+            Some(img) => (img, "every position reachable from the root, from the arrays"),
+            None => (
+                &classes,
+                "every position reachable from the root up to symmetry (one a class: the root has symmetric images, \
+                 so the positions themselves are not counted)",
+            ),
         };
         Ok(Some(serde_json::json!({
             "game": self.info().name,
@@ -323,15 +404,152 @@ impl<G: Game> Live<G> {
             "position": self.fmt(root)?,
             "value": here.0.name_in(kind),
             "remoteness": here.1,
-            "positions": positions,
-            "tiers": order.len(),
-            "counted": "every position of the tiers reachable from the root's tier, one a symmetry class (reachable from the root or not)",
-            "by_value": counts(&by_value),
-            "by_remoteness": by_rem.iter().map(|(r, c)| { let mut o = counts(c); o["remoteness"] = (*r).into(); o }).collect::<Vec<_>>(),
+            "positions": total(main),
+            "classes": total(&classes),
+            "tiers": ntiers,
+            "counted": counted,
+            "by_value": by_value(main),
+            "by_remoteness": by_rem(main),
+            "classes_by_value": by_value(&classes),
+            "classes_by_remoteness": by_rem(&classes),
             "source": "database",
             "positions_visited": 0,
             "seconds": started.elapsed().as_secs_f64(),
         })))
+    }
+
+    /// Whether `root` (a representative, as tier and index) is the only member of its
+    /// symmetry class: then, the rules being symmetric, every image of a reachable position
+    /// is reachable too.
+    fn alone_in_class(tiers: &dyn crate::game::tier::TierSpace, root: (crate::game::tier::Tier, u64)) -> bool {
+        (0..tiers.tier_size(root.0)).into_par_iter().filter(|&i| tiers.canonical_index(root.0, i) == root.1).count()
+            == 1
+    }
+
+    /// `export` from a saved tier solve: every position reachable from `root`, found by
+    /// walking the arrays; the positions themselves when the root is alone in its symmetry
+    /// class (as the census a redb store is written from), else one a class. `false` when
+    /// there is no finished tier solve to read.
+    fn export_tiers(&mut self, root: &G::Pos, emit: &mut dyn FnMut(&str, Record) -> Result<()>) -> Result<bool> {
+        use crate::db::array::unrec;
+        let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(false) };
+        let game = self.a.game();
+        let croot = tiers.locate(&game.canonical(root)?);
+        if arrays.get(croot.0, croot.1)?.and_then(unrec).is_none() {
+            return Ok(false);
+        }
+        let images = Self::alone_in_class(tiers, croot);
+        let progress = self.progress();
+        let mut failed: Option<anyhow::Error> = None;
+        let mut out = |pos: &G::Pos, r: u16, failed: &mut Option<anyhow::Error>| -> GameResult<()> {
+            let Some((value, remoteness)) = unrec(r) else { return Ok(()) };
+            if let Err(e) = emit(&game.format(pos)?, Record { value, remoteness, grundy: None }) {
+                *failed = Some(e);
+                return Err(GameError::Unsupported("export stopped".into()));
+            }
+            Ok(())
+        };
+        let walked =
+            crate::solve::reach::walk(tiers, arrays, croot, self.budget(), &progress, &mut |t, records, reached| {
+                if images {
+                    for i in 0..tiers.tier_size(t) {
+                        if i % 4096 == 0 && progress.expired() {
+                            return Err(GameError::TimeLimit("the time limit ran out while exporting".into()));
+                        }
+                        let rep = tiers.canonical_index(t, i);
+                        if reached.has(rep) {
+                            out(&tiers.position(t, i), records[rep as usize], &mut failed)?;
+                        }
+                    }
+                } else {
+                    for (k, i) in reached.indices().enumerate() {
+                        if k % 4096 == 0 && progress.expired() {
+                            return Err(GameError::TimeLimit("the time limit ran out while exporting".into()));
+                        }
+                        out(&tiers.position(t, i), records[i as usize], &mut failed)?;
+                    }
+                }
+                Ok(())
+            });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        Ok(walked?.is_some())
+    }
+
+    /// `db bench` of a saved tier solve: lookups and `play` moves at positions drawn at
+    /// random from the indices of the tiers reachable from `root` (default: the start),
+    /// each replaced by its representative, read from the arrays.
+    fn bench_tiers(&mut self, samples: usize, root: Option<&str>, started: Instant) -> Result<Option<DbBench>> {
+        let start = match root {
+            Some(t) => self.parse(t)?,
+            None => match self.game().start()? {
+                Some(s) => s,
+                None => return Ok(None),
+            },
+        };
+        let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(None) };
+        let order = crate::game::tier::tier_order(tiers, tiers.locate(&start).0);
+        for &t in &order {
+            if !arrays.has(t)? {
+                bail!(
+                    "{}: tier {} is not saved (the solve did not finish: run it again)",
+                    arrays.path().display(),
+                    tiers.tier_name(t)
+                );
+            }
+        }
+        let open_seconds = started.elapsed().as_secs_f64();
+        let sizes: Vec<u64> = order.iter().map(|&t| tiers.tier_size(t)).collect();
+        let total: u64 = sizes.iter().sum();
+        let mut rng = fastrand::Rng::with_seed(1);
+        let mut sample = Vec::with_capacity(samples.clamp(1, 1 << 20));
+        for _ in 0..samples.clamp(1, 1 << 20) {
+            let mut u = rng.u64(..total);
+            let mut k = 0;
+            while u >= sizes[k] {
+                u -= sizes[k];
+                k += 1;
+            }
+            sample.push((order[k], tiers.canonical_index(order[k], u)));
+        }
+        let t0 = Instant::now();
+        for &(t, i) in &sample {
+            std::hint::black_box(arrays.get(t, i)?);
+        }
+        let lookup_seconds = t0.elapsed().as_secs_f64() / sample.len() as f64;
+        let positions: Vec<G::Pos> = sample.iter().map(|&(t, i)| tiers.position(t, i)).collect();
+        let bytes = arrays.bytes();
+        let path = arrays.path().to_path_buf();
+        let (mut sum, mut worst, mut moves) = (0.0f64, 0.0f64, 0usize);
+        for p in &positions {
+            let t = Instant::now();
+            let list = self.a.moves(p)?;
+            std::hint::black_box(list.iter().min_by_key(|m| (m.value as u8, m.remoteness)));
+            let dt = t.elapsed().as_secs_f64();
+            sum += dt;
+            worst = worst.max(dt);
+            moves += list.len();
+        }
+        // Again: the blocks read are cached now (as far as the cache holds them).
+        let t = Instant::now();
+        for p in &positions {
+            let list = self.a.moves(p)?;
+            std::hint::black_box(list.iter().min_by_key(|m| (m.value as u8, m.remoteness)));
+        }
+        let warm = t.elapsed().as_secs_f64() / positions.len() as f64;
+        Ok(Some(DbBench {
+            move_warm_seconds: Some(warm),
+            path,
+            positions: total as usize,
+            bytes,
+            open_seconds,
+            lookup_seconds,
+            samples: sample.len(),
+            move_mean_seconds: sum / positions.len() as f64,
+            move_worst_seconds: worst,
+            moves_per_position: moves as f64 / positions.len() as f64,
+        }))
     }
 
     fn fmt(&self, pos: &G::Pos) -> GameResult<String> {
@@ -635,11 +853,25 @@ impl<G: Game> Session for Live<G> {
     }
 
     fn export(&mut self, text: Option<&str>, emit: &mut dyn FnMut(&str, Record) -> Result<()>) -> Result<()> {
-        if text.is_none() {
+        if text.is_none() || self.game().tiers().is_some() {
             self.attach()?;
-            if let Some(store) = self.a.database() {
-                return store.for_each(|p, r| emit(p, r));
+            // A saved tier solve: the positions reachable from the root, from its arrays.
+            if self.a.arrays().is_some() {
+                let root = match text {
+                    Some(t) => Some(self.parse(t)?),
+                    None => self.game().start()?,
+                };
+                if let Some(root) = root
+                    && self.export_tiers(&root, emit)?
+                {
+                    return Ok(());
+                }
             }
+        }
+        if text.is_none()
+            && let Some(store) = self.a.database()
+        {
+            return store.for_each(|p, r| emit(p, r));
         }
         let root = match text {
             Some(t) => self.parse(t)?,
@@ -670,9 +902,12 @@ impl<G: Game> Session for Live<G> {
         consistency::self_check(&mut self.a, &positions)
     }
 
-    fn db_bench(&mut self, samples: usize) -> Result<DbBench> {
+    fn db_bench(&mut self, samples: usize, root: Option<&str>) -> Result<DbBench> {
         let started = Instant::now();
         self.attach()?;
+        if let Some(b) = self.bench_tiers(samples, root, started)? {
+            return Ok(b);
+        }
         let path = self.database_path()?;
         let Some(store) = self.a.database() else {
             bail!(
@@ -721,6 +956,7 @@ impl<G: Game> Session for Live<G> {
             move_mean_seconds: total / positions.len() as f64,
             move_worst_seconds: worst,
             moves_per_position: moves as f64 / positions.len() as f64,
+            move_warm_seconds: None,
         })
     }
 }

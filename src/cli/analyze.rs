@@ -68,7 +68,11 @@ fn print_text(kind: Kind, r: &Json) -> Result<()> {
     }
     match r["counted"].as_str() {
         // A saved tier solve: counted from its arrays.
-        Some(what) => println!("positions:   {} in {} tiers ({what})", num(&r["positions"]), num(&r["tiers"])),
+        Some(what) => {
+            println!("positions:   {} in {} tiers ({what})", num(&r["positions"]), num(&r["tiers"]));
+            println!("classes:     {} (one a symmetry class, as the arrays hold them)", num(&r["classes"]));
+            println!("by class:    {}", line(&r["classes_by_value"]));
+        }
         None => println!(
             "positions:   {} reachable, {} between them",
             num(&r["positions"]),

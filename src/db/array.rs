@@ -2,21 +2,30 @@
 //!
 //! A save is a directory (`quixo-<hash>.tiers/`) holding an `identity` file (the hash of
 //! the definition it was solved for, as [`super::Identity`]) and one file a solved tier,
-//! `<tier in hex>.tier`. A tier's file holds one 2-byte record ([`Rec`]) for each index of
+//! `<tier in hex>.tier`. A tier's file holds one record ([`Rec`], 2 bytes) for each index of
 //! the tier, in blocks of [`BLOCK_RECORDS`] records, each compressed on its own with zstd
 //! so that one lookup decompresses one block:
 //!
 //! ```text
-//! "GMTIER01"            8 bytes, the format
+//! "GMTIER02"            8 bytes, the format
 //! tier                  u64 little-endian
 //! records               u64: the tier's size
 //! block_records         u32
 //! blocks                u32
-//! per block:            offset u64 (from the start of the file), length u32, CRC-32 u32
+//! per block:            offset u64 (from the start of the file), length u32 (top bit:
+//!                       the block holds 2-byte records, else 1-byte symbols), CRC-32 u32
 //!                       (of the compressed bytes)
 //! header CRC-32         u32, of everything above
 //! the blocks, one after another
 //! ```
+//!
+//! A block whose every record has a **symbol** is written one byte a record before it is
+//! compressed: 0 no record, 1 a draw, `2 + 3r + k` a win (k = 0), loss (1) or tie (2) at
+//! remoteness r ≤ 83. Otherwise (a longer remoteness) the block holds the records
+//! themselves, 2 bytes each, little-endian. The byte stream compresses to about 70% of
+//! the 2-byte one (see docs/performance.md, "The array database's size").
+//!
+//! The first format, `GMTIER01` (blocks of 2^18 2-byte records, zstd level 9), is still read.
 //!
 //! A tier's file is written under a temporary name and renamed once complete, so a tier
 //! whose file exists was solved whole: a killed solve resumes at the first tier without
@@ -32,13 +41,49 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-const MAGIC: &[u8; 8] = b"GMTIER01";
+const MAGIC: &[u8; 8] = b"GMTIER02";
 
-/// Records a block: 256 Ki records, 512 KiB before compression.
-pub const BLOCK_RECORDS: u32 = 1 << 18;
+/// The first format: blocks of 2^18 two-byte records (read, no longer written).
+const MAGIC_V1: &[u8; 8] = b"GMTIER01";
+const BLOCK_RECORDS_V1: u32 = 1 << 18;
+
+/// Records a block: 128 Ki records, 128 KiB before compression as symbols.
+pub const BLOCK_RECORDS: u32 = 1 << 17;
 
 /// The zstd level the blocks are written with.
-pub const ZSTD_LEVEL: i32 = 9;
+pub const ZSTD_LEVEL: i32 = 15;
+
+/// The top bit of a block's length: the block holds 2-byte records.
+const WIDE: u32 = 1 << 31;
+
+/// Decompressed blocks kept for lookups, all tiers together (bytes of records).
+pub const CACHE_BYTES: usize = 32 << 20;
+
+/// The one-byte symbol of a record, if it has one (see the module's note).
+fn symbol(r: Rec) -> Option<u8> {
+    if r == 0 {
+        return Some(0);
+    }
+    let (code, rem) = (r >> 12, r & 0xfff);
+    match code {
+        4 if rem == 0 => Some(1),
+        1..=3 if rem <= 83 => Some((2 + 3 * rem + (code - 1)) as u8),
+        _ => None,
+    }
+}
+
+/// The record of a symbol (`None`: no symbol is that byte).
+fn unsymbol(s: u8) -> Option<Rec> {
+    match s {
+        0 => Some(0),
+        1 => Some(4 << 12),
+        2..=253 => {
+            let (rem, k) = ((s - 2) as u16 / 3, (s - 2) as u16 % 3);
+            Some(((k + 1) << 12) | rem)
+        }
+        _ => None,
+    }
+}
 
 /// The largest remoteness a record holds (12 bits).
 pub const MAX_REMOTENESS: u32 = 4095;
@@ -83,11 +128,17 @@ pub fn write_tier(dir: &Path, tier: Tier, records: &[Rec]) -> DbResult<u64> {
     let nblocks = records.len().div_ceil(BLOCK_RECORDS as usize);
     // Compress the blocks on every core.
     use rayon::prelude::*;
-    let blocks: Vec<Vec<u8>> = records
+    let blocks: Vec<(Vec<u8>, bool)> = records
         .par_chunks(BLOCK_RECORDS as usize)
         .map(|chunk| {
-            let raw: Vec<u8> = chunk.iter().flat_map(|r| r.to_le_bytes()).collect();
-            zstd::bulk::compress(&raw, ZSTD_LEVEL).map_err(|e| io(&tmp, format!("compressing a block: {e}")))
+            let bytes: Option<Vec<u8>> = chunk.iter().map(|&r| symbol(r)).collect();
+            let (raw, wide) = match bytes {
+                Some(b) => (b, false),
+                None => (chunk.iter().flat_map(|r| r.to_le_bytes()).collect(), true),
+            };
+            zstd::bulk::compress(&raw, ZSTD_LEVEL)
+                .map(|z| (z, wide))
+                .map_err(|e| io(&tmp, format!("compressing a block: {e}")))
         })
         .collect::<DbResult<_>>()?;
     let head_len = 8 + 8 + 8 + 4 + 4 + nblocks * 16 + 4;
@@ -98,9 +149,12 @@ pub fn write_tier(dir: &Path, tier: Tier, records: &[Rec]) -> DbResult<u64> {
     head.extend_from_slice(&BLOCK_RECORDS.to_le_bytes());
     head.extend_from_slice(&(nblocks as u32).to_le_bytes());
     let mut offset = head_len as u64;
-    for b in &blocks {
+    for (b, wide) in &blocks {
+        if b.len() as u64 >= WIDE as u64 {
+            return Err(io(&tmp, "a compressed block of 2 GiB or more"));
+        }
         head.extend_from_slice(&offset.to_le_bytes());
-        head.extend_from_slice(&(b.len() as u32).to_le_bytes());
+        head.extend_from_slice(&(b.len() as u32 | if *wide { WIDE } else { 0 }).to_le_bytes());
         head.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
         offset += b.len() as u64;
     }
@@ -108,7 +162,7 @@ pub fn write_tier(dir: &Path, tier: Tier, records: &[Rec]) -> DbResult<u64> {
     let write = || -> std::io::Result<()> {
         let mut f = std::io::BufWriter::new(File::create(&tmp)?);
         f.write_all(&head)?;
-        for b in &blocks {
+        for (b, _) in &blocks {
             f.write_all(b)?;
         }
         f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
@@ -124,10 +178,8 @@ struct TierFile {
     path: PathBuf,
     records: u64,
     block_records: u32,
-    /// (offset, length, CRC-32) a block.
-    table: Vec<(u64, u32, u32)>,
-    /// The last block read.
-    cached: Mutex<Option<(u32, Arc<Vec<Rec>>)>>,
+    /// (offset, length, CRC-32, 2-byte records) a block.
+    table: Vec<(u64, u32, u32, bool)>,
 }
 
 impl TierFile {
@@ -136,8 +188,9 @@ impl TierFile {
         let len = file.metadata().map_err(|e| io(path, e))?.len();
         let mut fixed = [0u8; 32];
         file.read_exact_at(&mut fixed, 0).map_err(|_| damaged(path, "too short for a tier's header"))?;
-        if &fixed[..8] != MAGIC {
-            return Err(damaged(path, "no tier array mark"));
+        let v1 = &fixed[..8] == MAGIC_V1;
+        if &fixed[..8] != MAGIC && !v1 {
+            return Err(damaged(path, "no tier array mark of a format this version reads (GMTIER01 or GMTIER02)"));
         }
         let u64_at = |b: &[u8], i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
         let u32_at = |b: &[u8], i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
@@ -147,7 +200,7 @@ impl TierFile {
             return Err(damaged(path, format!("it holds tier {t:x}, not {tier:x}")));
         }
         // What this build writes: blocks of BLOCK_RECORDS, tiers indexed by u32.
-        if block_records != BLOCK_RECORDS || records > u64::from(u32::MAX) + 1 {
+        if block_records != if v1 { BLOCK_RECORDS_V1 } else { BLOCK_RECORDS } || records > u64::from(u32::MAX) + 1 {
             return Err(damaged(path, "its block size or record count is not one this version writes"));
         }
         if records.div_ceil(block_records as u64) != nblocks as u64 {
@@ -163,45 +216,51 @@ impl TierFile {
         if crc32fast::hash(&head[..body]) != u32_at(&head, body) {
             return Err(damaged(path, "its header fails its checksum"));
         }
-        let table: Vec<(u64, u32, u32)> = (0..nblocks as usize)
-            .map(|b| (u64_at(&head, 32 + b * 16), u32_at(&head, 40 + b * 16), u32_at(&head, 44 + b * 16)))
+        let table: Vec<(u64, u32, u32, bool)> = (0..nblocks as usize)
+            .map(|b| {
+                let n = u32_at(&head, 40 + b * 16);
+                // The first format's blocks are all 2-byte records.
+                let (n, wide) = if v1 { (n, true) } else { (n & !WIDE, n & WIDE != 0) };
+                (u64_at(&head, 32 + b * 16), n, u32_at(&head, 44 + b * 16), wide)
+            })
             .collect();
-        if table.iter().any(|&(off, n, _)| off.checked_add(n as u64).is_none_or(|end| end > len)) {
+        if table.iter().any(|&(off, n, _, _)| off.checked_add(n as u64).is_none_or(|end| end > len)) {
             return Err(damaged(path, "a block lies past the end of the file"));
         }
-        Ok(TierFile { file, path: path.to_path_buf(), records, block_records, table, cached: Mutex::new(None) })
+        Ok(TierFile { file, path: path.to_path_buf(), records, block_records, table })
     }
 
     /// Block `b`, decompressed and checked.
-    fn block(&self, b: u32) -> DbResult<Arc<Vec<Rec>>> {
-        if let Some((cb, recs)) = self.cached.lock().expect("cache").as_ref()
-            && *cb == b
-        {
-            return Ok(recs.clone());
-        }
-        let (off, n, crc) = self.table[b as usize];
+    fn block(&self, b: u32) -> DbResult<Vec<Rec>> {
+        let (off, n, crc, wide) = self.table[b as usize];
         let mut bytes = vec![0u8; n as usize];
         self.file.read_exact_at(&mut bytes, off).map_err(|e| io(&self.path, e))?;
         if crc32fast::hash(&bytes) != crc {
             return Err(damaged(&self.path, format!("block {b} fails its checksum")));
         }
         let want = ((self.records - b as u64 * self.block_records as u64).min(self.block_records as u64)) as usize;
-        let raw = zstd::bulk::decompress(&bytes, want * 2)
+        let width = if wide { 2 } else { 1 };
+        let raw = zstd::bulk::decompress(&bytes, want * width)
             .map_err(|e| damaged(&self.path, format!("block {b} does not decompress: {e}")))?;
-        if raw.len() != want * 2 {
-            return Err(damaged(&self.path, format!("block {b} holds {} bytes, not {}", raw.len(), want * 2)));
+        if raw.len() != want * width {
+            return Err(damaged(&self.path, format!("block {b} holds {} bytes, not {}", raw.len(), want * width)));
         }
-        let recs: Arc<Vec<Rec>> = Arc::new(raw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect());
-        *self.cached.lock().expect("cache") = Some((b, recs.clone()));
-        Ok(recs)
+        if wide {
+            return Ok(raw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect());
+        }
+        if let Some(&s) = raw.iter().find(|&&s| s > 253) {
+            return Err(damaged(&self.path, format!("block {b} holds the byte {s}, no record's")));
+        }
+        let table: [Rec; 256] = std::array::from_fn(|s| unsymbol(s as u8).unwrap_or(0));
+        Ok(raw.iter().map(|&s| table[s as usize]).collect())
     }
 
-    fn get(&self, index: u64) -> DbResult<Rec> {
+    /// Which block holds `index`, and where in it.
+    fn place(&self, index: u64) -> DbResult<(u32, usize)> {
         if index >= self.records {
             return Err(damaged(&self.path, format!("index {index} is past its {} records", self.records)));
         }
-        let b = (index / self.block_records as u64) as u32;
-        Ok(self.block(b)?[(index % self.block_records as u64) as usize])
+        Ok(((index / self.block_records as u64) as u32, (index % self.block_records as u64) as usize))
     }
 
     /// Every record, in index order.
@@ -214,10 +273,58 @@ impl TierFile {
     }
 }
 
+/// A decompressed block and when it was last used.
+type CachedBlock = (Arc<Vec<Rec>>, u64);
+
+/// Decompressed blocks, least recently used dropped first, [`CACHE_BYTES`] at most.
+#[derive(Default)]
+struct Cache {
+    blocks: HashMap<(Tier, u32), CachedBlock>,
+    bytes: usize,
+    clock: u64,
+}
+
+impl Cache {
+    fn get(&mut self, key: (Tier, u32)) -> Option<Arc<Vec<Rec>>> {
+        self.clock += 1;
+        let now = self.clock;
+        self.blocks.get_mut(&key).map(|(b, used)| {
+            *used = now;
+            b.clone()
+        })
+    }
+
+    fn put(&mut self, key: (Tier, u32), block: Arc<Vec<Rec>>) {
+        let size = block.len() * 2;
+        while self.bytes + size > CACHE_BYTES && !self.blocks.is_empty() {
+            // The least recently used goes (a scan: the cache holds a few hundred blocks).
+            let old = *self.blocks.iter().min_by_key(|(_, (_, used))| *used).expect("a block").0;
+            if let Some((b, _)) = self.blocks.remove(&old) {
+                self.bytes -= b.len() * 2;
+            }
+        }
+        self.clock += 1;
+        self.bytes += size;
+        if let Some((b, _)) = self.blocks.insert(key, (block, self.clock)) {
+            self.bytes -= b.len() * 2;
+        }
+    }
+
+    fn forget(&mut self, tier: Tier) {
+        let gone: Vec<(Tier, u32)> = self.blocks.keys().filter(|k| k.0 == tier).copied().collect();
+        for k in gone {
+            if let Some((b, _)) = self.blocks.remove(&k) {
+                self.bytes -= b.len() * 2;
+            }
+        }
+    }
+}
+
 /// A saved tier solve, open for lookups (each tier's file is opened at its first lookup).
 pub struct ArrayDb {
     dir: PathBuf,
     tiers: Mutex<HashMap<Tier, Option<Arc<TierFile>>>>,
+    cache: Mutex<Cache>,
 }
 
 /// The name of the file in a save's directory that holds its identity.
@@ -238,7 +345,7 @@ impl ArrayDb {
             }
             Err(_) => std::fs::write(&id, hash).map_err(|e| io(&id, format!("cannot write: {e}")))?,
         }
-        Ok(ArrayDb { dir: dir.to_path_buf(), tiers: Mutex::new(HashMap::new()) })
+        Ok(ArrayDb { dir: dir.to_path_buf(), tiers: Mutex::new(HashMap::new()), cache: Mutex::default() })
     }
 
     /// Open a save; with `hash`, refuse one made for another definition.
@@ -256,7 +363,7 @@ impl ArrayDb {
                  version differ); save it again",
             ));
         }
-        Ok(ArrayDb { dir: dir.to_path_buf(), tiers: Mutex::new(HashMap::new()) })
+        Ok(ArrayDb { dir: dir.to_path_buf(), tiers: Mutex::new(HashMap::new()), cache: Mutex::default() })
     }
 
     pub fn path(&self) -> &Path {
@@ -281,10 +388,18 @@ impl ArrayDb {
 
     /// The record at `index` of `tier`, `None` when the tier is not saved.
     pub fn get(&self, tier: Tier, index: u64) -> DbResult<Option<Rec>> {
-        match self.tier(tier)? {
-            Some(t) => Ok(Some(t.get(index)?)),
-            None => Ok(None),
-        }
+        let Some(t) = self.tier(tier)? else { return Ok(None) };
+        let (b, at) = t.place(index)?;
+        let cached = self.cache.lock().expect("cache").get((tier, b));
+        let block = match cached {
+            Some(block) => block,
+            None => {
+                let block = Arc::new(t.block(b)?);
+                self.cache.lock().expect("cache").put((tier, b), block.clone());
+                block
+            }
+        };
+        Ok(Some(block[at]))
     }
 
     /// Every record of `tier`, checked (the tier solver reads child tiers this way).
@@ -299,6 +414,7 @@ impl ArrayDb {
     pub fn write(&self, tier: Tier, records: &[Rec]) -> DbResult<u64> {
         let n = write_tier(&self.dir, tier, records)?;
         self.tiers.lock().expect("tiers").remove(&tier);
+        self.cache.lock().expect("cache").forget(tier);
         Ok(n)
     }
 
@@ -307,5 +423,91 @@ impl ArrayDb {
         std::fs::read_dir(&self.dir)
             .map(|d| d.filter_map(|e| e.ok()?.metadata().ok()).map(|m| m.len()).sum())
             .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every record with a symbol comes back from it whole, every symbol byte names one
+    /// record, and the records of remoteness past 83 (or a draw with one) have none.
+    #[test]
+    fn symbols_round_trip() {
+        for r in 0..=u16::MAX {
+            if let Some(s) = symbol(r) {
+                assert_eq!(unsymbol(s), Some(r), "record {r:#x}");
+            }
+        }
+        for s in 0..=255u8 {
+            if let Some(r) = unsymbol(s) {
+                assert_eq!(symbol(r), Some(s), "byte {s}");
+            }
+        }
+        assert_eq!(symbol(rec(Value::Win, 83)), Some(251));
+        assert_eq!(symbol(rec(Value::Tie, 83)), Some(253));
+        assert_eq!(symbol(rec(Value::Lose, 84)), None);
+        assert_eq!(symbol(rec(Value::Draw, 0)), Some(1));
+        assert_eq!(symbol(rec(Value::Tie, 0)), Some(4));
+    }
+
+    /// A tier in the first format (GMTIER01: 2-byte records in blocks of 2^18, written here
+    /// by hand) is still read; a file of an unknown format is refused with one line.
+    #[test]
+    fn the_first_format_is_read_and_an_unknown_one_refused() {
+        let dir = std::env::temp_dir().join(format!("gamesman-array-v1-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        ArrayDb::create(&dir, "h").unwrap();
+        let recs: Vec<Rec> = (0..1000u32).map(|i| rec(Value::Lose, i * 3)).collect();
+        let raw: Vec<u8> = recs.iter().flat_map(|r| r.to_le_bytes()).collect();
+        let z = zstd::bulk::compress(&raw, 3).unwrap();
+        let mut head = Vec::new();
+        head.extend_from_slice(b"GMTIER01");
+        head.extend_from_slice(&5u64.to_le_bytes());
+        head.extend_from_slice(&1000u64.to_le_bytes());
+        head.extend_from_slice(&(1u32 << 18).to_le_bytes());
+        head.extend_from_slice(&1u32.to_le_bytes());
+        head.extend_from_slice(&52u64.to_le_bytes());
+        head.extend_from_slice(&(z.len() as u32).to_le_bytes());
+        head.extend_from_slice(&crc32fast::hash(&z).to_le_bytes());
+        let crc = crc32fast::hash(&head);
+        head.extend_from_slice(&crc.to_le_bytes());
+        let file = dir.join(tier_file(5));
+        std::fs::write(&file, [head.clone(), z.clone()].concat()).unwrap();
+        let db = ArrayDb::open(&dir, Some("h")).unwrap();
+        assert_eq!(db.get(5, 999).unwrap(), Some(rec(Value::Lose, 2997)));
+        assert_eq!(db.load(5).unwrap(), recs);
+        head[7] = b'9';
+        std::fs::write(&file, [head, z].concat()).unwrap();
+        let err = ArrayDb::open(&dir, Some("h")).unwrap().get(5, 0).unwrap_err().to_string();
+        assert!(err.contains("no tier array mark of a format this version reads") && !err.contains('\n'), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A tier written with a block of long remoteness (2-byte records) beside blocks of
+    /// symbols reads back whole, record by record and at once.
+    #[test]
+    fn wide_and_narrow_blocks_read_back() {
+        let dir = std::env::temp_dir().join(format!("gamesman-array-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let db = ArrayDb::create(&dir, "h").unwrap();
+        let n = BLOCK_RECORDS as usize * 2 + 5;
+        let recs: Vec<Rec> = (0..n)
+            .map(|i| match i % 7 {
+                0 => 0,
+                1 => rec(Value::Draw, 0),
+                2 if i > BLOCK_RECORDS as usize && i < 2 * BLOCK_RECORDS as usize => {
+                    rec(Value::Win, 1000 + (i % 50) as u32)
+                }
+                k => rec([Value::Win, Value::Lose, Value::Tie][k % 3], (i % 80) as u32),
+            })
+            .collect();
+        db.write(7, &recs).unwrap();
+        let back = ArrayDb::open(&dir, Some("h")).unwrap();
+        assert_eq!(back.load(7).unwrap(), recs);
+        for i in (0..n).step_by(997) {
+            assert_eq!(back.get(7, i as u64).unwrap(), Some(recs[i]), "index {i}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -12,6 +12,7 @@ pub mod grundy;
 pub mod memo;
 pub mod puzzle;
 pub mod quick;
+pub mod reach;
 pub mod sequence;
 pub mod strategy;
 pub mod tier;

@@ -17,10 +17,12 @@ never decided is a draw. Output: one JSON line per reachable position, sorted,
 draw).
 
     python3 tests/oracles/quixo.py 3 > tests/data/quixo3.jsonl
+    python3 tests/oracles/quixo.py 3 counts
     python3 tests/oracles/quixo.py 4 children 300 4 > tests/data/quixo-children.jsonl
     python3 tests/oracles/quixo.py 5 children 300 5 >> tests/data/quixo-children.jsonl
 
-(the second form: random boards and their children, to check the move generator on 4×4
+(the second form: the reachable positions counted by value and remoteness, and their
+classes under the eight symmetries of the square counted the same way; the third: random boards and their children, to check the move generator on 4×4
 and 5×5).
 
 Written from the rules alone, with boards as strings (no bitboards, no symmetry), so that
@@ -154,6 +156,9 @@ def main():
         if p not in value:
             value[p], rem[p] = 'draw', None
     rows = sorted((text(b, n, t), value[(b, t)], rem[(b, t)]) for (b, t) in order)
+    if len(sys.argv) > 2 and sys.argv[2] == 'counts':
+        print(json.dumps(counts_of(order, value, rem, n)))
+        return
     for t, v, r in rows:
         print(json.dumps({"position": t, "value": v, "remoteness": r}))
     counts = {}
@@ -164,6 +169,34 @@ def main():
           file=sys.stderr)
 
 
+
+
+def images(board, n):
+    """The board under the eight symmetries of the square."""
+    grid = [board[i * n:(i + 1) * n] for i in range(n)]
+    out = []
+    for _ in range(4):
+        grid = [''.join(grid[n - 1 - c][r] for c in range(n)) for r in range(n)]  # a quarter turn
+        out.append(''.join(grid))
+        out.append(''.join(row[::-1] for row in grid))  # and its mirror
+    return out
+
+
+def counts_of(order, value, rem, n):
+    """The reachable positions counted by value and by (remoteness, value), and the same
+    for their classes under the symmetries of the square (a class: a position and its
+    images, with the same player to move)."""
+    def tally(keys):
+        by_value, by_rem = {}, {}
+        for k in keys:
+            v, r = value[k], rem[k]
+            by_value[v] = by_value.get(v, 0) + 1
+            by_rem[f"{r} {v}"] = by_rem.get(f"{r} {v}", 0) + 1
+        return {"count": len(keys), "by_value": by_value, "by_remoteness": by_rem}
+    classes = {}
+    for (b, t) in order:
+        classes.setdefault((min(images(b, n)), t), (b, t))
+    return {"positions": tally(order), "classes": tally(list(classes.values()))}
 
 
 def sample_children(n, count, seed):
