@@ -796,6 +796,13 @@ impl Game for DescriptorGame {
         })
     }
 
+    fn move_count(&self, pos: &DPos) -> GameResult<usize> {
+        if let (DPos::Board(p), Shape::Board(b)) = (pos, &self.shape) {
+            return Ok(b.move_count(p));
+        }
+        Ok(self.moves(pos)?.len())
+    }
+
     fn children(&self, pos: &DPos) -> GameResult<Vec<DPos>> {
         if let (DPos::Board(p), Shape::Board(b)) = (pos, &self.shape) {
             return Ok(b.children(p).into_iter().map(DPos::Board).collect());
