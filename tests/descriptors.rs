@@ -221,6 +221,15 @@ fn errors_point_at_the_line_and_column() {
             "bad.ron:3:5: TakeEqual takes from two heaps",
         ),
         (
+            "(\n    name: \"x\",\n    rules: Heaps(moves: [Split], heaps: 2),\n)",
+            "bad.ron:3:5: Split makes two heaps of one, so the number of heaps changes: `heaps` does not apply",
+        ),
+        (
+            "(\n    name: \"x\",\n    rules: Heaps(moves: [Splitt]),\n)",
+            "bad.ron:3:26: Unexpected variant named `Splitt`",
+        ),
+        ("(\n    name: \"x\",\n    rules: Heaps(moves: [Split(2)]),\n)", "bad.ron:3:"),
+        (
             "(\n    name: \"x\",\n    start: \"1,x\",\n    rules: Heaps(moves: [TakeAny]),\n)",
             "bad.ron:3:5: the start position: invalid position",
         ),
@@ -393,4 +402,70 @@ fn a_heap_of_100000_is_answered_from_the_sequence() {
         let rows: Vec<usize> = m["position"].as_str().unwrap().split(',').map(|x| x.parse().unwrap()).collect();
         assert_eq!(rows.iter().fold(0, |acc, &r| acc ^ kayles(r)), 0, "{m}");
     }
+}
+
+/// Grundy's game (`Split`), n = 0..=104: OEIS A002188 ("Sprague-Grundy values for Grundy's
+/// game", its first terms, https://oeis.org/A002188; Guy and Smith 1956, table 4).
+const A002188: [u64; 105] = [
+    0, 0, 0, 1, 0, 2, 1, 0, 2, 1, 0, 2, 1, 3, 2, 1, 3, 2, 4, 3, 0, 4, 3, 0, 4, 3, 0, 4, 1, 2, 3, 1, 2, 4, 1, 2, 4, 1,
+    2, 4, 1, 5, 4, 1, 5, 4, 1, 5, 4, 1, 0, 2, 1, 0, 2, 1, 5, 2, 1, 3, 2, 1, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2, 4, 3, 2,
+    4, 3, 2, 4, 5, 2, 4, 5, 2, 4, 3, 7, 4, 3, 7, 4, 3, 7, 4, 3, 5, 2, 3, 5, 2, 3, 5, 2, 3,
+];
+
+/// `games/grundys-game.ron` through the nim-sequence engine: the published terms, then the
+/// values of tests/oracles/grundy.py (the mex by the definition) to n = 2000; the sequence
+/// command and `solve` agree, and no period is claimed.
+#[test]
+fn grundys_game_by_the_sequence_engine() {
+    let oracle: Vec<u64> = std::fs::read_to_string("tests/data/grundys-game.txt")
+        .unwrap()
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect();
+    assert_eq!(oracle.len(), 2001);
+    assert_eq!(&oracle[..105], &A002188[..], "the oracle against OEIS");
+    let game = descriptor("grundys-game");
+    let mut seq = game.nim_sequence().map(|s| s.clone()).expect("Split has a nim-sequence");
+    for (n, &g) in oracle.iter().enumerate() {
+        assert_eq!(seq.get(n), g, "Grundy's game, heap {n}");
+    }
+    assert_eq!(seq.period(), None);
+    // A sum of heaps: the XOR, and the search over the moves agrees where it is small.
+    assert_eq!(grundy(&game, "7,5,20"), oracle[7] ^ oracle[5] ^ oracle[20]);
+    let (code, out, err) = run(&["sequence", "grundys-game", "--to", "23"]);
+    assert_eq!(code, 0, "{err}");
+    let row = |from: usize| A002188[from..from + 12].iter().map(u64::to_string).collect::<Vec<_>>().join(" ");
+    assert!(out.starts_with(&format!("       0: {}\n      12: {}\n", row(0), row(12))), "{out}");
+    assert!(out.contains("no period can be confirmed"), "{out}");
+    // The winning moves of a heap of 13 (value 3): the splits to a position of value 0.
+    let (code, out, err) = run(&["solve", "grundys-game", "13", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["grundy"].as_u64(), Some(3));
+    let want: Vec<String> =
+        (1..7).filter(|&a| oracle[a] == oracle[13 - a]).map(|a| format!("{a},{}", 13 - a)).collect();
+    let got: Vec<&str> =
+        v["winning_moves"].as_array().unwrap().iter().map(|m| m["position"].as_str().unwrap()).collect();
+    assert!(!want.is_empty());
+    assert_eq!(got, want);
+}
+
+/// `gamesman check`: the descriptor against tests/games/grundy.rhai (the same game written as
+/// a script, its moves in Rhai), paired by name in a folder of their own.
+#[test]
+fn grundys_game_agrees_with_its_script() {
+    let dir = std::env::temp_dir().join(format!("gamesman-grundy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy("games/grundys-game.ron", dir.join("grundy.ron")).unwrap();
+    std::fs::copy("tests/games/grundy.rhai", dir.join("grundy.rhai")).unwrap();
+    let ron = dir.join("grundy.ron");
+    for from in ["10", "17", "9,6,4"] {
+        let (code, out, err) = run(&["check", ron.to_str().unwrap(), "--from", from, "--count", "40", "--seed", "7"]);
+        assert_eq!(code, 0, "{from}: {out}{err}");
+        assert!(out.contains(", 0 disagreements between the descriptor"), "{out}");
+    }
+    // Misère play has no sequence: the search answers from the moves, and agrees too.
+    let (code, out, err) = run(&["check", ron.to_str().unwrap(), "--count", "40", "--seed", "7", "--misere"]);
+    assert_eq!(code, 0, "misère: {out}{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

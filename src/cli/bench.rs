@@ -212,7 +212,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
 
 /// (octal code, last heap) for the nim-sequence benchmarks: Kayles and Dawson's Kayles (their
 /// periods end the work), 0.16 and 0.64 (sparse values: the rare/common split), 0.106 (not
-/// sparse yet at 10^5), Nim written as a code (values that grow).
+/// sparse yet at 10^5), Nim written as a code (values that grow), Grundy's game (`Split`: no period).
 const SEQUENCES: &[(&str, usize)] = &[
     ("0.77", 100_000),
     ("0.07", 100_000),
@@ -220,6 +220,7 @@ const SEQUENCES: &[(&str, usize)] = &[
     ("0.64", 100_000),
     ("0.106", 100_000),
     ("0.3…", 1_000_000),
+    ("grundys-game", 100_000),
 ];
 
 /// Time one code's sequence by the plain mex and by the rare/common split (best of `repeat`).

@@ -11,7 +11,7 @@ use std::io::Write;
 #[command(after_help = "Examples:\n  gamesman sequence kayles.ron --to 100000\n  \
 gamesman sequence 0.137 --to 1000\n\n\
 The game is an octal code (\"0.77\", or \"0.3…\" / \"0.3...\" whose last digit repeats), or a heap descriptor whose moves take from one heap and leave at most two (Octal, \
-including codes with a repeating last digit such as \"0.3…\", Subtract, TakeAny), under normal play, \
+including codes with a repeating last digit such as \"0.3…\", Subtract, TakeAny, Split), under normal play, \
 or an impartial script whose position `n` is one heap of n (its values by search, from its own rules; a period is reported as seen, not proved).")]
 pub struct SequenceArgs {
     /// An octal code (0.77) or a heap game descriptor (games/kayles.ron, dawsons-kayles)
@@ -36,7 +36,7 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
     let file = game.file();
     let Some(mut seq) = game.nim_sequence() else {
         bail!(
-            "{file}: not a heap game whose moves take from one heap and leave at most two (Octal, Subtract or TakeAny, normal play)"
+            "{file}: not a heap game whose moves take from one heap and leave at most two (Octal, Subtract, TakeAny or Split, normal play)"
         );
     };
     if args.plain {
@@ -77,6 +77,13 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
         None if seq.repeats() => writeln!(
             out,
             "values computed up to n = {} ({:.3} s); takes of every size, so no period can be confirmed",
+            seq.computed().saturating_sub(1),
+            started.elapsed().as_secs_f64()
+        )?,
+        None if seq.splits_unequal() => writeln!(
+            out,
+            "values computed up to n = {} ({:.3} s); no period can be confirmed (the periodicity theorem does not \
+             cover the unequal split)",
             seq.computed().saturating_sub(1),
             started.elapsed().as_secs_f64()
         )?,

@@ -599,6 +599,22 @@ impl BoardRules {
         Some(q)
     }
 
+    /// How many moves `moves` lists, counted without listing them where that is cheap.
+    pub fn move_count(&self, p: &BPos) -> usize {
+        let empty = full_mask(p.rows, p.cols) & !(p.a | p.b);
+        let w = p.cols as usize + 1;
+        let (across, down) = ((empty & (empty >> 1)).count_ones(), (empty & (empty >> w)).count_ones());
+        match self.moves {
+            BoardMove::Place => empty.count_ones() as usize,
+            BoardMove::Drop => (empty & !(empty >> w)).count_ones() as usize,
+            BoardMove::Domino(Orientation::Either) => (across + down) as usize,
+            BoardMove::Domino(Orientation::PerPlayer) if p.turn == 0 => down as usize,
+            BoardMove::Domino(Orientation::PerPlayer) => across as usize,
+            #[allow(unreachable_patterns)] // moves added later are counted by listing them
+            _ => self.moves(p).len(),
+        }
+    }
+
     pub fn children(&self, p: &BPos) -> Vec<BPos> {
         self.moves(p).into_iter().filter_map(|m| self.play(p, m)).collect()
     }

@@ -106,6 +106,8 @@ enum HeapMove {
     Octal(String),
     /// Take the same positive number from two heaps (Wythoff's game).
     TakeEqual,
+    /// Split one heap into two unequal non-empty heaps, taking nothing (Grundy's game).
+    Split,
 }
 
 #[derive(Debug, Deserialize, Clone, Copy)]
@@ -233,6 +235,7 @@ enum Family {
     Subtract(Vec<u64>),
     Octal(HeapRules),
     TakeEqual,
+    Split,
 }
 
 enum Shape {
@@ -336,6 +339,7 @@ impl DescriptorGame {
                     families.push(match m {
                         HeapMove::TakeAny => Family::TakeAny,
                         HeapMove::TakeEqual => Family::TakeEqual,
+                        HeapMove::Split => Family::Split,
                         HeapMove::Subtract(mut set) => {
                             if set.is_empty() || set.contains(&0) {
                                 return Err(bad_at(
@@ -364,6 +368,12 @@ impl DescriptorGame {
                 }
                 if heaps == Some(0) {
                     return Err(bad_at("rules", "`heaps: Some(0)` leaves nothing to play with".into()));
+                }
+                if heaps.is_some() && families.iter().any(|f| matches!(f, Family::Split)) {
+                    return Err(bad_at(
+                        "rules",
+                        "Split makes two heaps of one, so the number of heaps changes: `heaps` does not apply".into(),
+                    ));
                 }
                 let equal = families.iter().any(|f| matches!(f, Family::TakeEqual));
                 if equal && heaps == Some(1) {
@@ -530,6 +540,7 @@ impl DescriptorGame {
                     Family::Subtract(set) => set.len() as u64,
                     Family::Octal(r) => octal_takes(r, n).saturating_mul(if r.splits() { n / 2 + 2 } else { 2 }),
                     Family::TakeEqual => n.saturating_mul(h.len() as u64),
+                    Family::Split => n / 2,
                 });
             }
         }
@@ -569,6 +580,13 @@ impl DescriptorGame {
                                 }
                             }
                         }
+                    }
+                    Family::Split => {
+                        out.extend((1..=n.saturating_sub(1) / 2).map(|a| DMove::Heap {
+                            index: i,
+                            take: 0,
+                            into: vec![a, n - a],
+                        }));
                     }
                     Family::TakeEqual => {}
                 }
@@ -651,6 +669,7 @@ fn heap_rules(families: &[Family]) -> Option<HeapRules> {
             Family::Octal(r) => r.clone(),
             Family::Subtract(set) => HeapRules::subtract(set),
             Family::TakeAny => HeapRules::take_any(),
+            Family::Split => HeapRules::split_unequal(),
             Family::TakeEqual => return None,
         };
         rules = Some(match rules {
@@ -664,11 +683,13 @@ fn heap_rules(families: &[Family]) -> Option<HeapRules> {
 /// About how many integer partitions there are of the numbers up to `n` (Hardy and
 /// Ramanujan's p(k) ~ e^(π√(2k/3)) / (4k√3), summed), to size a heap game's search.
 fn partitions_up_to(n: f64) -> f64 {
-    let p = |k: f64| {
-        if k < 1.0 { 1.0 } else { (std::f64::consts::PI * (2.0 * k / 3.0).sqrt()).exp() / (4.0 * k * 3f64.sqrt()) }
-    };
     // The sum is dominated by its last terms: a few times p(n).
-    1.0 + p(n) * (1.0 + (n + 1.0).sqrt())
+    1.0 + partitions(n) * (1.0 + (n + 1.0).sqrt())
+}
+
+/// About how many integer partitions n has (Hardy and Ramanujan).
+fn partitions(n: f64) -> f64 {
+    if n < 1.0 { 1.0 } else { (std::f64::consts::PI * (2.0 * n / 3.0).sqrt()).exp() / (4.0 * n * 3f64.sqrt()) }
 }
 
 fn format_heights(h: &[u64]) -> String {
@@ -773,6 +794,13 @@ impl Game for DescriptorGame {
             (DPos::Board(p), Shape::Board(b)) => Some(b.board(p)),
             _ => None,
         })
+    }
+
+    fn move_count(&self, pos: &DPos) -> GameResult<usize> {
+        if let (DPos::Board(p), Shape::Board(b)) = (pos, &self.shape) {
+            return Ok(b.move_count(p));
+        }
+        Ok(self.moves(pos)?.len())
     }
 
     fn children(&self, pos: &DPos) -> GameResult<Vec<DPos>> {
@@ -904,7 +932,7 @@ impl Game for DescriptorGame {
                 }
                 let mut out = h.clone();
                 let Shape::Heaps { families, .. } = &self.shape else { return Err(illegal()) };
-                if families.iter().any(|f| matches!(f, Family::Octal(_))) {
+                if families.iter().any(|f| matches!(f, Family::Octal(_) | Family::Split)) {
                     // Take-and-break (Kayles): the row is taken out and what is left of it
                     // (none, one or two rows) goes at the end, as kayles.rhai does.
                     out.remove(*index);
@@ -954,6 +982,9 @@ impl Game for DescriptorGame {
 
     fn move_name(&self, pos: &DPos, mv: &DMove) -> GameResult<String> {
         Ok(match mv {
+            DMove::Heap { index, take: 0, into } if into.len() == 2 => {
+                format!("heap {index}: split {}+{}", into[0], into[1])
+            }
             DMove::Heap { index, take, .. } => format!("heap {index}: take {take}"),
             DMove::Equal { a, b, take } => format!("heaps {a} and {b}: take {take}"),
             DMove::Bite { col, row } => format!("{col}:{row}"),
@@ -1086,8 +1117,20 @@ impl Game for DescriptorGame {
             (DPos::Heaps(h), Shape::Heaps { families, .. }) => {
                 // A move that leaves two heaps makes the positions below a heap of n the
                 // multisets of smaller heaps: about the partitions of the numbers up to n.
-                let splits = families.iter().any(|f| matches!(f, Family::Octal(r) if r.splits()));
-                let below = |n: f64| if splits { partitions_up_to(n) } else { n + 1.0 };
+                let splits =
+                    families.iter().any(|f| matches!(f, Family::Octal(r) if r.splits()) || matches!(f, Family::Split));
+                // Split alone keeps the tokens: below a heap of n are the partitions of n
+                // (none below a heap of 1 or 2, which cannot be split).
+                let only_split = families.iter().all(|f| matches!(f, Family::Split));
+                let below = |n: f64| {
+                    if only_split {
+                        if n < 3.0 { 1.0 } else { partitions(n) }
+                    } else if splits {
+                        partitions_up_to(n)
+                    } else {
+                        n + 1.0
+                    }
+                };
                 let positions: f64 = h.iter().map(|&n| below(n as f64)).product();
                 let moves = h.iter().map(|&n| n as f64).sum::<f64>() * families.len() as f64;
                 Some(positions * moves.max(1.0))

@@ -74,6 +74,9 @@ impl<G: Game> Game for Misere<G> {
     fn children(&self, pos: &G::Pos) -> GameResult<Vec<G::Pos>> {
         self.inner.children(pos)
     }
+    fn move_count(&self, pos: &G::Pos) -> GameResult<usize> {
+        self.inner.move_count(pos)
+    }
     fn shortcut(&self, pos: &G::Pos) -> GameResult<Option<Shortcut<G::Move>>> {
         self.inner.shortcut_misere(pos)
     }

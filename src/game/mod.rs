@@ -353,6 +353,12 @@ pub trait Game {
         default_parse_move(self, pos, text)
     }
 
+    /// How many moves `pos` has: the value-first search tries the children whose player has
+    /// the fewest first. Override when counting is cheaper than listing them.
+    fn move_count(&self, pos: &Self::Pos) -> GameResult<usize> {
+        Ok(self.moves(pos)?.len())
+    }
+
     /// Every position one move away. Override when it is cheaper than `moves` + `play`.
     fn children(&self, pos: &Self::Pos) -> GameResult<Vec<Self::Pos>> {
         let moves = self.moves(pos)?;
@@ -453,6 +459,9 @@ impl<G: Game + ?Sized> Game for &G {
     }
     fn parse_move(&self, pos: &G::Pos, text: &str) -> GameResult<G::Move> {
         (**self).parse_move(pos, text)
+    }
+    fn move_count(&self, pos: &G::Pos) -> GameResult<usize> {
+        (**self).move_count(pos)
     }
     fn children(&self, pos: &G::Pos) -> GameResult<Vec<G::Pos>> {
         (**self).children(pos)

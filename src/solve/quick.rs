@@ -33,13 +33,33 @@ pub struct QuickSolver<G: Game> {
     budget: usize,
     visited: u64,
     progress: Progress,
+    ordering: Ordering,
 }
+
+/// Whether children are searched fewest replies first.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ordering {
+    /// Not yet known to matter: this many positions had siblings all with as many replies.
+    Trial(u32),
+    On,
+    Off,
+}
+
+/// Positions whose children all have as many replies, after which the ordering is dropped.
+const ORDERING_TRIAL: u32 = 2000;
 
 impl<G: Game> QuickSolver<G> {
     pub fn new(game: std::rc::Rc<G>, budget: usize, progress: Progress) -> Self {
         // The memo forgets half its entries when full; the path being searched is kept apart
         // from it, within a quarter of the budget.
-        QuickSolver { game, memo: Memo::new(budget / 4 * 3), budget, visited: 0, progress }
+        QuickSolver {
+            game,
+            memo: Memo::new(budget / 4 * 3),
+            budget,
+            visited: 0,
+            progress,
+            ordering: Ordering::Trial(0),
+        }
     }
 
     /// Positions expanded so far.
@@ -164,9 +184,33 @@ impl<G: Game> QuickSolver<G> {
             }
             canon.push(c);
         }
-        // Children are taken from the end: search them in the order the game lists them.
-        canon.reverse();
-        Ok(Err(canon))
+        // Children are taken from the end. The fewest replies first: a position whose
+        // opponent has few moves is more often lost for them, and smaller to search (the
+        // mobility heuristic of game-tree search); among equals, in the order the game lists
+        // them.
+        // A game whose siblings have had the same number of replies in every one of the
+        // first positions (Hex: every empty cell) is not ordered further: it would pay the
+        // counting for nothing.
+        if self.ordering == Ordering::Off || canon.len() < 2 {
+            canon.reverse();
+            return Ok(Err(canon));
+        }
+        let mut keyed = Vec::with_capacity(canon.len());
+        for c in canon {
+            keyed.push((self.game.move_count(&c)?, c));
+        }
+        if let Ordering::Trial(n) = self.ordering {
+            self.ordering = if keyed.iter().any(|k| k.0 != keyed[0].0) {
+                Ordering::On
+            } else if n >= ORDERING_TRIAL {
+                Ordering::Off
+            } else {
+                Ordering::Trial(n + 1)
+            };
+        }
+        keyed.reverse();
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+        Ok(Err(keyed.into_iter().map(|k| k.1).collect()))
     }
 }
 

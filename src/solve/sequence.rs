@@ -23,6 +23,9 @@
 pub struct HeapRules {
     digits: Vec<u8>,
     tail: u8,
+    /// A heap may also be split, taking nothing, into two unequal non-empty heaps (Grundy's
+    /// game). Not an octal digit: the octal digit 4 allows equal heaps.
+    unequal: bool,
 }
 
 impl HeapRules {
@@ -32,7 +35,7 @@ impl HeapRules {
         while d.len() > 1 && d.last() == Some(&0) {
             d.pop();
         }
-        HeapRules { digits: d, tail: 0 }
+        HeapRules { digits: d, tail: 0, unequal: false }
     }
 
     /// Octal digits whose last one repeats for ever (`digits` has at least one after 0).
@@ -41,12 +44,12 @@ impl HeapRules {
         if tail == 0 {
             return Self::octal(digits);
         }
-        HeapRules { digits: digits.to_vec(), tail }
+        HeapRules { digits: digits.to_vec(), tail, unequal: false }
     }
 
     /// Nim: take any number from one heap (0.3̇).
     pub fn take_any() -> HeapRules {
-        HeapRules { digits: vec![0, 3], tail: 3 }
+        HeapRules { digits: vec![0, 3], tail: 3, unequal: false }
     }
 
     /// A subtraction game: take any number in `set` from a heap (digit 3 for each).
@@ -59,6 +62,16 @@ impl HeapRules {
         Self::octal(&digits)
     }
 
+    /// Grundy's game: split a heap into two unequal non-empty heaps (and no other move).
+    pub fn split_unequal() -> HeapRules {
+        HeapRules { digits: vec![0], tail: 0, unequal: true }
+    }
+
+    /// Whether a heap may be split, taking nothing, into two unequal heaps.
+    pub fn splits_unequal(&self) -> bool {
+        self.unequal
+    }
+
     /// The digit for taking `k`.
     pub fn digit(&self, k: usize) -> u8 {
         self.digits.get(k).copied().unwrap_or(self.tail)
@@ -69,7 +82,10 @@ impl HeapRules {
         let n = self.digits.len().max(other.digits.len());
         let digits: Vec<u8> = (0..n).map(|k| if k == 0 { 0 } else { self.digit(k) | other.digit(k) }).collect();
         let tail = self.tail | other.tail;
-        if tail == 0 { Self::octal(&digits) } else { HeapRules { digits, tail } }
+        let unequal = self.unequal || other.unequal;
+        let mut r = if tail == 0 { Self::octal(&digits) } else { HeapRules { digits, tail, unequal: false } };
+        r.unequal = unequal;
+        r
     }
 
     /// The takes given digit by digit (those after repeat the last).
@@ -84,7 +100,7 @@ impl HeapRules {
 
     /// Whether some move leaves two heaps.
     pub fn splits(&self) -> bool {
-        self.tail & 4 != 0 || self.digits.iter().any(|d| d & 4 != 0)
+        self.unequal || self.tail & 4 != 0 || self.digits.iter().any(|d| d & 4 != 0)
     }
 
     /// The largest take, when there is one.
@@ -106,7 +122,7 @@ pub enum Method {
 #[derive(Clone, Debug)]
 pub struct NimSequence {
     rules: HeapRules,
-    /// The takes that may leave two heaps.
+    /// The takes that may leave two heaps; 0 (first) for the unequal split of Grundy's game.
     splits: Vec<usize>,
     values: Vec<u32>,
     /// (preperiod n0, period p), once confirmed.
@@ -168,7 +184,9 @@ impl NimSequence {
     pub fn with_method(rules: HeapRules, method: Method) -> NimSequence {
         // The rare/common split is for finite codes; with a repeating digit, values grow.
         let method = if rules.tail != 0 { Method::Plain } else { method };
-        let splits = (1..rules.digits.len()).filter(|&k| rules.digits[k] & 4 != 0).collect();
+        // Take 0 stands for the unequal split (Grundy's game): no octal digit takes 0.
+        let unequal = rules.unequal.then_some(0);
+        let splits = unequal.into_iter().chain((1..rules.digits.len()).filter(|&k| rules.digits[k] & 4 != 0)).collect();
         NimSequence {
             rules,
             splits,
@@ -192,6 +210,11 @@ impl NimSequence {
             t if t & 4 != 0 => MAX_COMPUTED_REPEATING_SPLITS,
             _ => MAX_COMPUTED_REPEATING,
         }
+    }
+
+    /// Whether a heap may be split into two unequal heaps (no period is ever confirmed).
+    pub fn splits_unequal(&self) -> bool {
+        self.rules.unequal
     }
 
     /// Whether the game's code has a repeating digit (its values grow with n).
@@ -299,7 +322,7 @@ impl NimSequence {
             self.tail_options.insert(g[n - first_tail] as usize);
         }
         if tail & 4 != 0 && n >= first_tail + 2 {
-            self.splits_read += read_splits(g, n - first_tail, &mut self.tail_options);
+            self.splits_read += read_splits(g, n - first_tail, false, &mut self.tail_options);
         }
         // Taking a whole heap from the tail on is a move of every heap from there.
         if tail & 1 != 0 && n >= first_tail {
@@ -315,8 +338,11 @@ impl NimSequence {
                 self.few.push(g[n - k]);
             }
             if d & 4 != 0 && n >= k + 2 {
-                self.splits_read += read_splits(g, n - k, &mut self.marks);
+                self.splits_read += read_splits(g, n - k, false, &mut self.marks);
             }
+        }
+        if self.rules.unequal {
+            self.splits_read += read_splits(g, n, true, &mut self.marks);
         }
         self.tail_mex = self.tail_options.mex_from(self.tail_mex);
         let mut v = self.tail_mex;
@@ -352,7 +378,10 @@ impl NimSequence {
                 let rest = n - k;
                 let below = rare.partition_point(|&r| r < rest);
                 for &r in &rare[..below] {
-                    marks.insert((g[r] ^ g[rest - r]) as usize);
+                    // The unequal split (take 0) never leaves two equal heaps.
+                    if k != 0 || 2 * r != rest {
+                        marks.insert((g[r] ^ g[rest - r]) as usize);
+                    }
                 }
                 self.splits_read += below as u64;
             }
@@ -366,14 +395,15 @@ impl NimSequence {
         };
         if candidate == usize::MAX {
             for k in splits {
-                self.splits_read += read_splits(g, n - k, marks);
+                self.splits_read += read_splits(g, n - k, k == 0, marks);
             }
             return marks.mex_from(0) as u32;
         }
         // Every split, until the least missing value could be common (or for good).
         'all: for k in splits {
             let rest = n - k;
-            for a in 1..=rest / 2 {
+            let last = if k == 0 { (rest - 1) / 2 } else { rest / 2 };
+            for a in 1..=last {
                 let x = (g[a] ^ g[rest - a]) as usize;
                 marks.insert(x);
                 if x == candidate {
@@ -384,7 +414,7 @@ impl NimSequence {
                     }
                 }
             }
-            self.splits_read += (rest / 2) as u64;
+            self.splits_read += last as u64;
         }
         marks.mex_from(0) as u32
     }
@@ -399,6 +429,11 @@ impl NimSequence {
             self.pattern = find_pattern(g);
             return;
         };
+        // The theorem pairs the splits of n with those of n + p; the unequal split breaks the
+        // pairing (a + a is not a move, a + (a + p) is), so no period is claimed for it.
+        if self.rules.unequal {
+            return;
+        }
         for p in 1..=(len / 2).min(MAX_PERIOD) {
             let mut n0 = len - p;
             while n0 > 0 && g[n0 - 1 + p] == g[n0 - 1] {
@@ -413,14 +448,15 @@ impl NimSequence {
     }
 }
 
-/// Mark the value of every split of a heap of `rest` into two (a + b = rest, a ≤ b); the
-/// number of splits read.
+/// Mark the value of every split of a heap of `rest` into two (a + b = rest, a ≤ b, or
+/// a < b when `unequal`); the number of splits read.
 #[inline]
-fn read_splits(g: &[u32], rest: usize, into: &mut Bits) -> u64 {
-    for a in 1..=rest / 2 {
+fn read_splits(g: &[u32], rest: usize, unequal: bool, into: &mut Bits) -> u64 {
+    let last = if unequal { rest.saturating_sub(1) / 2 } else { rest / 2 };
+    for a in 1..=last {
         into.insert((g[a] ^ g[rest - a]) as usize);
     }
-    (rest / 2) as u64
+    last as u64
 }
 
 /// The shortest p, and then the smallest n0, with g(n + p) = g(n) + s for a saltus s ≥ 0 and
@@ -689,6 +725,51 @@ mod tests {
         let mut k = NimSequence::new(HeapRules::octal(&[0, 7, 7]));
         k.extend_to(1000);
         assert_eq!(k.pattern(), None);
+    }
+
+    /// The unequal split (Grundy's game), alone and beside short octal codes, by both methods,
+    /// against the definition: the mex over every split a + b = n with a < b.
+    #[test]
+    fn the_unequal_split_agrees_with_the_definition() {
+        let by_definition_unequal = |digits: &[u8], to: usize| -> Vec<u64> {
+            let mut g: Vec<u64> = Vec::new();
+            for n in 0..=to {
+                let mut options: std::collections::BTreeSet<u64> =
+                    (1..n).filter(|&a| 2 * a < n).map(|a| g[a] ^ g[n - a]).collect();
+                for (k, &d) in digits.iter().enumerate().skip(1) {
+                    if d & 1 != 0 && n == k {
+                        options.insert(0);
+                    }
+                    if d & 2 != 0 && n > k {
+                        options.insert(g[n - k]);
+                    }
+                    if d & 4 != 0 && n > k {
+                        options.extend((1..n - k).map(|a| g[a] ^ g[n - k - a]));
+                    }
+                }
+                g.push((0..).find(|v| !options.contains(v)).unwrap());
+            }
+            g
+        };
+        for digits in [&[0u8][..], &[0, 1], &[0, 3], &[0, 4], &[0, 0, 7], &[0, 2, 6]] {
+            let want = by_definition_unequal(digits, 1500);
+            for method in [Method::Plain, Method::RareCommon] {
+                let rules = HeapRules::octal(digits).union(&HeapRules::split_unequal());
+                let mut s = NimSequence::with_method(rules, method);
+                let got: Vec<u64> = (0..=1500).map(|n| s.get(n)).collect();
+                assert_eq!(got, want, "{digits:?} with the unequal split, by {method:?}");
+                assert_eq!(s.period(), None, "no period is claimed for the unequal split");
+            }
+        }
+        // Beside a repeating digit (Nim's moves and the split).
+        let mut s = NimSequence::new(HeapRules::take_any().union(&HeapRules::split_unequal()));
+        let mut g: Vec<u64> = Vec::new();
+        for n in 0..=300usize {
+            let mut options: std::collections::BTreeSet<u64> = (0..n as u64).map(|k| g[k as usize]).collect();
+            options.extend((1..n).filter(|&a| 2 * a < n).map(|a| g[a] ^ g[n - a]));
+            g.push((0..).find(|v| !options.contains(v)).unwrap());
+            assert_eq!(s.get(n), g[n], "Nim with the unequal split at {n}");
+        }
     }
 
     /// Where the values are sparse, the rare/common split gives the same sequence from a
