@@ -79,7 +79,7 @@ enum Rules {
         #[serde(default)]
         text: GridText,
     },
-    /// Pieces or dominoes on a board (`board.rs`).
+    /// Pieces or dominoes placed on a board, or pieces that move (`board.rs`).
     Board {
         #[serde(default)]
         size: Option<String>,
@@ -87,7 +87,7 @@ enum Rules {
         shape: board::BoardShape,
         moves: board::BoardMove,
         #[serde(default)]
-        pieces: board::Pieces,
+        pieces: Option<board::Pieces>,
         #[serde(default)]
         ends: Vec<board::BoardEnd>,
         #[serde(default)]
