@@ -1238,6 +1238,11 @@ impl BoardRules {
         if r * c > MAX_TILES {
             return Err(format!("a {r}x{c} puzzle is too big: at most {MAX_TILES} cells (5x5)"));
         }
+        if let Some((fr, fc)) = self.fixed
+            && (fr as usize, fc as usize) != (r, c)
+        {
+            return Err(format!("this puzzle's board is {fr}x{fc}, as its goal (not {r}x{c})"));
+        }
         let (mut a, mut blank, mut blanks) = (0u128, 0usize, 0);
         let mut seen: Vec<char> = Vec::new();
         for (i, &ch) in rows.iter().flatten().enumerate() {

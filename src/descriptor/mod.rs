@@ -238,7 +238,7 @@ enum Family {
 enum Shape {
     Heaps { families: Vec<Family>, count: Option<usize>, split: bool },
     Grid { moves: GridMove, symmetry: Symmetry, components: bool, text: GridText },
-    Board(BoardRules),
+    Board(Box<BoardRules>),
 }
 
 pub struct DescriptorGame {
@@ -435,7 +435,7 @@ impl DescriptorGame {
                 let spec = BoardSpec { size, shape, moves, pieces, ends, cells };
                 let rules = BoardRules::new(spec, matches!(d.end, End::Misere)).map_err(|e| bad_at("rules", e))?;
                 let kind = rules.kind();
-                (Shape::Board(rules), kind)
+                (Shape::Board(Box::new(rules)), kind)
             }
         };
         if let Some(k) = d.kind {
