@@ -6,7 +6,8 @@ positions as strings or tuples, a dict or a set, breadth-first search for the pu
 retrograde analysis for Dodgem (it is loopy), no symmetry.
 
     python3 bench/python/moving.py               # every game
-    python3 bench/python/moving.py 8-puzzle      # one: 8-puzzle | hanoi | peg-solitaire | dodgem
+    python3 bench/python/moving.py 8-puzzle      # one: 8-puzzle | hanoi [DISCS [PEGS]] |
+                                                 # peg-solitaire [SIDE [HOLE]] | dodgem [N]
 """
 import sys
 import time
@@ -171,13 +172,16 @@ def dodgem(n=3, blocked_wins=True):
 GAMES = {'8-puzzle': eight_puzzle, 'hanoi': hanoi, 'peg-solitaire': peg_solitaire, 'dodgem': dodgem}
 
 
-def run(name):
+def run(name, args=()):
     t = time.process_time()
-    n, out = GAMES[name]()
+    n, out = GAMES[name](*map(int, args))
     secs = time.process_time() - t
     print(f"{name}: {out} ({secs:.3f} CPU-s, {n / max(secs, 1e-9):.0f} positions/s)")
 
 
 if __name__ == '__main__':
-    for g in sys.argv[1:] or GAMES:
-        run(g)
+    if len(sys.argv) > 1:
+        run(sys.argv[1], sys.argv[2:])
+    else:
+        for g in GAMES:
+            run(g)

@@ -837,7 +837,9 @@ impl BoardRules {
     pub fn play(&self, p: &BPos, m: BMove) -> Option<BPos> {
         if self.moving() {
             // A move from elsewhere (a person, the page) is checked against the list first.
-            return self.moves(p).contains(&m).then(|| self.apply(p, m));
+            let mut legal = false;
+            self.moving_moves(p, |x| legal |= x == m);
+            return legal.then(|| self.apply(p, m));
         }
         if m.0 as usize >= BITS || m.1 as usize >= BITS {
             return None;
@@ -1328,7 +1330,7 @@ impl BoardRules {
         let mut count = vec![0; n + 2];
         for &d in pegs.iter().flatten() {
             if d > n {
-                return Err(format!("{n} discs are numbered 1 to {n}: there is no disc {}", disc_label(d)));
+                return Err(format!("the discs here are numbered 1 to {n}: there is no disc {}", disc_label(d)));
             }
             count[d] += 1;
         }
