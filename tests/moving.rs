@@ -143,6 +143,15 @@ fn dodgem_is_a_first_player_win() {
     assert!(g.moves(&blocked).unwrap().is_empty());
     assert_eq!(solve(&g, "xx./ox./... o", false).value, Value::Win);
     assert_eq!(g.format(&blocked).unwrap(), "xx./ox./... o");
+    // David des Jardins (1996): 4×4 Dodgem never ends with perfect play, a draw;
+    // moving.py's retrograde analysis agrees, over the same 393,900 positions.
+    let src = std::fs::read_to_string(root().join("games/dodgem.ron"))
+        .unwrap()
+        .replace("size: \"3x3\"", "size: \"4x4\"")
+        .replace("start: \"x../x../.oo\"", "start: \"x.../x.../x.../.ooo\"");
+    let four = DescriptorGame::from_source("dodgem4.ron", &src, None).unwrap();
+    let c = census_of(&four, "x.../x.../x.../.ooo");
+    assert_eq!((c.graph.len(), c.solutions[0].value), (393_900, Value::Draw));
 }
 
 #[test]
