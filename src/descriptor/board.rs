@@ -1,11 +1,20 @@
 //! Board games as descriptors (`rules: Board(...)`): pieces placed on a rectangle or a Hex
 //! rhombus (optionally falling, as in Connect-Four), dominoes placed across or down, and the
 //! ends k in a row, a chain between the owner's sides, a full board (a tie) and no move (a
-//! loss, or a win under misère play). See `docs/descriptors.md`.
+//! loss, or a win under misère play). Pieces that move (the second half of this file): a
+//! piece stepping in its owner's directions, maybe off the board (Dodgem); a peg jumping over
+//! another and removing it, on a rectangle or a triangle (peg solitaire); a tile sliding into
+//! the blank (the 8-puzzle); the top disc moving between pegs (the Tower of Hanoi); with the
+//! ends "all of a player's pieces gone", a goal position and "n pieces left". See
+//! `docs/descriptors.md`.
 //!
 //! Executed natively: a position is two bitboards in a `u128`, cell (r, c) at bit
 //! `r * (cols + 1) + c` (a guard column of zeros stops lines and dominoes from wrapping round
-//! a row), so a move, a line test or a flood fill is a few shifts and masks.
+//! a row), so a move, a line test or a flood fill is a few shifts and masks. A triangle of
+//! side n is the lower-left half of an n × n board (cell (r, c) for c ≤ r). Tiles (`Slide`)
+//! are labels, 5 bits a cell in reading order, with the blank's index beside them; a Hanoi
+//! position is a board of pegs (rows) × discs (columns), bit (p, d) set when disc d + 1 is on
+//! peg p.
 
 use crate::game::{Board, Kind, Value};
 use serde::Deserialize;
@@ -20,10 +29,14 @@ pub enum BoardShape {
     Rectangle,
     /// The Hex rhombus: each cell touches six, (r, c±1), (r±1, c), (r-1, c+1), (r+1, c-1).
     Hex,
+    /// A triangle of side n: row r (from the top) has r + 1 cells; a cell touches six,
+    /// (r, c±1), (r±1, c), (r-1, c-1), (r+1, c+1) (peg solitaire).
+    Triangle,
 }
 
 /// What a move is.
-#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Deserialize, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
 pub enum BoardMove {
     /// Put a piece on any empty cell (tic-tac-toe, Hex).
     Place,
@@ -32,6 +45,53 @@ pub enum BoardMove {
     Drop,
     /// Cover two adjacent empty cells with a domino.
     Domino(Orientation),
+    /// Move one of your pieces one cell, in one of your directions, onto an empty cell; with
+    /// `off: true` a piece whose step in its owner's first direction (forward) would leave the
+    /// board may take it, and is gone (Dodgem).
+    Step {
+        first: Vec<Dir>,
+        second: Vec<Dir>,
+        #[serde(default)]
+        off: bool,
+    },
+    /// A puzzle: a peg jumps over a neighbouring peg into the empty cell beyond, and the peg
+    /// jumped over is removed (peg solitaire; across and down on a rectangle, also along the
+    /// one diagonal on a triangle).
+    Jump,
+    /// A puzzle: a tile next to the blank slides into it (the 8-puzzle).
+    Slide,
+    /// A puzzle: the top disc of a peg moves onto an empty peg or a larger disc (the Tower
+    /// of Hanoi).
+    Hanoi,
+}
+
+/// A direction on the board: north is up (towards the first row), east is right.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+pub enum Dir {
+    N,
+    S,
+    E,
+    W,
+    NE,
+    NW,
+    SE,
+    SW,
+}
+
+impl Dir {
+    /// (rows, columns) moved.
+    fn delta(self) -> (i8, i8) {
+        match self {
+            Dir::N => (-1, 0),
+            Dir::S => (1, 0),
+            Dir::E => (0, 1),
+            Dir::W => (0, -1),
+            Dir::NE => (-1, 1),
+            Dir::NW => (-1, -1),
+            Dir::SE => (1, 1),
+            Dir::SW => (1, -1),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
@@ -53,7 +113,7 @@ pub enum Pieces {
 }
 
 /// How a game ends, besides a full board (a tie, for pieces) or no move (a loss).
-#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Deserialize, Clone, PartialEq, Eq)]
 pub enum BoardEnd {
     /// k of one mark in a row, across, down or diagonally: the player who made it wins
     /// (loses under misère play).
@@ -61,6 +121,13 @@ pub enum BoardEnd {
     /// A chain of the player's pieces joining the player's two sides of a Hex board: the
     /// first player top and bottom, the second left and right.
     Connect,
+    /// A player none of whose pieces is left on the board (all stepped off) has won, under
+    /// normal and misère play alike (Dodgem).
+    Gone,
+    /// A puzzle is solved at this position (the 8-puzzle's `123/456/78.`).
+    Goal(String),
+    /// A puzzle is solved when this many pieces are left (peg solitaire: 1).
+    Left(u32),
 }
 
 /// The board rules as written in a descriptor (the fields of `Board(...)`).
@@ -68,7 +135,8 @@ pub struct BoardSpec {
     pub size: Option<String>,
     pub shape: BoardShape,
     pub moves: BoardMove,
-    pub pieces: Pieces,
+    /// `None` when the descriptor does not say (`Own` for pieces placed or stepped).
+    pub pieces: Option<Pieces>,
     pub ends: Vec<BoardEnd>,
     pub cells: Option<String>,
 }
@@ -90,6 +158,18 @@ pub struct BoardRules {
     chars: [char; 3],
     kind: Kind,
     misere: bool,
+    /// `Step`: each player's directions (forward first), and whether forward leaves the board.
+    steps: [Vec<(i8, i8)>; 2],
+    off: bool,
+    /// `Gone`: a player with no piece left has won.
+    gone: bool,
+    /// A puzzle's ends: the goal position, or the number of pieces left.
+    goal: Option<BPos>,
+    left: Option<u32>,
+    /// `Slide`: the tiles' labels (a tile's code is its index + 1; 0 is the blank), and the
+    /// goal's labels sorted (every position holds the same tiles).
+    labels: Vec<char>,
+    tiles: Vec<char>,
 }
 
 /// A position: the first player's (or the shared) marks, the second player's, the size, k,
@@ -238,9 +318,13 @@ fn parse_size(head: &str) -> Result<(u8, u8, Option<u8>), String> {
 impl BoardRules {
     /// Check the rules: every impossible combination is a one-line message.
     pub fn new(spec: BoardSpec, misere: bool) -> Result<BoardRules, String> {
+        let puzzle = matches!(spec.moves, BoardMove::Jump | BoardMove::Slide | BoardMove::Hanoi);
         let fixed = match &spec.size {
             Some(s) => {
-                let (r, c, k) = parse_size(s)?;
+                if matches!(spec.moves, BoardMove::Slide | BoardMove::Hanoi) {
+                    return Err("the goal gives the board's size: leave `size` out".into());
+                }
+                let (r, c, k) = if spec.shape == BoardShape::Triangle { triangle_size(s)? } else { parse_size(s)? };
                 if k.is_some() {
                     return Err(format!("`size: {s:?}`: k belongs in `ends: [InRow(k)]`"));
                 }
@@ -250,9 +334,11 @@ impl BoardRules {
         };
         let mut k = 0u8;
         let mut connect = false;
+        let (mut gone, mut goal_text, mut left) = (false, None, None);
         for e in &spec.ends {
-            match *e {
+            match e {
                 BoardEnd::InRow(n) => {
+                    let n = *n;
                     if n == 0 || n > 15 {
                         return Err(format!("InRow({n}): k must be from 1 to 15"));
                     }
@@ -262,6 +348,19 @@ impl BoardRules {
                     k = n as u8;
                 }
                 BoardEnd::Connect => connect = true,
+                BoardEnd::Gone => gone = true,
+                BoardEnd::Goal(g) => {
+                    if goal_text.is_some() {
+                        return Err("`ends` says Goal twice: give one goal".into());
+                    }
+                    goal_text = Some(g.clone());
+                }
+                BoardEnd::Left(n) => {
+                    if *n == 0 {
+                        return Err("Left(0): a puzzle ends with at least one piece left".into());
+                    }
+                    left = Some(*n);
+                }
             }
         }
         let domino = matches!(spec.moves, BoardMove::Domino(_));
@@ -278,11 +377,78 @@ impl BoardRules {
                 return Err("InRow is for rectangles; a Hex board ends with `Connect`".into());
             }
         }
+        if spec.shape == BoardShape::Triangle && spec.moves != BoardMove::Jump {
+            return Err("a triangular board takes `moves: Jump` (peg solitaire)".into());
+        }
+        if puzzle {
+            if k != 0 || connect || gone {
+                return Err("a puzzle ends at its goal: `ends: [Goal(\"...\")]` (or `Left(n)` for jumps), \
+                            not InRow, Connect or Gone"
+                    .into());
+            }
+            match (&spec.moves, &goal_text, left) {
+                (BoardMove::Jump, None, None) => {
+                    return Err("a jumping puzzle needs an end: `ends: [Left(1)]` (one peg left) or \
+                                `ends: [Goal(\"...\")]`"
+                        .into());
+                }
+                (BoardMove::Slide | BoardMove::Hanoi, None, _) => {
+                    return Err("a sliding or Hanoi puzzle needs its goal: `ends: [Goal(\"...\")]`".into());
+                }
+                (BoardMove::Slide | BoardMove::Hanoi, _, Some(_)) => {
+                    return Err("`Left(n)` counts pegs of a jumping puzzle; this puzzle ends at its `Goal`".into());
+                }
+                _ => {}
+            }
+            if matches!(spec.moves, BoardMove::Slide | BoardMove::Hanoi) {
+                if spec.shape != BoardShape::Rectangle {
+                    return Err("sliding and Hanoi puzzles take no `shape` (their goal gives the board)".into());
+                }
+                if spec.pieces.is_some() || spec.cells.is_some() {
+                    return Err("tiles and discs are written as their labels: `pieces` and `cells` do not apply".into());
+                }
+            }
+            if spec.pieces == Some(Pieces::Own) {
+                return Err("a puzzle's pieces are all alike: `pieces: Shared` (or leave it out)".into());
+            }
+        } else if goal_text.is_some() || left.is_some() {
+            return Err("`Goal` and `Left` end puzzles (`moves: Jump`, `Slide` or `Hanoi`)".into());
+        }
+        if gone && !matches!(spec.moves, BoardMove::Step { .. }) {
+            return Err("`Gone` is for pieces that step off the board: `moves: Step(..., off: true)`".into());
+        }
+        let mut steps: [Vec<(i8, i8)>; 2] = [Vec::new(), Vec::new()];
+        let mut off = false;
+        if let BoardMove::Step { first, second, off: o } = &spec.moves {
+            for (who, dirs) in [("first", first), ("second", second)] {
+                if dirs.is_empty() {
+                    return Err(format!("Step: the {who} player needs at least one direction (such as `{who}: [N]`)"));
+                }
+                let mut seen = Vec::new();
+                for d in dirs {
+                    if seen.contains(d) {
+                        return Err(format!("Step: the {who} player's directions list {d:?} twice"));
+                    }
+                    seen.push(*d);
+                }
+            }
+            if spec.shape != BoardShape::Rectangle {
+                return Err("pieces step on a rectangle: leave `shape` out".into());
+            }
+            if spec.pieces == Some(Pieces::Shared) {
+                return Err("Step moves each player's own pieces: `pieces: Own` (or leave it out)".into());
+            }
+            if gone && !o {
+                return Err("`Gone` needs pieces that can leave the board: `Step(..., off: true)`".into());
+            }
+            steps = [first.iter().map(|d| d.delta()).collect(), second.iter().map(|d| d.delta()).collect()];
+            off = *o;
+        }
         if connect {
             if spec.shape != BoardShape::Hex {
                 return Err("`Connect` joins the sides of a Hex board: add `shape: Hex`".into());
             }
-            if spec.pieces == Pieces::Shared {
+            if spec.pieces == Some(Pieces::Shared) {
                 return Err("`Connect` needs each player's own pieces (a chain has an owner): `pieces: Own`".into());
             }
         }
@@ -292,20 +458,22 @@ impl BoardRules {
         {
             return Err(format!("InRow({k}) cannot fit on a {r}x{c} board"));
         }
-        let kind = match (spec.moves, spec.pieces) {
+        let pieces = spec.pieces.unwrap_or(if puzzle { Pieces::Shared } else { Pieces::Own });
+        let kind = match (&spec.moves, pieces) {
+            (BoardMove::Jump | BoardMove::Slide | BoardMove::Hanoi, _) => Kind::Puzzle,
             (BoardMove::Domino(Orientation::PerPlayer), _) => Kind::Partisan,
             (BoardMove::Domino(Orientation::Either), _) => Kind::Impartial,
             (_, Pieces::Own) => Kind::Partisan,
             (_, Pieces::Shared) => Kind::Impartial,
         };
-        let default = match (spec.pieces, domino) {
+        let default = match (pieces, domino) {
             (Pieces::Own, _) => ".xo",
             (Pieces::Shared, false) => ".x",
             (Pieces::Shared, true) => ".#",
         };
         let cells = spec.cells.as_deref().unwrap_or(default);
         let chars: Vec<char> = cells.chars().collect();
-        let want = if spec.pieces == Pieces::Own { 3 } else { 2 };
+        let want = if pieces == Pieces::Own { 3 } else { 2 };
         if chars.len() != want {
             return Err(format!(
                 "`cells: {cells:?}` must be {want} characters: the empty cell, then {}",
@@ -320,17 +488,47 @@ impl BoardRules {
             }
         }
         let chars = [chars[0], chars[1], *chars.last().unwrap_or(&chars[1])];
-        Ok(BoardRules {
+        let mut rules = BoardRules {
             fixed,
             shape: spec.shape,
             moves: spec.moves,
-            pieces: spec.pieces,
+            pieces,
             k,
             connect,
             chars,
             kind,
             misere,
-        })
+            steps,
+            off,
+            gone,
+            goal: None,
+            left,
+            labels: Vec::new(),
+            tiles: Vec::new(),
+        };
+        if let Some(g) = goal_text {
+            if rules.moves == BoardMove::Slide {
+                let mut tiles: Vec<char> = g.chars().filter(|&c| !c.is_whitespace() && c != '/' && c != '.').collect();
+                tiles.sort_unstable();
+                let mut labels = tiles.clone();
+                labels.dedup();
+                if labels.len() > 31 {
+                    return Err(format!("Goal({g:?}): at most 31 different tiles (got {})", labels.len()));
+                }
+                rules.labels = labels;
+                rules.tiles = tiles;
+            }
+            let goal = rules.parse(&g).map_err(|e| format!("Goal({g:?}): {e}"))?;
+            rules.fixed = Some((goal.rows, goal.cols));
+            rules.goal = Some(goal);
+        }
+        if let (Some(n), Some((r, c))) = (left, fixed) {
+            let cells = rules.cell_mask(r, c).count_ones();
+            if n > cells {
+                return Err(format!("Left({n}): a {r}x{c} board has only {cells} cells"));
+            }
+        }
+        Ok(rules)
     }
 
     pub fn kind(&self) -> Kind {
@@ -347,6 +545,10 @@ impl BoardRules {
 
     /// Whose turn the marks imply when the first player began: 0 or 1.
     fn implied_turn(&self, a: u128, b: u128) -> u8 {
+        if matches!(self.moves, BoardMove::Step { .. }) {
+            // Pieces that move keep their number: the turn is written when it is the second's.
+            return 0;
+        }
         match self.pieces {
             Pieces::Own => u8::from(a.count_ones() != b.count_ones()),
             Pieces::Shared => ((a.count_ones() / self.cells_per_move()) & 1) as u8,
@@ -362,9 +564,32 @@ impl BoardRules {
     /// separated by `/` (after `RxC/` or alone), one character a cell, and then, where the
     /// marks do not imply it, the player to move (` x` or ` o`).
     pub fn parse(&self, text: &str) -> Result<BPos, String> {
+        let p = match self.moves {
+            BoardMove::Slide => self.parse_tiles(text)?,
+            BoardMove::Hanoi => self.parse_pegs(text)?,
+            _ if self.shape == BoardShape::Triangle => self.parse_triangle(text)?,
+            _ => self.parse_cells(text)?,
+        };
+        if let Some(g) = &self.goal
+            && (g.rows, g.cols) != (p.rows, p.cols)
+        {
+            return Err(match self.moves {
+                BoardMove::Hanoi => format!("this puzzle has {} discs on {} pegs, as its goal", g.cols, g.rows),
+                _ if self.shape == BoardShape::Triangle => {
+                    format!("this puzzle's board is a triangle of side {}", g.rows)
+                }
+                _ => format!("this puzzle's board is {}x{}, as its goal", g.rows, g.cols),
+            });
+        }
+        Ok(p)
+    }
+
+    /// Rectangles and Hex boards: see [`BoardRules::parse`].
+    fn parse_cells(&self, text: &str) -> Result<BPos, String> {
         let mut t = text.trim().replace(['\n', '\r'], "/");
         let mut turn = None;
         if let Some((body, last)) = t.rsplit_once(char::is_whitespace)
+            && self.kind != Kind::Puzzle
             && matches!(last.to_ascii_lowercase().as_str(), "x" | "o")
         {
             turn = Some(u8::from(last.eq_ignore_ascii_case("o")));
@@ -458,13 +683,13 @@ impl BoardRules {
         if k != 0 && k > r.max(c) {
             return Err(format!("{k} in a row cannot fit on a {r}x{c} board"));
         }
-        let turn = if self.kind == Kind::Impartial {
+        let turn = if self.kind != Kind::Partisan {
             0
         } else {
             match turn {
                 Some(t) => t,
                 None => {
-                    if self.pieces == Pieces::Own && !self.domino() {
+                    if self.pieces == Pieces::Own && !self.domino() && !matches!(self.moves, BoardMove::Step { .. }) {
                         let (x, o) = (a.count_ones(), b.count_ones());
                         if x != o && x != o + 1 {
                             return Err(format!(
@@ -504,17 +729,38 @@ impl BoardRules {
     }
 
     pub fn format(&self, p: &BPos) -> String {
+        match self.moves {
+            BoardMove::Slide => return self.tiles_text(p, "/"),
+            BoardMove::Hanoi => return self.pegs_text(p, "/"),
+            _ if self.shape == BoardShape::Triangle => return self.triangle_text(p, "/"),
+            _ => {}
+        }
         let mut s = self.rows_text(p, "/");
         if self.fixed.is_none() && self.k != 0 {
             s = format!("{}x{}k{}/{s}", p.rows, p.cols, p.k);
         }
-        if self.kind != Kind::Impartial && p.turn != self.implied_turn(p.a, p.b) {
+        if self.kind == Kind::Partisan && p.turn != self.implied_turn(p.a, p.b) {
             s.push_str(if p.turn == 0 { " x" } else { " o" });
         }
         s
     }
 
     pub fn show(&self, p: &BPos) -> String {
+        match self.moves {
+            BoardMove::Slide => return self.tiles_text(p, "\n"),
+            BoardMove::Hanoi => return self.pegs_text(p, "\n"),
+            // Each row half a cell further left than the next: the triangle drawn.
+            _ if self.shape == BoardShape::Triangle => {
+                let rows = self.triangle_text(p, "/");
+                let n = p.rows as usize;
+                let lines = rows.split('/').enumerate().map(|(r, row)| {
+                    let spaced: Vec<String> = row.chars().map(String::from).collect();
+                    format!("{}{}", " ".repeat(n - 1 - r), spaced.join(" "))
+                });
+                return lines.collect::<Vec<_>>().join("\n");
+            }
+            _ => {}
+        }
         let mut s = self.rows_text(p, "\n");
         if self.moves == BoardMove::Drop {
             s.push('\n');
@@ -524,6 +770,9 @@ impl BoardRules {
     }
 
     pub fn board(&self, p: &BPos) -> Board {
+        if let Some(b) = self.moving_board(p) {
+            return b;
+        }
         let text = self.rows_text(p, "");
         let (r, c) = (p.rows as usize, p.cols as usize);
         let cells = text.chars().map(|ch| match (self.domino(), ch == self.chars[0]) {
@@ -534,17 +783,22 @@ impl BoardRules {
         let mut board = Board::new(r, c, cells.collect());
         match self.moves {
             BoardMove::Drop => board.clicks = (0..r * c).map(|i| Some(format!("{}", i % c + 1))).collect(),
-            BoardMove::Domino(_) => board.clicks = vec![None; r * c],
-            BoardMove::Place => {}
+            BoardMove::Domino(_) | BoardMove::Step { .. } => board.clicks = vec![None; r * c],
+            _ => {}
         }
         board
     }
 
     pub fn to_move(&self, p: &BPos) -> Option<usize> {
-        (self.kind != Kind::Impartial).then_some(p.turn as usize)
+        (self.kind == Kind::Partisan).then_some(p.turn as usize)
     }
 
     pub fn moves(&self, p: &BPos) -> Vec<BMove> {
+        if self.moving() {
+            let mut out = Vec::new();
+            self.moving_moves(p, |m| out.push(m));
+            return out;
+        }
         let full = full_mask(p.rows, p.cols);
         let empty = full & !(p.a | p.b);
         let w = p.cols as usize + 1;
@@ -575,11 +829,18 @@ impl BoardRules {
                     (Orientation::PerPlayer, _) => push_all(across, 1),
                 }
             }
+            _ => {}
         }
         out
     }
 
     pub fn play(&self, p: &BPos, m: BMove) -> Option<BPos> {
+        if self.moving() {
+            // A move from elsewhere (a person, the page) is checked against the list first.
+            let mut legal = false;
+            self.moving_moves(p, |x| legal |= x == m);
+            return legal.then(|| self.apply(p, m));
+        }
         if m.0 as usize >= BITS || m.1 as usize >= BITS {
             return None;
         }
@@ -616,6 +877,11 @@ impl BoardRules {
     }
 
     pub fn children(&self, p: &BPos) -> Vec<BPos> {
+        if self.moving() {
+            let mut out = Vec::new();
+            self.moving_moves(p, |m| out.push(self.apply(p, m)));
+            return out;
+        }
         self.moves(p).into_iter().filter_map(|m| self.play(p, m)).collect()
     }
 
@@ -626,6 +892,7 @@ impl BoardRules {
             BoardMove::Drop => format!("{}", c0 + 1),
             BoardMove::Place => format!("{r0}:{c0}"),
             BoardMove::Domino(_) => format!("{r0}:{c0}-{r1}:{c1}"),
+            _ => self.moving_name(p, m),
         }
     }
 
@@ -633,13 +900,20 @@ impl BoardRules {
     /// made k in a row or joined their sides (a loss here, a win under misère play), or the
     /// board is full (a tie). A domino game ends by having no move (the stalemate rule).
     pub fn primitive(&self, p: &BPos) -> Option<Value> {
+        if self.kind == Kind::Puzzle {
+            return self.solved(p).then_some(Value::Win);
+        }
+        if self.gone && (if p.turn == 1 { p.a } else { p.b }) == 0 {
+            // The player who just moved has no piece left: they have won, whatever `end` says.
+            return Some(Value::Lose);
+        }
         let last = if self.pieces == Pieces::Shared || p.turn == 1 { p.a } else { p.b };
         let made = (p.k != 0 && has_line(last, p.cols, p.k))
             || (self.connect && joined(last, p.rows, p.cols, self.pieces == Pieces::Shared || p.turn == 1));
         if made {
             return Some(if self.misere { Value::Win } else { Value::Lose });
         }
-        if !self.domino() && (p.a | p.b) == full_mask(p.rows, p.cols) {
+        if !self.domino() && !self.moving() && (p.a | p.b) == full_mask(p.rows, p.cols) {
             return Some(Value::Tie);
         }
         None
@@ -682,7 +956,7 @@ impl BoardRules {
     /// mirrors and the half turn for Domineering (a quarter turn would swap the players'
     /// directions); the left-right mirror with gravity; the half turn on a Hex rhombus.
     fn symmetries(&self, rows: u8, cols: u8) -> &'static [u8] {
-        match (self.shape, self.moves) {
+        match (self.shape, &self.moves) {
             (BoardShape::Hex, _) => &[0, 3],
             (_, BoardMove::Drop) => &[0, 2],
             (_, BoardMove::Domino(Orientation::PerPlayer)) => &[0, 1, 2, 3],
@@ -699,6 +973,10 @@ impl BoardRules {
     /// One representative of the positions equal under the symmetries; a domino board is
     /// also cut to the rows and columns that hold empty cells (covered cells are walls).
     pub fn canonical(&self, p: &BPos) -> BPos {
+        if self.moving() {
+            // A goal, a direction or an exit breaks the board's symmetry: no reduction.
+            return *p;
+        }
         let mut p = *p;
         if self.domino() {
             p = crop(&p);
@@ -730,9 +1008,478 @@ impl BoardRules {
 
     /// Roughly how many positions a search meets: 3 (or 2) states a cell.
     pub fn search_size(&self, p: &BPos) -> f64 {
+        if self.moving() {
+            return self.moving_size(p);
+        }
         let empty = (full_mask(p.rows, p.cols) & !(p.a | p.b)).count_ones() as f64;
         let states = if self.pieces == Pieces::Own && !self.domino() { 3f64 } else { 2f64 };
         states.powf(empty) * empty.max(1.0)
+    }
+}
+
+// --- Pieces that move: Step, Jump, Slide, Hanoi --------------------------------------------
+
+/// The most tiles a sliding puzzle holds: 5 bits a cell in 128.
+const MAX_TILES: usize = 25;
+
+/// The most discs: labelled 1 to 9, then a to z.
+const MAX_DISCS: usize = 35;
+
+/// The six neighbours of a triangle's cell, and the four of a rectangle's: the directions
+/// of a jump.
+const ACROSS_DOWN: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+const TRIANGLE: [(i8, i8); 6] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, -1)];
+
+/// "5": a triangle's side (1 to 10, so that n × (n + 1) cells fit in 128 bits).
+fn triangle_size(s: &str) -> Result<(u8, u8, Option<u8>), String> {
+    match s.trim().parse::<u32>() {
+        Ok(n) if (1..=10).contains(&n) => Ok((n as u8, n as u8, None)),
+        Ok(n) => Err(format!("a triangle of side {n} does not fit: the side is 1 to 10")),
+        Err(_) => Err(format!("{s:?} is not a triangle's size: write its side, such as 5")),
+    }
+}
+
+/// A disc's label: 1 to 9, then a to z for 10 to 35.
+fn disc_label(n: usize) -> char {
+    if n < 10 { char::from(b'0' + n as u8) } else { char::from(b'a' + (n - 10) as u8) }
+}
+
+fn disc_of(ch: char) -> Option<usize> {
+    match ch.to_ascii_lowercase() {
+        c @ '1'..='9' => Some(c as usize - '0' as usize),
+        c @ 'a'..='z' => Some(c as usize - 'a' as usize + 10),
+        _ => None,
+    }
+}
+
+impl BoardRules {
+    /// Do pieces move (rather than being placed)?
+    fn moving(&self) -> bool {
+        matches!(self.moves, BoardMove::Step { .. } | BoardMove::Jump | BoardMove::Slide | BoardMove::Hanoi)
+    }
+
+    /// The board's cells: every cell of a rectangle, the lower-left half of a triangle.
+    fn cell_mask(&self, rows: u8, cols: u8) -> u128 {
+        if self.shape != BoardShape::Triangle {
+            return full_mask(rows, cols);
+        }
+        let w = cols as usize + 1;
+        (0..rows as usize).fold(0, |m, r| m | ((1u128 << (r + 1)) - 1) << (r * w))
+    }
+
+    /// Is (r, c) a cell of the board?
+    fn inside(&self, p: &BPos, r: i32, c: i32) -> bool {
+        r >= 0
+            && c >= 0
+            && r < i32::from(p.rows)
+            && c < i32::from(p.cols)
+            && (self.shape != BoardShape::Triangle || c <= r)
+    }
+
+    /// A puzzle's end: its goal reached, or its number of pieces left.
+    fn solved(&self, p: &BPos) -> bool {
+        self.goal.is_some_and(|g| g.a == p.a && g.b == p.b) || self.left.is_some_and(|n| p.a.count_ones() == n)
+    }
+
+    /// Every move, in order, to `f`.
+    fn moving_moves(&self, p: &BPos, mut f: impl FnMut(BMove)) {
+        let w = p.cols as usize + 1;
+        match &self.moves {
+            BoardMove::Step { .. } => {
+                let mine = if p.turn == 0 { p.a } else { p.b };
+                let taken = p.a | p.b;
+                let mut rest = mine;
+                while rest != 0 {
+                    let i = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let (r, c) = ((i / w) as i32, (i % w) as i32);
+                    for (k, &(dr, dc)) in self.steps[p.turn as usize & 1].iter().enumerate() {
+                        let (nr, nc) = (r + i32::from(dr), c + i32::from(dc));
+                        if self.inside(p, nr, nc) {
+                            let j = nr as usize * w + nc as usize;
+                            if taken >> j & 1 == 0 {
+                                f(BMove(i as u8, j as u8));
+                            }
+                        } else if k == 0 && self.off {
+                            f(BMove(i as u8, i as u8)); // forward, off the board
+                        }
+                    }
+                }
+            }
+            BoardMove::Jump => {
+                let dirs: &[(i8, i8)] = if self.shape == BoardShape::Triangle { &TRIANGLE } else { &ACROSS_DOWN };
+                let mut rest = p.a;
+                while rest != 0 {
+                    let i = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let (r, c) = ((i / w) as i32, (i % w) as i32);
+                    for &(dr, dc) in dirs {
+                        let (dr, dc) = (i32::from(dr), i32::from(dc));
+                        let (tr, tc) = (r + 2 * dr, c + 2 * dc);
+                        if !self.inside(p, tr, tc) {
+                            continue;
+                        }
+                        let over = (r + dr) as usize * w + (c + dc) as usize;
+                        let to = tr as usize * w + tc as usize;
+                        if p.a >> over & 1 == 1 && p.a >> to & 1 == 0 {
+                            f(BMove(i as u8, to as u8));
+                        }
+                    }
+                }
+            }
+            BoardMove::Slide => {
+                let (cols, blank) = (p.cols as usize, p.b as usize);
+                let (r, c) = (blank / cols, blank % cols);
+                if r > 0 {
+                    f(BMove((blank - cols) as u8, blank as u8));
+                }
+                if r + 1 < p.rows as usize {
+                    f(BMove((blank + cols) as u8, blank as u8));
+                }
+                if c > 0 {
+                    f(BMove((blank - 1) as u8, blank as u8));
+                }
+                if c + 1 < cols {
+                    f(BMove((blank + 1) as u8, blank as u8));
+                }
+            }
+            BoardMove::Hanoi => {
+                let row = (1u128 << p.cols) - 1;
+                let peg = |i: usize| (p.a >> (i * w)) & row;
+                for from in 0..p.rows as usize {
+                    let top = peg(from).trailing_zeros();
+                    if top >= 128 {
+                        continue;
+                    }
+                    for to in 0..p.rows as usize {
+                        if to != from && peg(to).trailing_zeros() > top {
+                            f(BMove(from as u8, to as u8));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The position after `m`, a move `moving_moves` listed.
+    fn apply(&self, p: &BPos, m: BMove) -> BPos {
+        let mut q = *p;
+        let (i, j) = (m.0 as usize, m.1 as usize);
+        match self.moves {
+            BoardMove::Step { .. } => {
+                let mine = if p.turn == 0 { &mut q.a } else { &mut q.b };
+                *mine &= !(1u128 << i);
+                if i != j {
+                    *mine |= 1u128 << j;
+                }
+                q.turn ^= 1;
+            }
+            BoardMove::Jump => {
+                let over = (i + j) / 2;
+                q.a = (q.a & !(1u128 << i | 1u128 << over)) | 1u128 << j;
+            }
+            BoardMove::Slide => {
+                let tile = (p.a >> (5 * i)) & 31;
+                q.a = (p.a & !(31u128 << (5 * i))) | tile << (5 * j);
+                q.b = i as u128;
+            }
+            BoardMove::Hanoi => {
+                let w = p.cols as usize + 1;
+                let row = (1u128 << p.cols) - 1;
+                let top = ((p.a >> (i * w)) & row).trailing_zeros() as usize;
+                q.a = (p.a & !(1u128 << (i * w + top))) | 1u128 << (j * w + top);
+            }
+            _ => {}
+        }
+        q
+    }
+
+    fn moving_name(&self, p: &BPos, m: BMove) -> String {
+        let w = p.cols as usize + 1;
+        let (r0, c0, r1, c1) = (m.0 as usize / w, m.0 as usize % w, m.1 as usize / w, m.1 as usize % w);
+        match self.moves {
+            BoardMove::Step { .. } if m.0 == m.1 => format!("{r0}:{c0}-off"),
+            BoardMove::Slide => self.label(p, m.0 as usize).to_string(),
+            BoardMove::Hanoi => format!("{}-{}", m.0 + 1, m.1 + 1),
+            _ => format!("{r0}:{c0}-{r1}:{c1}"),
+        }
+    }
+
+    /// The label of a sliding puzzle's cell `i` ('.' the blank).
+    fn label(&self, p: &BPos, i: usize) -> char {
+        let code = ((p.a >> (5 * i)) & 31) as usize;
+        if code == 0 { '.' } else { self.labels.get(code - 1).copied().unwrap_or('?') }
+    }
+
+    /// Roughly how many positions a search meets.
+    fn moving_size(&self, p: &BPos) -> f64 {
+        let cells = f64::from(self.cell_mask(p.rows, p.cols).count_ones());
+        match self.moves {
+            BoardMove::Slide => (2..=(p.rows as u32 * p.cols as u32)).map(f64::from).product::<f64>() / 2.0,
+            BoardMove::Hanoi => f64::from(p.rows).powf(f64::from(p.cols)),
+            BoardMove::Jump => cells.exp2(),
+            _ => 2.0 * 3f64.powf(cells),
+        }
+    }
+
+    /// Tiles: rows of labels separated by '/', '.' the blank (`123/456/78.`); the size alone
+    /// (`3x3`) is the goal.
+    fn parse_tiles(&self, text: &str) -> Result<BPos, String> {
+        let t = text.trim().replace(['\n', '\r'], "/");
+        let mut rows: Vec<Vec<char>> =
+            t.trim_end_matches('/').split('/').map(|r| r.chars().filter(|c| !c.is_whitespace()).collect()).collect();
+        if rows.len() == 1 {
+            let line: String = rows[0].iter().collect();
+            if let Ok((r, c, None)) = parse_size(&line)
+                && line.contains(['x', 'X', '×'])
+            {
+                return match self.goal {
+                    Some(g) if (g.rows, g.cols) == (r, c) => Ok(g),
+                    _ => Err(format!("{line:?}: write the tiles, rows separated by '/' ('.' the blank)")),
+                };
+            }
+            if let Some((r, c)) = self.fixed
+                && rows[0].len() == r as usize * c as usize
+                && r > 1
+            {
+                rows = rows[0].chunks(c as usize).map(<[char]>::to_vec).collect();
+            }
+        }
+        let (r, c) = (rows.len(), rows[0].len());
+        if c == 0 {
+            return Err("an empty position: write the tiles, rows separated by '/' ('.' the blank)".into());
+        }
+        if let Some(i) = rows.iter().position(|row| row.len() != c) {
+            return Err(format!("row {} has {} cells, not {c} as row 1", i + 1, rows[i].len()));
+        }
+        if r * c > MAX_TILES {
+            return Err(format!("a {r}x{c} puzzle is too big: at most {MAX_TILES} cells (5x5)"));
+        }
+        if let Some((fr, fc)) = self.fixed
+            && (fr as usize, fc as usize) != (r, c)
+        {
+            return Err(format!("this puzzle's board is {fr}x{fc}, as its goal (not {r}x{c})"));
+        }
+        let (mut a, mut blank, mut blanks) = (0u128, 0usize, 0);
+        let mut seen: Vec<char> = Vec::new();
+        for (i, &ch) in rows.iter().flatten().enumerate() {
+            if ch == '.' {
+                blank = i;
+                blanks += 1;
+                continue;
+            }
+            let Ok(code) = self.labels.binary_search(&ch) else {
+                let tiles: String = self.labels.iter().collect();
+                return Err(format!("{ch:?} is not a tile of this puzzle (its tiles: {tiles}; '.' the blank)"));
+            };
+            a |= ((code + 1) as u128) << (5 * i);
+            seen.push(ch);
+        }
+        if blanks != 1 {
+            return Err(format!("a sliding puzzle has one blank ('.'), not {blanks}"));
+        }
+        seen.sort_unstable();
+        if self.goal.is_some() && seen != self.tiles {
+            let want: String = self.tiles.iter().collect();
+            let got: String = seen.iter().collect();
+            return Err(format!("the tiles must be the goal's ({want}), not {got}"));
+        }
+        Ok(BPos { rows: r as u8, cols: c as u8, a, b: blank as u128, k: 0, turn: 0 })
+    }
+
+    fn tiles_text(&self, p: &BPos, sep: &str) -> String {
+        let cols = p.cols as usize;
+        let rows: Vec<String> =
+            (0..p.rows as usize).map(|r| (0..cols).map(|c| self.label(p, r * cols + c)).collect()).collect();
+        rows.join(sep)
+    }
+
+    /// Pegs separated by '/', each its discs from the bottom up (`654321//`: six discs on the
+    /// first of three pegs; disc 1 the smallest); a number alone (`6`) is that many discs on
+    /// the first peg.
+    fn parse_pegs(&self, text: &str) -> Result<BPos, String> {
+        let t: String = text.trim().replace(['\n', '\r'], "/").chars().filter(|c| !c.is_whitespace()).collect();
+        let pegs: Vec<Vec<usize>> = if !t.contains('/') {
+            let n = match t.parse::<usize>() {
+                Ok(n) if (1..=MAX_DISCS).contains(&n) => n,
+                _ => {
+                    return Err(format!(
+                        "{}: write the pegs separated by '/', each its discs from the bottom up \
+                         (\"654321//\"), or the number of discs (1 to {MAX_DISCS}) to put on the first peg",
+                        crate::input::quote(&t)
+                    ));
+                }
+            };
+            let count = self.goal.map_or(3, |g| g.rows as usize);
+            let mut pegs = vec![Vec::new(); count];
+            pegs[0] = (1..=n).rev().collect();
+            pegs
+        } else {
+            let mut pegs = Vec::new();
+            for (i, peg) in t.split('/').enumerate() {
+                let mut discs = Vec::new();
+                for ch in peg.chars() {
+                    let d = disc_of(ch).ok_or_else(|| {
+                        format!(
+                            "{ch:?} is not a disc: discs are 1 to 9, then a to z (10 to 35), written from the bottom up"
+                        )
+                    })?;
+                    if let Some(&below) = discs.last()
+                        && below <= d
+                    {
+                        return Err(format!(
+                            "peg {}: disc {} lies on disc {}: a disc lies only on larger ones (write each peg from \
+                             the bottom up)",
+                            i + 1,
+                            disc_label(d),
+                            disc_label(below)
+                        ));
+                    }
+                    discs.push(d);
+                }
+                pegs.push(discs);
+            }
+            pegs
+        };
+        let n: usize = pegs.iter().map(Vec::len).sum();
+        let mut count = vec![0; n + 2];
+        for &d in pegs.iter().flatten() {
+            if d > n {
+                return Err(format!("the discs here are numbered 1 to {n}: there is no disc {}", disc_label(d)));
+            }
+            count[d] += 1;
+        }
+        if n == 0 {
+            return Err("no discs: write at least one (\"1//\")".into());
+        }
+        if let Some(d) = (1..=n).find(|&d| count[d] != 1) {
+            return Err(format!(
+                "the discs are 1 to {n}, each once: disc {} is there {} times",
+                disc_label(d),
+                count[d]
+            ));
+        }
+        if pegs.len() < 2 || pegs.len() * (n + 1) > BITS {
+            return Err(format!(
+                "{} pegs and {n} discs do not fit: at least 2 pegs, and pegs × (discs + 1) ≤ {BITS}",
+                pegs.len()
+            ));
+        }
+        let w = n + 1;
+        let mut a = 0u128;
+        for (i, peg) in pegs.iter().enumerate() {
+            for &d in peg {
+                a |= 1u128 << (i * w + d - 1);
+            }
+        }
+        Ok(BPos { rows: pegs.len() as u8, cols: n as u8, a, b: 0, k: 0, turn: 0 })
+    }
+
+    fn pegs_text(&self, p: &BPos, sep: &str) -> String {
+        let w = p.cols as usize + 1;
+        let pegs: Vec<String> = (0..p.rows as usize)
+            .map(|i| {
+                (0..p.cols as usize).rev().filter(|d| p.a >> (i * w + d) & 1 == 1).map(|d| disc_label(d + 1)).collect()
+            })
+            .collect();
+        pegs.join(sep)
+    }
+
+    /// A triangle: rows from the top separated by '/', row r with r + 1 cells
+    /// (`./xx/xxx/xxxx/xxxxx`; spaces are ignored); the side alone (`5`) is the empty board.
+    fn parse_triangle(&self, text: &str) -> Result<BPos, String> {
+        let t = text.trim().replace(['\n', '\r'], "/");
+        let rows: Vec<Vec<char>> =
+            t.trim_end_matches('/').split('/').map(|r| r.chars().filter(|c| !c.is_whitespace()).collect()).collect();
+        if rows.len() == 1 && rows[0].iter().all(char::is_ascii_digit) && !rows[0].is_empty() {
+            let (n, _, _) = triangle_size(&rows[0].iter().collect::<String>())?;
+            if let Some((f, _)) = self.fixed
+                && f != n
+            {
+                return Err(format!("this game is played on a triangle of side {f}, not {n}"));
+            }
+            return Ok(BPos { rows: n, cols: n, a: 0, b: 0, k: 0, turn: 0 });
+        }
+        let n = rows.len();
+        if n > 10 {
+            return Err(format!("a triangle of side {n} does not fit: the side is 1 to 10"));
+        }
+        if let Some((f, _)) = self.fixed
+            && f as usize != n
+        {
+            return Err(format!("this game is played on a triangle of side {f}, not {n}"));
+        }
+        let w = n + 1;
+        let mut a = 0u128;
+        for (r, row) in rows.iter().enumerate() {
+            if row.len() != r + 1 {
+                return Err(format!("a triangle's row {} has {} cells, not {}", r + 1, r + 1, row.len()));
+            }
+            for (c, &ch) in row.iter().enumerate() {
+                match self.char_of(ch) {
+                    Some(0) => {}
+                    Some(_) => a |= 1u128 << (r * w + c),
+                    None => {
+                        return Err(format!(
+                            "{ch:?} is not a cell: use {:?} for a peg, or {:?} for an empty hole",
+                            self.chars[1], self.chars[0]
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(BPos { rows: n as u8, cols: n as u8, a, b: 0, k: 0, turn: 0 })
+    }
+
+    fn triangle_text(&self, p: &BPos, sep: &str) -> String {
+        let w = p.cols as usize + 1;
+        let rows: Vec<String> = (0..p.rows as usize)
+            .map(|r| (0..=r).map(|c| self.chars[(p.a >> (r * w + c) & 1) as usize]).collect())
+            .collect();
+        rows.join(sep)
+    }
+
+    /// The page's grid for jumps, tiles and discs (steps are drawn as placed pieces are).
+    fn moving_board(&self, p: &BPos) -> Option<Board> {
+        let (r, c) = (p.rows as usize, p.cols as usize);
+        let mut board = match self.moves {
+            BoardMove::Jump => {
+                let w = c + 1;
+                let cells = (0..r * c)
+                    .map(|i| {
+                        let (y, x) = (i / c, i % c);
+                        if !self.inside(p, y as i32, x as i32) {
+                            String::new()
+                        } else {
+                            self.chars[(p.a >> (y * w + x) & 1) as usize].to_string()
+                        }
+                    })
+                    .collect();
+                Board::new(r, c, cells)
+            }
+            BoardMove::Slide => {
+                let cells: Vec<String> = (0..r * c).map(|i| self.label(p, i).to_string()).collect();
+                let mut b = Board::new(r, c, cells.clone());
+                b.clicks = cells.into_iter().map(|s| (s != ".").then_some(s)).collect();
+                return Some(b);
+            }
+            BoardMove::Hanoi => {
+                let pegs = self.pegs_text(p, "/");
+                let cells = pegs
+                    .split('/')
+                    .flat_map(|peg| {
+                        let mut v: Vec<String> = peg.chars().map(String::from).collect();
+                        v.resize(c, ".".into());
+                        v
+                    })
+                    .collect();
+                Board::new(r, c, cells)
+            }
+            _ => return None,
+        };
+        board.clicks = vec![None; r * c];
+        Some(board)
     }
 }
 
@@ -822,7 +1569,7 @@ mod tests {
                 size: None,
                 shape: BoardShape::Rectangle,
                 moves: BoardMove::Domino(Orientation::Either),
-                pieces: Pieces::Shared,
+                pieces: Some(Pieces::Shared),
                 ends: Vec::new(),
                 cells: Some("#.".into()),
             },

@@ -79,7 +79,7 @@ enum Rules {
         #[serde(default)]
         text: GridText,
     },
-    /// Pieces or dominoes on a board (`board.rs`).
+    /// Pieces or dominoes placed on a board, or pieces that move (`board.rs`).
     Board {
         #[serde(default)]
         size: Option<String>,
@@ -87,7 +87,7 @@ enum Rules {
         shape: board::BoardShape,
         moves: board::BoardMove,
         #[serde(default)]
-        pieces: board::Pieces,
+        pieces: Option<board::Pieces>,
         #[serde(default)]
         ends: Vec<board::BoardEnd>,
         #[serde(default)]
@@ -241,7 +241,7 @@ enum Family {
 enum Shape {
     Heaps { families: Vec<Family>, count: Option<usize>, split: bool },
     Grid { moves: GridMove, symmetry: Symmetry, components: bool, text: GridText },
-    Board(BoardRules),
+    Board(Box<BoardRules>),
 }
 
 pub struct DescriptorGame {
@@ -445,7 +445,7 @@ impl DescriptorGame {
                 let spec = BoardSpec { size, shape, moves, pieces, ends, cells };
                 let rules = BoardRules::new(spec, matches!(d.end, End::Misere)).map_err(|e| bad_at("rules", e))?;
                 let kind = rules.kind();
-                (Shape::Board(rules), kind)
+                (Shape::Board(Box::new(rules)), kind)
             }
         };
         if let Some(k) = d.kind {

@@ -8,8 +8,9 @@
 use super::Solution;
 use crate::game::{Footprint, GameError, GameResult, Value};
 use crate::progress::Progress;
-use hashbrown::HashMap;
+use hashbrown::{DefaultHashBuilder, HashTable};
 use std::collections::VecDeque;
+use std::hash::BuildHasher;
 use std::hash::Hash;
 
 /// What a position is, as the explorer sees it.
@@ -54,17 +55,21 @@ impl<P: Clone + Eq + Hash + Footprint> Graph<P> {
 
     /// A graph built one expanded node at a time, in the order the nodes were found.
     pub fn builder(root: P) -> Builder<P> {
-        let mut index: HashMap<P, u32> = HashMap::new();
-        index.insert(root.clone(), 0);
+        let hasher = DefaultHashBuilder::default();
+        let mut index: HashTable<u32> = HashTable::new();
+        index.insert_unique(hasher.hash_one(&root), 0, |_| 0);
         let g = Graph { nodes: vec![root], end: Vec::new(), first: vec![0], children: Vec::new(), bytes: 0 };
-        Builder { g, index }
+        Builder { g, index, hasher }
     }
 }
 
 /// A graph under construction (see [`Graph::builder`]).
 pub struct Builder<P> {
     g: Graph<P>,
-    index: HashMap<P, u32>,
+    /// The index of each node, found by the node's hash and compared with `g.nodes` (the
+    /// table holds 4 bytes a node, not a copy of it: a smaller table that stays in cache).
+    index: HashTable<u32>,
+    hasher: DefaultHashBuilder,
 }
 
 impl<P: Clone + Eq + Hash + Footprint> Builder<P> {
@@ -96,13 +101,15 @@ impl<P: Clone + Eq + Hash + Footprint> Builder<P> {
         };
         g.end.push(end);
         for c in kids {
-            let id = match self.index.get(&c) {
+            let hash = self.hasher.hash_one(&c);
+            let id = match self.index.find(hash, |&id| g.nodes[id as usize] == c) {
                 Some(&id) => id,
                 None => {
                     let id = u32::try_from(g.nodes.len())
                         .map_err(|_| GameError::OutOfMemory("more than 2^32 reachable positions".into()))?;
                     g.bytes += 3 * std::mem::size_of::<P>() + 2 * c.heap_bytes() + 48;
-                    self.index.insert(c.clone(), id);
+                    let (nodes, hasher) = (&g.nodes, &self.hasher);
+                    self.index.insert_unique(hash, id, |&i| hasher.hash_one(&nodes[i as usize]));
                     g.nodes.push(c);
                     id
                 }
