@@ -75,47 +75,133 @@ pub fn tier_file(tier: Tier) -> String {
     format!("{tier:016x}.tier")
 }
 
-/// Write `records` as the array of `tier` in `dir` (under a temporary name, then renamed).
-pub fn write_tier(dir: &Path, tier: Tier, records: &[Rec]) -> DbResult<u64> {
-    let path = dir.join(tier_file(tier));
-    // The process id in the name: two saves at once never write the same temporary file.
-    let tmp = dir.join(format!("{}.{}.tmp", tier_file(tier), std::process::id()));
+/// A tier's file, whole, in memory: the header and the compressed blocks of `records`
+/// (compressed on every core). What [`write_tier`] writes, and what the MPI solver sends.
+pub fn encode_tier(tier: Tier, records: &[Rec]) -> Result<Vec<u8>, String> {
     let nblocks = records.len().div_ceil(BLOCK_RECORDS as usize);
-    // Compress the blocks on every core.
     use rayon::prelude::*;
     let blocks: Vec<Vec<u8>> = records
         .par_chunks(BLOCK_RECORDS as usize)
         .map(|chunk| {
             let raw: Vec<u8> = chunk.iter().flat_map(|r| r.to_le_bytes()).collect();
-            zstd::bulk::compress(&raw, ZSTD_LEVEL).map_err(|e| io(&tmp, format!("compressing a block: {e}")))
+            zstd::bulk::compress(&raw, ZSTD_LEVEL).map_err(|e| format!("compressing a block: {e}"))
         })
-        .collect::<DbResult<_>>()?;
+        .collect::<Result<_, String>>()?;
     let head_len = 8 + 8 + 8 + 4 + 4 + nblocks * 16 + 4;
-    let mut head = Vec::with_capacity(head_len);
-    head.extend_from_slice(MAGIC);
-    head.extend_from_slice(&tier.to_le_bytes());
-    head.extend_from_slice(&(records.len() as u64).to_le_bytes());
-    head.extend_from_slice(&BLOCK_RECORDS.to_le_bytes());
-    head.extend_from_slice(&(nblocks as u32).to_le_bytes());
+    let mut out = Vec::with_capacity(head_len + blocks.iter().map(Vec::len).sum::<usize>());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&tier.to_le_bytes());
+    out.extend_from_slice(&(records.len() as u64).to_le_bytes());
+    out.extend_from_slice(&BLOCK_RECORDS.to_le_bytes());
+    out.extend_from_slice(&(nblocks as u32).to_le_bytes());
     let mut offset = head_len as u64;
     for b in &blocks {
-        head.extend_from_slice(&offset.to_le_bytes());
-        head.extend_from_slice(&(b.len() as u32).to_le_bytes());
-        head.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
+        out.extend_from_slice(&offset.to_le_bytes());
+        out.extend_from_slice(&(b.len() as u32).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
         offset += b.len() as u64;
     }
-    head.extend_from_slice(&crc32fast::hash(&head).to_le_bytes());
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    for b in &blocks {
+        out.extend_from_slice(b);
+    }
+    Ok(out)
+}
+
+/// Every record of a tier's file held in memory (as [`encode_tier`] makes it), each checksum
+/// checked and each block decompressed to its size; the error says what is wrong.
+pub fn decode_tier(bytes: &[u8], tier: Tier) -> Result<Vec<Rec>, String> {
+    let fixed: &[u8; 32] = bytes.get(..32).and_then(|b| b.try_into().ok()).ok_or("too short for a tier's header")?;
+    let head_len = check_fixed(fixed, tier)?;
+    let head = usize::try_from(head_len).ok().and_then(|n| bytes.get(..n)).ok_or("shorter than its block table")?;
+    let (records, table) = check_head(head, bytes.len() as u64)?;
+    let mut out = Vec::with_capacity(records as usize);
+    for (b, &(off, n, crc)) in table.iter().enumerate() {
+        let block = &bytes[off as usize..off as usize + n as usize];
+        let want = (records - b as u64 * BLOCK_RECORDS as u64).min(BLOCK_RECORDS as u64) as usize;
+        out.extend_from_slice(&decode_block(block, crc, want, b as u32)?);
+    }
+    Ok(out)
+}
+
+/// The first 32 bytes of a tier's file checked: the length of its whole header.
+fn check_fixed(fixed: &[u8; 32], tier: Tier) -> Result<u64, String> {
+    if &fixed[..8] != MAGIC {
+        return Err("no tier array mark".into());
+    }
+    let (t, records, block_records, nblocks) =
+        (u64_at(fixed, 8), u64_at(fixed, 16), u32_at(fixed, 24), u32_at(fixed, 28));
+    if t != tier {
+        return Err(format!("it holds tier {t:x}, not {tier:x}"));
+    }
+    // What this build writes: blocks of BLOCK_RECORDS, tiers indexed by u32.
+    if block_records != BLOCK_RECORDS || records > u64::from(u32::MAX) + 1 {
+        return Err("its block size or record count is not one this version writes".into());
+    }
+    if records.div_ceil(block_records as u64) != nblocks as u64 {
+        return Err("its block count does not match its size".into());
+    }
+    Ok(32 + nblocks as u64 * 16 + 4)
+}
+
+/// A whole header (as [`check_fixed`] sized it) checked against its checksum and a file of
+/// `len` bytes: the record count and the block table.
+#[allow(clippy::type_complexity)]
+fn check_head(head: &[u8], len: u64) -> Result<(u64, Vec<(u64, u32, u32)>), String> {
+    let body = head.len() - 4;
+    if crc32fast::hash(&head[..body]) != u32_at(head, body) {
+        return Err("its header fails its checksum".into());
+    }
+    let table: Vec<(u64, u32, u32)> = (0..u32_at(head, 28) as usize)
+        .map(|b| (u64_at(head, 32 + b * 16), u32_at(head, 40 + b * 16), u32_at(head, 44 + b * 16)))
+        .collect();
+    if table.iter().any(|&(off, n, _)| off.checked_add(n as u64).is_none_or(|end| end > len)) {
+        return Err("a block lies past the end of the file".into());
+    }
+    Ok((u64_at(head, 16), table))
+}
+
+/// Block `b` (compressed `bytes` with checksum `crc`, `want` records) checked and decompressed.
+fn decode_block(bytes: &[u8], crc: u32, want: usize, b: u32) -> Result<Vec<Rec>, String> {
+    if crc32fast::hash(bytes) != crc {
+        return Err(format!("block {b} fails its checksum"));
+    }
+    let raw = zstd::bulk::decompress(bytes, want * 2).map_err(|e| format!("block {b} does not decompress: {e}"))?;
+    if raw.len() != want * 2 {
+        return Err(format!("block {b} holds {} bytes, not {}", raw.len(), want * 2));
+    }
+    Ok(raw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect())
+}
+
+fn u64_at(b: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"))
+}
+
+fn u32_at(b: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"))
+}
+
+/// Write `records` as the array of `tier` in `dir` (under a temporary name, then renamed).
+pub fn write_tier(dir: &Path, tier: Tier, records: &[Rec]) -> DbResult<u64> {
+    let path = dir.join(tier_file(tier));
+    let bytes = encode_tier(tier, records).map_err(|e| io(&path, e))?;
+    write_tier_bytes(dir, tier, &bytes)
+}
+
+/// Write a tier's file made by [`encode_tier`] (under a temporary name, then renamed).
+pub fn write_tier_bytes(dir: &Path, tier: Tier, bytes: &[u8]) -> DbResult<u64> {
+    let path = dir.join(tier_file(tier));
+    // The process id in the name: two saves at once never write the same temporary file.
+    let tmp = dir.join(format!("{}.{}.tmp", tier_file(tier), std::process::id()));
     let write = || -> std::io::Result<()> {
-        let mut f = std::io::BufWriter::new(File::create(&tmp)?);
-        f.write_all(&head)?;
-        for b in &blocks {
-            f.write_all(b)?;
-        }
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
         std::fs::rename(&tmp, &path)
     };
     write().map_err(|e| io(&path, format!("cannot write: {e}")))?;
-    Ok(offset)
+    Ok(bytes.len() as u64)
 }
 
 /// One tier's file, open for lookups.
@@ -136,40 +222,14 @@ impl TierFile {
         let len = file.metadata().map_err(|e| io(path, e))?.len();
         let mut fixed = [0u8; 32];
         file.read_exact_at(&mut fixed, 0).map_err(|_| damaged(path, "too short for a tier's header"))?;
-        if &fixed[..8] != MAGIC {
-            return Err(damaged(path, "no tier array mark"));
-        }
-        let u64_at = |b: &[u8], i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
-        let u32_at = |b: &[u8], i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
-        let (t, records, block_records, nblocks) =
-            (u64_at(&fixed, 8), u64_at(&fixed, 16), u32_at(&fixed, 24), u32_at(&fixed, 28));
-        if t != tier {
-            return Err(damaged(path, format!("it holds tier {t:x}, not {tier:x}")));
-        }
-        // What this build writes: blocks of BLOCK_RECORDS, tiers indexed by u32.
-        if block_records != BLOCK_RECORDS || records > u64::from(u32::MAX) + 1 {
-            return Err(damaged(path, "its block size or record count is not one this version writes"));
-        }
-        if records.div_ceil(block_records as u64) != nblocks as u64 {
-            return Err(damaged(path, "its block count does not match its size"));
-        }
-        let head_len = 32 + nblocks as u64 * 16 + 4;
+        let head_len = check_fixed(&fixed, tier).map_err(|e| damaged(path, e))?;
         if head_len > len {
             return Err(damaged(path, "shorter than its block table"));
         }
         let mut head = vec![0u8; head_len as usize];
         file.read_exact_at(&mut head, 0).map_err(|e| io(path, e))?;
-        let body = head.len() - 4;
-        if crc32fast::hash(&head[..body]) != u32_at(&head, body) {
-            return Err(damaged(path, "its header fails its checksum"));
-        }
-        let table: Vec<(u64, u32, u32)> = (0..nblocks as usize)
-            .map(|b| (u64_at(&head, 32 + b * 16), u32_at(&head, 40 + b * 16), u32_at(&head, 44 + b * 16)))
-            .collect();
-        if table.iter().any(|&(off, n, _)| off.checked_add(n as u64).is_none_or(|end| end > len)) {
-            return Err(damaged(path, "a block lies past the end of the file"));
-        }
-        Ok(TierFile { file, path: path.to_path_buf(), records, block_records, table, cached: Mutex::new(None) })
+        let (records, table) = check_head(&head, len).map_err(|e| damaged(path, e))?;
+        Ok(TierFile { file, path: path.to_path_buf(), records, block_records: BLOCK_RECORDS, table, cached: Mutex::new(None) })
     }
 
     /// Block `b`, decompressed and checked.
@@ -182,16 +242,8 @@ impl TierFile {
         let (off, n, crc) = self.table[b as usize];
         let mut bytes = vec![0u8; n as usize];
         self.file.read_exact_at(&mut bytes, off).map_err(|e| io(&self.path, e))?;
-        if crc32fast::hash(&bytes) != crc {
-            return Err(damaged(&self.path, format!("block {b} fails its checksum")));
-        }
         let want = ((self.records - b as u64 * self.block_records as u64).min(self.block_records as u64)) as usize;
-        let raw = zstd::bulk::decompress(&bytes, want * 2)
-            .map_err(|e| damaged(&self.path, format!("block {b} does not decompress: {e}")))?;
-        if raw.len() != want * 2 {
-            return Err(damaged(&self.path, format!("block {b} holds {} bytes, not {}", raw.len(), want * 2)));
-        }
-        let recs: Arc<Vec<Rec>> = Arc::new(raw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect());
+        let recs = Arc::new(decode_block(&bytes, crc, want, b).map_err(|e| damaged(&self.path, e))?);
         *self.cached.lock().expect("cache") = Some((b, recs.clone()));
         Ok(recs)
     }
@@ -302,10 +354,54 @@ impl ArrayDb {
         Ok(n)
     }
 
+    /// Write a solved tier's file made by [`encode_tier`] (the caller has checked it, e.g. by
+    /// [`decode_tier`]).
+    pub fn write_bytes(&self, tier: Tier, bytes: &[u8]) -> DbResult<u64> {
+        let n = write_tier_bytes(&self.dir, tier, bytes)?;
+        self.tiers.lock().expect("tiers").remove(&tier);
+        Ok(n)
+    }
+
+    /// The file of a saved tier, whole (its header checked; [`decode_tier`] checks the rest).
+    pub fn file_bytes(&self, tier: Tier) -> DbResult<Vec<u8>> {
+        match self.tier(tier)? {
+            Some(t) => std::fs::read(&t.path).map_err(|e| io(&t.path, e)),
+            None => Err(io(&self.dir, format!("tier {tier:x} is not saved"))),
+        }
+    }
+
     /// Bytes on disk, all files together.
     pub fn bytes(&self) -> u64 {
         std::fs::read_dir(&self.dir)
             .map(|d| d.filter_map(|e| e.ok()?.metadata().ok()).map(|m| m.len()).sum())
             .unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tier's file in memory gives its records back, and a byte changed anywhere in it (the
+    /// header, the block table, a block) is refused: what the MPI solver relies on for the
+    /// tiers it sends.
+    #[test]
+    fn encoded_tiers_decode_and_damage_is_refused() {
+        // Two blocks and a bit: every value, remoteness up to the largest.
+        let n = BLOCK_RECORDS as usize * 2 + 7;
+        let values = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
+        let records: Vec<Rec> = (0..n)
+            .map(|i| if i % 5 == 0 { 0 } else { rec(values[i % 4], (i as u32 * 7919) % (MAX_REMOTENESS + 1)) })
+            .collect();
+        let file = encode_tier(42, &records).expect("encoded");
+        assert_eq!(decode_tier(&file, 42).expect("decoded"), records);
+        assert!(decode_tier(&file, 43).unwrap_err().contains("not 2b"));
+        let head_len = 32 + 3 * 16 + 4;
+        for at in [3, 20, 40, head_len - 1, head_len + 10, file.len() - 1] {
+            let mut bad = file.clone();
+            bad[at] ^= 0x10;
+            assert!(decode_tier(&bad, 42).is_err(), "a byte changed at {at} was not noticed");
+        }
+        assert!(decode_tier(&file[..file.len() - 1], 42).is_err());
     }
 }

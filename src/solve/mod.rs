@@ -15,6 +15,8 @@ pub mod quick;
 pub mod sequence;
 pub mod strategy;
 pub mod tier;
+#[cfg(feature = "mpi")]
+pub mod tier_mpi;
 pub mod value;
 
 use crate::game::{Game, GameError, GameResult, Kind, Value};
