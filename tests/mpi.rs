@@ -74,15 +74,30 @@ fn mpi_solves_the_same_database_as_one_process() {
         assert!(want.len() > 1, "{game}: a solve of more than one tier");
         for np in [3, 1, 2] {
             let db = dir.join(format!("np{np}"));
-            let out = mpirun(np, &["solve", game, pos, "--save", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()], &[]);
+            let out = mpirun(
+                np,
+                &["solve", game, pos, "--save", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()],
+                &[],
+            );
             let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
             assert!(out.status.success(), "{game} on {np} ranks: {stderr}");
-            assert_eq!(stdout.matches("position:").count(), 1, "{game} on {np} ranks: one answer, from rank 0:\n{stdout}");
+            assert_eq!(
+                stdout.matches("position:").count(),
+                1,
+                "{game} on {np} ranks: one answer, from rank 0:\n{stdout}"
+            );
             assert!(stdout.contains("source:      the saved database"), "{stdout}");
             let got = records(&db);
-            assert_eq!(got.keys().collect::<Vec<_>>(), want.keys().collect::<Vec<_>>(), "{game} on {np} ranks: the tiers");
+            assert_eq!(
+                got.keys().collect::<Vec<_>>(),
+                want.keys().collect::<Vec<_>>(),
+                "{game} on {np} ranks: the tiers"
+            );
             for (name, recs) in &want {
-                assert!(&got[name] == recs, "{game} on {np} ranks: tier file {name} differs from the one-process solve");
+                assert!(
+                    &got[name] == recs,
+                    "{game} on {np} ranks: tier file {name} differs from the one-process solve"
+                );
             }
             assert_eq!(std::fs::read(db.join("identity")).unwrap(), std::fs::read(alone.join("identity")).unwrap());
         }
@@ -156,7 +171,11 @@ fn ranks_that_disagree_are_refused() {
 fn mpi_needs_a_game_with_tiers_and_save() {
     let out = bin().args(["solve", "nim", "3 4 5", "--save", "--mpi"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("--mpi runs the tier solver, and this game has no tiers"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--mpi runs the tier solver, and this game has no tiers"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = bin().args(["solve", "quixo", "3x3", "--mpi"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--save"), "{}", text(&out.stderr));

@@ -628,7 +628,9 @@ impl<G: Game> Session for Live<G> {
         let root = self.parse(text)?;
         let name = self.info().name.clone();
         if self.game().tiers().is_none() {
-            bail!("{name}: --mpi runs the tier solver, and this game has no tiers (positions by index); use --save alone");
+            bail!(
+                "{name}: --mpi runs the tier solver, and this game has no tiers (positions by index); use --save alone"
+            );
         }
         let Some(dir) = self.tiers_dir() else { bail!("{name}: this game has no database") };
         let Some(id) = self.identity.clone() else { bail!("{name}: this game has no database") };

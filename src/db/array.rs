@@ -229,7 +229,14 @@ impl TierFile {
         let mut head = vec![0u8; head_len as usize];
         file.read_exact_at(&mut head, 0).map_err(|e| io(path, e))?;
         let (records, table) = check_head(&head, len).map_err(|e| damaged(path, e))?;
-        Ok(TierFile { file, path: path.to_path_buf(), records, block_records: BLOCK_RECORDS, table, cached: Mutex::new(None) })
+        Ok(TierFile {
+            file,
+            path: path.to_path_buf(),
+            records,
+            block_records: BLOCK_RECORDS,
+            table,
+            cached: Mutex::new(None),
+        })
     }
 
     /// Block `b`, decompressed and checked.

@@ -77,7 +77,9 @@ pub fn solve(
     let order = tier_order(space, root);
     let result = if world.rank() == 0 {
         if world.size() == 1 {
-            eprintln!("gamesman: note: one MPI rank: the manager solves every tier itself (use -np 2 or more for workers)");
+            eprintln!(
+                "gamesman: note: one MPI rank: the manager solves every tier itself (use -np 2 or more for workers)"
+            );
             let db = open_db()?;
             super::tier::solve(space, root, &db, progress).map(Some)
         } else {
@@ -258,7 +260,10 @@ fn work(
         let result = pool.install(|| -> GameResult<(Vec<u8>, u64)> {
             let (records, reps) = solve_tier(space, tier, &mut |c| {
                 let bytes = held.get(&c).ok_or_else(|| {
-                    GameError::Database(format!("rank {rank}: the manager did not send child tier {}", space.tier_name(c)))
+                    GameError::Database(format!(
+                        "rank {rank}: the manager did not send child tier {}",
+                        space.tier_name(c)
+                    ))
                 })?;
                 decode_tier(bytes, c).map_err(|e| {
                     GameError::Database(format!(
