@@ -144,6 +144,38 @@ fn a_dead_worker_stops_the_run_and_a_rerun_resumes() {
     }
 }
 
+/// A tier whose file is damaged on its way to the manager (the test hook changes a byte of
+/// the 3rd tier rank 1 sends, under the file's block checksum but before the message's) is
+/// refused on arrival: the run stops with an error naming the tier and the block, the other
+/// worker's tier in flight is saved, every rank leaves MPI in order, and nothing damaged is
+/// on disk; the same command then finishes the solve.
+#[test]
+fn a_tier_damaged_in_transit_is_refused() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let (game, pos) = GAMES[0];
+    let dir = temp_dir(&format!("mpi-damaged-{game}"));
+    let alone = dir.join("alone");
+    solve_alone(game, pos, &alone);
+    let want = records(&alone);
+    let db = dir.join("mpi");
+    let args = ["solve", game, pos, "--save", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
+    let out = mpirun(3, &args, &[("GAMESMAN_MPI_DAMAGE_AFTER_TIERS", "2")]);
+    let stderr = text(&out.stderr);
+    assert!(!out.status.success(), "a damaged tier was accepted:\n{stderr}");
+    assert!(stderr.contains("MPI rank 1: tier") && stderr.contains("fails its check on arrival: block"), "{stderr}");
+    // The manager stopped every rank in order (no rank was killed) and exited with the error.
+    assert!(stderr.contains("gamesman: error:") && !stderr.contains("the MPI job was stopped"), "{stderr}");
+    let saved = records(&db);
+    assert!(saved.len() >= 2 && saved.len() < want.len(), "{} of {} tiers saved", saved.len(), want.len());
+    for (name, recs) in &saved {
+        assert!(&want[name] == recs, "saved tier {name} differs from the one-process solve");
+    }
+    let out = mpirun(3, &args, &[]);
+    assert!(out.status.success(), "the resumed run failed:\n{}", text(&out.stderr));
+    assert!(records(&db) == want, "the resumed database differs from the one-process solve");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Every rank must solve the same game from the same position: a worker given another root
 /// is named, and the run fails before anything is solved.
 #[test]

@@ -40,6 +40,11 @@ use std::time::Duration;
 /// the manager, no MPI finalize), in the middle of the tier after it has solved this many.
 pub const DIE_AFTER_ENV: &str = "GAMESMAN_MPI_DIE_AFTER_TIERS";
 
+/// Environment variable, a test hook: the worker of rank 1 changes one byte of the file of
+/// the tier it solves after this many (after the file's checksums are made, before the
+/// message's), as a fault of memory or of the wire would: the manager must refuse it.
+pub const DAMAGE_AFTER_ENV: &str = "GAMESMAN_MPI_DAMAGE_AFTER_TIERS";
+
 /// Manager to worker.
 const TAG_WORK: i32 = 1;
 /// Worker to manager.
@@ -216,6 +221,7 @@ fn work(
         .build()
         .map_err(|e| GameError::Unsupported(format!("rank {rank}: cannot start {threads} threads: {e}")))?;
     let die_after: Option<usize> = std::env::var(DIE_AFTER_ENV).ok().and_then(|v| v.trim().parse().ok());
+    let damage_after: Option<usize> = std::env::var(DAMAGE_AFTER_ENV).ok().and_then(|v| v.trim().parse().ok());
     // The tier files this rank holds (compressed, as on disk).
     let mut held: HashMap<Tier, Vec<u8>> = HashMap::new();
     let mut solved = 0usize;
@@ -276,7 +282,11 @@ fn work(
             Ok((file, reps))
         });
         match result {
-            Ok((file, reps)) => {
+            Ok((mut file, reps)) => {
+                if rank == 1 && damage_after == Some(solved) {
+                    let last = file.len() - 1;
+                    file[last] ^= 0x20;
+                }
                 send(world, 0, TAG_REPLY, &Out::default().u8(REPLY_DONE).u64(tier).u64(reps).bytes(&file).0);
                 held.insert(tier, file);
                 solved += 1;
