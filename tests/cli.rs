@@ -132,3 +132,12 @@ fn script_errors_name_file_line_and_column() {
     );
     fails_with(&["solve", "tests/games/countdown.rhai"], "has no start position");
 }
+
+/// A build without the feature `mpi` says so for `--mpi`, and fails (docs/mpi.md).
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_without_the_feature_is_a_clear_error() {
+    let (code, out, err) = run(&["solve", "quixo", "3x3", "--save", "--mpi"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(err.contains("this gamesman was built without MPI") && err.contains("--features mpi"), "{err}");
+}

@@ -141,6 +141,10 @@ pub trait Session {
     fn analyze(&mut self, text: &str, threads: usize, save: bool) -> Result<(Json, Option<Saved>)>;
     /// Solve everything reachable and save it in the game's database.
     fn save(&mut self, text: &str, threads: usize) -> Result<Saved>;
+    /// `--save --mpi`: the tier solver over MPI, run under `mpirun` (docs/mpi.md). On rank 0,
+    /// the manager, what was saved; on a worker rank, `None` once the manager has stopped it.
+    /// Workers solve with `threads` threads. An error in a build without the feature `mpi`.
+    fn save_mpi(&mut self, text: &str, threads: usize) -> Result<Option<Saved>>;
     /// Every position of the saved database (`text` = `None`), or of everything reachable from
     /// `text` (or the start) solved now.
     fn export(&mut self, text: Option<&str>, emit: &mut dyn FnMut(&str, Record) -> Result<()>) -> Result<()>;
@@ -850,6 +854,42 @@ impl<G: Game> Session for Live<G> {
         let c = self.census_of(&root, threads)?;
         let report = c.report(self.game(), self.engine, started.elapsed().as_secs_f64())?;
         self.write(&c, &report)
+    }
+
+    #[cfg(not(feature = "mpi"))]
+    fn save_mpi(&mut self, _text: &str, _threads: usize) -> Result<Option<Saved>> {
+        bail!(
+            "this gamesman was built without MPI: --mpi needs a build with the feature `mpi` \
+             (`cargo build --release --features mpi`, see docs/mpi.md); --save alone solves on this machine"
+        )
+    }
+
+    #[cfg(feature = "mpi")]
+    fn save_mpi(&mut self, text: &str, threads: usize) -> Result<Option<Saved>> {
+        let started = Instant::now();
+        let root = self.parse(text)?;
+        let name = self.info().name.clone();
+        if self.game().tiers().is_none() {
+            bail!(
+                "{name}: --mpi runs the tier solver, and this game has no tiers (positions by index); use --save alone"
+            );
+        }
+        let Some(dir) = self.tiers_dir() else { bail!("{name}: this game has no database") };
+        let Some(id) = self.identity.clone() else { bail!("{name}: this game has no database") };
+        // Lookups must not hold tier files the solve rewrites.
+        self.a.set_arrays(None);
+        self.db.attached = false;
+        let progress = self.progress();
+        let tiers = self.game().tiers().expect("a game with tiers");
+        let root_tier = tiers.locate(&root).0;
+        let open = || Ok(ArrayDb::create(&dir, &id.hash)?);
+        let stats = crate::solve::tier_mpi::solve(tiers, root_tier, &id.hash, &open, threads, &progress)?;
+        Ok(stats.map(|stats| Saved {
+            positions: stats.positions,
+            bytes: stats.bytes,
+            path: dir.clone(),
+            seconds: started.elapsed().as_secs_f64(),
+        }))
     }
 
     fn export(&mut self, text: Option<&str>, emit: &mut dyn FnMut(&str, Record) -> Result<()>) -> Result<()> {

@@ -260,6 +260,11 @@ struct SolveArgs {
     /// (see --db); this and later commands then answer from it
     #[arg(long, conflicts_with_all = ["no_db", "no_remoteness"])]
     save: bool,
+    /// With --save: solve the game's tiers over MPI, under `mpirun -np N` (or Slurm's `srun`):
+    /// rank 0 manages and writes the database, the other ranks solve tiers with --threads
+    /// threads each. Needs a gamesman built with the feature `mpi` (docs/mpi.md)
+    #[arg(long, requires = "save")]
+    mpi: bool,
     /// Threads for a long search: one still running after a quarter of a second, of a game
     /// that can copy itself to other threads (scripts, descriptors), explores the whole game
     /// on all of them. Default: every core. The answers are the same for any number
@@ -299,7 +304,19 @@ fn solve(args: &SolveArgs, moves: bool) -> Result<i32> {
     let pos = args.g.position(&*session, if moves { "moves" } else { "solve" })?;
     let started = Instant::now();
     if args.save {
-        let saved = session.save(&pos, default_threads());
+        let saved = if args.mpi {
+            match session.save_mpi(&pos, args.threads.map_or_else(default_threads, usize::from)) {
+                // A worker rank: the manager prints.
+                Ok(None) => {
+                    progress.finish();
+                    return Ok(0);
+                }
+                Ok(Some(s)) => Ok(s),
+                Err(e) => Err(e),
+            }
+        } else {
+            session.save(&pos, default_threads())
+        };
         progress.finish();
         output::saved(&saved?);
     }

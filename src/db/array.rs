@@ -120,13 +120,10 @@ pub fn tier_file(tier: Tier) -> String {
     format!("{tier:016x}.tier")
 }
 
-/// Write `records` as the array of `tier` in `dir` (under a temporary name, then renamed).
-pub fn write_tier(dir: &Path, tier: Tier, records: &[Rec]) -> DbResult<u64> {
-    let path = dir.join(tier_file(tier));
-    // The process id in the name: two saves at once never write the same temporary file.
-    let tmp = dir.join(format!("{}.{}.tmp", tier_file(tier), std::process::id()));
+/// A tier's file, whole, in memory: the header and the compressed blocks of `records`
+/// (compressed on every core). What [`write_tier`] writes, and what the MPI solver sends.
+pub fn encode_tier(tier: Tier, records: &[Rec]) -> Result<Vec<u8>, String> {
     let nblocks = records.len().div_ceil(BLOCK_RECORDS as usize);
-    // Compress the blocks on every core.
     use rayon::prelude::*;
     let blocks: Vec<(Vec<u8>, bool)> = records
         .par_chunks(BLOCK_RECORDS as usize)
@@ -136,45 +133,93 @@ pub fn write_tier(dir: &Path, tier: Tier, records: &[Rec]) -> DbResult<u64> {
                 Some(b) => (b, false),
                 None => (chunk.iter().flat_map(|r| r.to_le_bytes()).collect(), true),
             };
-            zstd::bulk::compress(&raw, ZSTD_LEVEL)
-                .map(|z| (z, wide))
-                .map_err(|e| io(&tmp, format!("compressing a block: {e}")))
+            zstd::bulk::compress(&raw, ZSTD_LEVEL).map(|z| (z, wide)).map_err(|e| format!("compressing a block: {e}"))
         })
-        .collect::<DbResult<_>>()?;
+        .collect::<Result<_, String>>()?;
     let head_len = 8 + 8 + 8 + 4 + 4 + nblocks * 16 + 4;
-    let mut head = Vec::with_capacity(head_len);
-    head.extend_from_slice(MAGIC);
-    head.extend_from_slice(&tier.to_le_bytes());
-    head.extend_from_slice(&(records.len() as u64).to_le_bytes());
-    head.extend_from_slice(&BLOCK_RECORDS.to_le_bytes());
-    head.extend_from_slice(&(nblocks as u32).to_le_bytes());
+    let mut out = Vec::with_capacity(head_len + blocks.iter().map(|(b, _)| b.len()).sum::<usize>());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&tier.to_le_bytes());
+    out.extend_from_slice(&(records.len() as u64).to_le_bytes());
+    out.extend_from_slice(&BLOCK_RECORDS.to_le_bytes());
+    out.extend_from_slice(&(nblocks as u32).to_le_bytes());
     let mut offset = head_len as u64;
     for (b, wide) in &blocks {
         if b.len() as u64 >= WIDE as u64 {
-            return Err(io(&tmp, "a compressed block of 2 GiB or more"));
+            return Err("a compressed block of 2 GiB or more".into());
         }
-        head.extend_from_slice(&offset.to_le_bytes());
-        head.extend_from_slice(&(b.len() as u32 | if *wide { WIDE } else { 0 }).to_le_bytes());
-        head.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
+        out.extend_from_slice(&offset.to_le_bytes());
+        out.extend_from_slice(&(b.len() as u32 | if *wide { WIDE } else { 0 }).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
         offset += b.len() as u64;
     }
-    head.extend_from_slice(&crc32fast::hash(&head).to_le_bytes());
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    for (b, _) in &blocks {
+        out.extend_from_slice(b);
+    }
+    Ok(out)
+}
+
+/// Every record of a tier's file held in memory (as [`encode_tier`] makes it), each checksum
+/// checked and each block decompressed to its size; the error says what is wrong.
+pub fn decode_tier(bytes: &[u8], tier: Tier) -> Result<Vec<Rec>, String> {
+    let name = PathBuf::from(format!("tier {tier:x}"));
+    TierFile::from_source(Source::Bytes(bytes.to_vec()), &name, tier).and_then(|t| t.all()).map_err(|e| e.to_string())
+}
+
+/// Write `records` as the array of `tier` in `dir` (under a temporary name, then renamed).
+pub fn write_tier(dir: &Path, tier: Tier, records: &[Rec]) -> DbResult<u64> {
+    let path = dir.join(tier_file(tier));
+    let bytes = encode_tier(tier, records).map_err(|e| io(&path, e))?;
+    write_tier_bytes(dir, tier, &bytes)
+}
+
+/// Write a tier's file made by [`encode_tier`] (under a temporary name, then renamed).
+pub fn write_tier_bytes(dir: &Path, tier: Tier, bytes: &[u8]) -> DbResult<u64> {
+    let path = dir.join(tier_file(tier));
+    // The process id in the name: two saves at once never write the same temporary file.
+    let tmp = dir.join(format!("{}.{}.tmp", tier_file(tier), std::process::id()));
     let write = || -> std::io::Result<()> {
-        let mut f = std::io::BufWriter::new(File::create(&tmp)?);
-        f.write_all(&head)?;
-        for (b, _) in &blocks {
-            f.write_all(b)?;
-        }
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        let mut f = File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
         std::fs::rename(&tmp, &path)
     };
     write().map_err(|e| io(&path, format!("cannot write: {e}")))?;
-    Ok(offset)
+    Ok(bytes.len() as u64)
+}
+
+/// Where a tier's bytes are: its file, or the whole file in memory (as the MPI solver sends it).
+enum Source {
+    File(File),
+    Bytes(Vec<u8>),
+}
+
+impl Source {
+    fn len(&self) -> std::io::Result<u64> {
+        match self {
+            Source::File(f) => Ok(f.metadata()?.len()),
+            Source::Bytes(b) => Ok(b.len() as u64),
+        }
+    }
+
+    fn read_exact_at(&self, buf: &mut [u8], off: u64) -> std::io::Result<()> {
+        match self {
+            Source::File(f) => f.read_exact_at(buf, off),
+            Source::Bytes(b) => {
+                let part = usize::try_from(off).ok().and_then(|o| b.get(o..o.checked_add(buf.len())?));
+                let part = part.ok_or_else(|| std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "past the end"))?;
+                buf.copy_from_slice(part);
+                Ok(())
+            }
+        }
+    }
 }
 
 /// One tier's file, open for lookups.
 struct TierFile {
-    file: File,
+    file: Source,
     path: PathBuf,
     records: u64,
     block_records: u32,
@@ -185,7 +230,12 @@ struct TierFile {
 impl TierFile {
     fn open(path: &Path, tier: Tier) -> DbResult<TierFile> {
         let file = File::open(path).map_err(|e| io(path, e))?;
-        let len = file.metadata().map_err(|e| io(path, e))?.len();
+        Self::from_source(Source::File(file), path, tier)
+    }
+
+    /// A tier's bytes checked as [`TierFile::open`] checks a file (`path` names it in errors).
+    fn from_source(file: Source, path: &Path, tier: Tier) -> DbResult<TierFile> {
+        let len = file.len().map_err(|e| io(path, e))?;
         let mut fixed = [0u8; 32];
         file.read_exact_at(&mut fixed, 0).map_err(|_| damaged(path, "too short for a tier's header"))?;
         let v1 = &fixed[..8] == MAGIC_V1;
@@ -418,6 +468,24 @@ impl ArrayDb {
         Ok(n)
     }
 
+    /// Save a tier's file made by [`encode_tier`] (checked by the caller, as
+    /// [`decode_tier`] checks it), as [`ArrayDb::write`] saves records.
+    pub fn write_bytes(&self, tier: Tier, bytes: &[u8]) -> DbResult<u64> {
+        let n = write_tier_bytes(&self.dir, tier, bytes)?;
+        self.tiers.lock().expect("tiers").remove(&tier);
+        self.cache.lock().expect("cache").forget(tier);
+        Ok(n)
+    }
+
+    /// A saved tier's file, whole, as it is on disk (what the MPI solver sends a worker).
+    pub fn file_bytes(&self, tier: Tier) -> DbResult<Vec<u8>> {
+        let path = self.dir.join(tier_file(tier));
+        if !path.exists() {
+            return Err(io(&self.dir, format!("tier {tier:x} is not saved")));
+        }
+        std::fs::read(&path).map_err(|e| io(&path, e))
+    }
+
     /// Bytes on disk, all files together.
     pub fn bytes(&self) -> u64 {
         std::fs::read_dir(&self.dir)
@@ -429,6 +497,30 @@ impl ArrayDb {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A tier's file in memory gives its records back, and a byte changed anywhere in it (the
+    /// header, the block table, a block) is refused: what the MPI solver relies on for the
+    /// tiers it sends.
+    #[test]
+        fn encoded_tiers_decode_and_damage_is_refused() {
+        // Two blocks and a bit: every value, remoteness up to the largest.
+        let n = BLOCK_RECORDS as usize * 2 + 7;
+        let values = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
+        let records: Vec<Rec> = (0..n)
+            .map(|i| if i % 5 == 0 { 0 } else { rec(values[i % 4], (i as u32 * 7919) % (MAX_REMOTENESS + 1)) })
+            .collect();
+        let file = encode_tier(42, &records).expect("encoded");
+        assert_eq!(decode_tier(&file, 42).expect("decoded"), records);
+        assert!(decode_tier(&file, 43).unwrap_err().contains("not 2b"));
+        let head_len = 32 + 3 * 16 + 4;
+        for at in [3, 20, 40, head_len - 1, head_len + 10, file.len() - 1] {
+            let mut bad = file.clone();
+            bad[at] ^= 0x10;
+            assert!(decode_tier(&bad, 42).is_err(), "a byte changed at {at} was not noticed");
+        }
+        assert!(decode_tier(&file[..file.len() - 1], 42).is_err());
+    }
+
 
     /// Every record with a symbol comes back from it whole, every symbol byte names one
     /// record, and the records of remoteness past 83 (or a draw with one) have none.

@@ -16,6 +16,8 @@ pub mod reach;
 pub mod sequence;
 pub mod strategy;
 pub mod tier;
+#[cfg(feature = "mpi")]
+pub mod tier_mpi;
 pub mod value;
 
 use crate::game::{Game, GameError, GameResult, Kind, Value};

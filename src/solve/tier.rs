@@ -72,7 +72,7 @@ pub fn solve(space: &dyn TierSpace, root: Tier, db: &ArrayDb, progress: &Progres
                 order.len()
             )));
         }
-        let (records, reps) = solve_tier(space, tier, db)?;
+        let (records, reps) = solve_tier(space, tier, &mut |c| Ok(db.load(c)?))?;
         db.write(tier, &records)?;
         stats.representatives += reps;
         stats.solved += 1;
@@ -92,9 +92,15 @@ struct Outside {
     draw: bool,
 }
 
-/// Solve one tier, its child tiers being saved in `db`: its records, and how many
-/// representatives it has.
-fn solve_tier(space: &dyn TierSpace, tier: Tier, db: &ArrayDb) -> GameResult<(Vec<Rec>, u64)> {
+/// Solve one tier, given the records of each of its child tiers (`child`, asked once a child
+/// tier): its records, and how many representatives it has. The one-process solver reads the
+/// child tiers from the database; the MPI solver (`tier_mpi`, with the feature `mpi`) from what
+/// the manager sent.
+pub fn solve_tier(
+    space: &dyn TierSpace,
+    tier: Tier,
+    child: &mut dyn FnMut(Tier) -> GameResult<Vec<Rec>>,
+) -> GameResult<(Vec<Rec>, u64)> {
     let size = space.tier_size(tier);
     if size > u32::MAX as u64 {
         return Err(GameError::OutOfMemory(format!(
@@ -106,7 +112,7 @@ fn solve_tier(space: &dyn TierSpace, tier: Tier, db: &ArrayDb) -> GameResult<(Ve
     // The child tiers' arrays, for this tier only.
     let mut children_of: HashMap<Tier, Vec<Rec>> = HashMap::new();
     for c in space.child_tiers(tier) {
-        children_of.insert(c, db.load(c)?);
+        children_of.insert(c, child(c)?);
     }
     let name = space.tier_name(tier);
 

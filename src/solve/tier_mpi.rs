@@ -1,0 +1,580 @@
+//! The tier solver on many machines, over MPI (the cargo feature `mpi`; docs/mpi.md).
+//!
+//! Run as `mpirun -np N gamesman solve GAME --save --mpi`. Rank 0 is the **manager**: it alone
+//! reads and writes the array database ([`ArrayDb`]), finds which tiers are saved already,
+//! and hands each idle worker a tier whose child tiers are all solved. Ranks 1..N are
+//! **workers**: each solves the tier it is given with all its threads, by the same per-tier
+//! solver as the one-process solve ([`super::tier::solve_tier`]), and sends back the tier's
+//! file, made as the database writes it ([`crate::db::array::encode_tier`]: compressed blocks,
+//! each with its CRC-32, and a checksummed header). The manager checks every block and writes
+//! the file as it came, so the database is the one-process solve's, byte for byte.
+//!
+//! No shared disk: the manager sends with each tier the files of the child tiers that the
+//! worker does not hold yet (compressed, as on disk); a worker keeps the tiers it was sent and
+//! the tiers it solved, and drops one when the manager says that every tier that moves to it
+//! is solved. Every message carries a CRC-32 of its bytes, and the tier files in it carry
+//! their own, checked on arrival in both directions.
+//!
+//! Faults: a worker that fails (an error in the game, a message that fails its check) tells
+//! the manager, which lets the other workers finish the tiers they hold, saves them, stops
+//! every rank and reports the error. A worker that dies (killed, out of memory) makes mpirun
+//! end the whole job; the manager then says how many tiers are saved before it goes. Every
+//! tier saved is whole (written under a temporary name and renamed), so the same command
+//! resumes from them. With one rank, the manager solves every tier itself (the one-process
+//! solver).
+
+use super::tier::{STOP_AFTER_ENV, TierStats, solve_tier};
+use crate::db::array::{ArrayDb, decode_tier, encode_tier};
+use crate::game::tier::{Tier, TierSpace, tier_order};
+use crate::game::{GameError, GameResult};
+use crate::progress::Progress;
+use mpi::Threading;
+use mpi::point_to_point::{MatchedReceiveVec, Message, Status};
+use mpi::topology::{Rank, SimpleCommunicator};
+use mpi::traits::*;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// Environment variable, a test hook: the worker of rank 1 exits, as if killed (no word to
+/// the manager, no MPI finalize), in the middle of the tier after it has solved this many.
+pub const DIE_AFTER_ENV: &str = "GAMESMAN_MPI_DIE_AFTER_TIERS";
+
+/// Environment variable, a test hook: the worker of rank 1 changes one byte of the file of
+/// the tier it solves after this many (after the file's checksums are made, before the
+/// message's), as a fault of memory or of the wire would: the manager must refuse it.
+pub const DAMAGE_AFTER_ENV: &str = "GAMESMAN_MPI_DAMAGE_AFTER_TIERS";
+
+/// Manager to worker.
+const TAG_WORK: i32 = 1;
+/// Worker to manager.
+const TAG_REPLY: i32 = 2;
+
+const WORK_SOLVE: u8 = 1;
+const WORK_STOP: u8 = 2;
+const REPLY_HELLO: u8 = 1;
+const REPLY_DONE: u8 = 2;
+const REPLY_FAILED: u8 = 3;
+
+/// The most bytes one MPI send carries (MPI counts are `int`): longer messages go in pieces.
+const PIECE: usize = 1 << 28;
+
+/// The largest message a rank accepts (a tier file is at most 2 bytes a position, 2^32
+/// positions, before compression).
+const MAX_MESSAGE: u64 = 1 << 34;
+
+/// Solve every tier reachable from `root` over MPI. On the manager (rank 0), the database
+/// (`open_db` is called there only) gets every tier and the result is `Some(stats)`; on a
+/// worker the result is `None` once the manager has stopped it. `identity` names the game's
+/// definition: every rank must run the same one. A worker solves with `threads` threads.
+pub fn solve(
+    space: &dyn TierSpace,
+    root: Tier,
+    identity: &str,
+    open_db: &dyn Fn() -> GameResult<ArrayDb>,
+    threads: usize,
+    progress: &Progress,
+) -> GameResult<Option<TierStats>> {
+    let Some((universe, _)) = mpi::initialize_with_threading(Threading::Funneled) else {
+        return Err(GameError::Unsupported("MPI was initialized already in this process".into()));
+    };
+    let world = universe.world();
+    let order = tier_order(space, root);
+    let result = if world.rank() == 0 {
+        if world.size() == 1 {
+            eprintln!(
+                "gamesman: note: one MPI rank: the manager solves every tier itself (use -np 2 or more for workers)"
+            );
+            let db = open_db()?;
+            super::tier::solve(space, root, &db, progress).map(Some)
+        } else {
+            manage(&world, space, root, &order, identity, open_db, progress).map(Some)
+        }
+    } else {
+        work(&world, space, root, &order, identity, threads).map(|()| None)
+    };
+    // Dropping the universe finalizes MPI: every rank gets here once the manager has stopped
+    // every worker.
+    drop(universe);
+    result
+}
+
+// --- Messages ---
+
+/// Send `bytes` with its length and CRC-32 first, in pieces of at most [`PIECE`].
+fn send(world: &SimpleCommunicator, to: Rank, tag: i32, bytes: &[u8]) {
+    let p = world.process_at_rank(to);
+    let mut head = [0u8; 12];
+    head[..8].copy_from_slice(&(bytes.len() as u64).to_le_bytes());
+    head[8..].copy_from_slice(&crc32fast::hash(bytes).to_le_bytes());
+    p.send_with_tag(&head[..], tag);
+    for piece in bytes.chunks(PIECE) {
+        p.send_with_tag(piece, tag);
+    }
+}
+
+/// Wait for the head of a message (from `from`, or from anyone), sleeping between looks so
+/// that a waiting rank leaves the cores to the ranks that work.
+fn wait(world: &SimpleCommunicator, from: Option<Rank>) -> (Message, Status) {
+    let mut pause = Duration::from_micros(50);
+    loop {
+        let got = match from {
+            Some(r) => world.process_at_rank(r).immediate_matched_probe(),
+            None => world.any_process().immediate_matched_probe(),
+        };
+        if let Some(m) = got {
+            return m;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(5));
+    }
+}
+
+/// The rest of a message whose head was matched: its bytes, checked against its CRC-32.
+fn receive(world: &SimpleCommunicator, head: (Message, Status)) -> (Rank, Result<Vec<u8>, String>) {
+    let (head, status) = head.matched_receive_vec::<u8>();
+    let from = status.source_rank();
+    if head.len() != 12 {
+        return (from, Err(format!("a message from rank {from} has a head of {} bytes, not 12", head.len())));
+    }
+    let len = u64::from_le_bytes(head[..8].try_into().expect("8 bytes"));
+    let crc = u32::from_le_bytes(head[8..].try_into().expect("4 bytes"));
+    if len > MAX_MESSAGE {
+        return (from, Err(format!("a message from rank {from} says it holds {len} bytes, past {MAX_MESSAGE}")));
+    }
+    let source = world.process_at_rank(from);
+    let mut bytes = Vec::with_capacity(len as usize);
+    // The pieces follow, in order (MPI does not reorder messages of one sender and tag).
+    while (bytes.len() as u64) < len {
+        let (piece, _) = source.receive_vec_with_tag::<u8>(status.tag());
+        if piece.is_empty() || bytes.len() as u64 + piece.len() as u64 > len {
+            return (from, Err(format!("a message from rank {from} does not add up to its {len} bytes")));
+        }
+        bytes.extend_from_slice(&piece);
+    }
+    if crc32fast::hash(&bytes) != crc {
+        return (from, Err(format!("a message of {len} bytes from rank {from} fails its checksum")));
+    }
+    (from, Ok(bytes))
+}
+
+/// Writes a message.
+#[derive(Default)]
+struct Out(Vec<u8>);
+
+impl Out {
+    fn u8(mut self, v: u8) -> Self {
+        self.0.push(v);
+        self
+    }
+    fn u64(mut self, v: u64) -> Self {
+        self.0.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    fn bytes(self, b: &[u8]) -> Self {
+        let mut s = self.u64(b.len() as u64);
+        s.0.extend_from_slice(b);
+        s
+    }
+}
+
+/// Reads a message; every read is checked against its end.
+struct In<'a>(&'a [u8]);
+
+impl<'a> In<'a> {
+    fn take(&mut self, n: u64) -> Result<&'a [u8], String> {
+        if n > self.0.len() as u64 {
+            return Err(format!("a message ends {} bytes early", n - self.0.len() as u64));
+        }
+        let (a, b) = self.0.split_at(n as usize);
+        self.0 = b;
+        Ok(a)
+    }
+    fn u8(&mut self) -> Result<u8, String> {
+        Ok(self.take(1)?[0])
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes")))
+    }
+    fn bytes(&mut self) -> Result<&'a [u8], String> {
+        let n = self.u64()?;
+        self.take(n)
+    }
+}
+
+// --- The worker ---
+
+/// A worker: say hello, then solve tiers until the manager says stop.
+fn work(
+    world: &SimpleCommunicator,
+    space: &dyn TierSpace,
+    root: Tier,
+    order: &[Tier],
+    identity: &str,
+    threads: usize,
+) -> GameResult<()> {
+    let rank = world.rank();
+    let hello = Out::default().u8(REPLY_HELLO).bytes(identity.as_bytes()).u64(root).u64(order.len() as u64);
+    send(world, 0, TAG_REPLY, &hello.0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| GameError::Unsupported(format!("rank {rank}: cannot start {threads} threads: {e}")))?;
+    let die_after: Option<usize> = std::env::var(DIE_AFTER_ENV).ok().and_then(|v| v.trim().parse().ok());
+    let damage_after: Option<usize> = std::env::var(DAMAGE_AFTER_ENV).ok().and_then(|v| v.trim().parse().ok());
+    // The tier files this rank holds (compressed, as on disk).
+    let mut held: HashMap<Tier, Vec<u8>> = HashMap::new();
+    let mut solved = 0usize;
+    loop {
+        let head = wait(world, Some(0));
+        let (_, msg) = receive(world, head);
+        let job = msg.and_then(|bytes| {
+            let mut r = In(&bytes);
+            match r.u8()? {
+                WORK_STOP => Ok(None),
+                WORK_SOLVE => {
+                    let tier = r.u64()?;
+                    for _ in 0..r.u64()? {
+                        held.remove(&r.u64()?);
+                    }
+                    for _ in 0..r.u64()? {
+                        let t = r.u64()?;
+                        held.insert(t, r.bytes()?.to_vec());
+                    }
+                    Ok(Some(tier))
+                }
+                k => Err(format!("a message of unknown kind {k}")),
+            }
+        });
+        let tier = match job {
+            Ok(None) => return Ok(()),
+            Ok(Some(t)) => t,
+            Err(e) => {
+                let why = format!("rank {rank} received a damaged message from the manager: {e}");
+                send(world, 0, TAG_REPLY, &Out::default().u8(REPLY_FAILED).u64(u64::MAX).bytes(why.as_bytes()).0);
+                continue;
+            }
+        };
+        if rank == 1 && die_after == Some(solved) {
+            eprintln!(
+                "gamesman: rank 1 exits in the middle of tier {} after {solved} tiers, as {DIE_AFTER_ENV} asks",
+                space.tier_name(tier)
+            );
+            // As if killed: no word to the manager, no MPI finalize.
+            unsafe { libc::_exit(3) };
+        }
+        let result = pool.install(|| -> GameResult<(Vec<u8>, u64)> {
+            let (records, reps) = solve_tier(space, tier, &mut |c| {
+                let bytes = held.get(&c).ok_or_else(|| {
+                    GameError::Database(format!(
+                        "rank {rank}: the manager did not send child tier {}",
+                        space.tier_name(c)
+                    ))
+                })?;
+                decode_tier(bytes, c).map_err(|e| {
+                    GameError::Database(format!(
+                        "tier {} as rank {rank} received it from the manager: {e}",
+                        space.tier_name(c)
+                    ))
+                })
+            })?;
+            let file = encode_tier(tier, &records).map_err(|e| GameError::Database(format!("rank {rank}: {e}")))?;
+            Ok((file, reps))
+        });
+        match result {
+            Ok((mut file, reps)) => {
+                if rank == 1 && damage_after == Some(solved) {
+                    let last = file.len() - 1;
+                    file[last] ^= 0x20;
+                }
+                send(world, 0, TAG_REPLY, &Out::default().u8(REPLY_DONE).u64(tier).u64(reps).bytes(&file).0);
+                held.insert(tier, file);
+                solved += 1;
+            }
+            Err(e) => {
+                let why = format!("rank {rank}, tier {}: {e}", space.tier_name(tier));
+                send(world, 0, TAG_REPLY, &Out::default().u8(REPLY_FAILED).u64(tier).bytes(why.as_bytes()).0);
+            }
+        }
+    }
+}
+
+// --- The manager ---
+
+/// Tiers saved and tiers in all, for the message of a manager that mpirun stops.
+static SAVED: AtomicUsize = AtomicUsize::new(0);
+static TOTAL: AtomicUsize = AtomicUsize::new(0);
+static DIR: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+
+/// When a worker dies, mpirun ends the job: the manager gets SIGTERM. It says what is saved
+/// (with only what a signal handler may do: atomics, a stack buffer, `write`, `_exit`).
+extern "C" fn stopped(_: libc::c_int) {
+    let mut buf = [0u8; 2048];
+    let mut n = 0;
+    let mut put = |b: &[u8]| {
+        for &c in b {
+            if n < buf.len() {
+                buf[n] = c;
+                n += 1;
+            }
+        }
+    };
+    let num = |v: usize, put: &mut dyn FnMut(&[u8])| {
+        let mut digits = [0u8; 20];
+        let mut i = digits.len();
+        let mut v = v;
+        loop {
+            i -= 1;
+            digits[i] = b'0' + (v % 10) as u8;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        put(&digits[i..]);
+    };
+    put(b"gamesman: error: the MPI job was stopped before the solve finished (a worker rank died, or mpirun was \
+interrupted: mpirun says which); ");
+    num(SAVED.load(Ordering::Relaxed), &mut put);
+    put(b" of ");
+    num(TOTAL.load(Ordering::Relaxed), &mut put);
+    put(b" tiers are saved in ");
+    put(DIR.get().map_or(&b"the database"[..], |d| &d[..]));
+    put(b": run the same command again to resume from them\n");
+    unsafe {
+        libc::write(2, buf.as_ptr().cast(), n);
+        libc::_exit(1);
+    }
+}
+
+/// The manager: hand out tiers, save what comes back, stop every worker.
+fn manage(
+    world: &SimpleCommunicator,
+    space: &dyn TierSpace,
+    root: Tier,
+    order: &[Tier],
+    identity: &str,
+    open_db: &dyn Fn() -> GameResult<ArrayDb>,
+    progress: &Progress,
+) -> GameResult<TierStats> {
+    let workers = world.size() - 1;
+    // Every worker says hello first: the same definition and the same root.
+    let mut problem: Option<GameError> = None;
+    for _ in 0..workers {
+        let head = wait(world, None);
+        let (from, msg) = receive(world, head);
+        let check = msg.and_then(|bytes| {
+            let mut r = In(&bytes);
+            if r.u8()? != REPLY_HELLO {
+                return Err("its first message is not a hello".into());
+            }
+            let (id, t, n) = (r.bytes()?.to_vec(), r.u64()?, r.u64()?);
+            if id != identity.as_bytes() {
+                return Err("it runs another definition of the game (another script, engine, --misere or gamesman \
+                            version): every rank must run the same"
+                    .into());
+            }
+            if t != root || n != order.len() as u64 {
+                return Err("it solves from another position (give every rank the same command)".into());
+            }
+            Ok(())
+        });
+        if let Err(e) = check {
+            problem.get_or_insert(GameError::Unsupported(format!("MPI rank {from}: {e}")));
+        }
+    }
+    let result = match problem {
+        Some(e) => Err(e),
+        None => open_db().and_then(|db| schedule(world, space, order, &db, progress)),
+    };
+    // No worker holds a tier now: stop them all.
+    for w in 1..=workers {
+        send(world, w, TAG_WORK, &Out::default().u8(WORK_STOP).0);
+    }
+    result
+}
+
+/// Hand out every unsolved tier and save what comes back; returns once no worker holds a
+/// tier (after an error too, saving what the others finish).
+fn schedule(
+    world: &SimpleCommunicator,
+    space: &dyn TierSpace,
+    order: &[Tier],
+    db: &ArrayDb,
+    progress: &Progress,
+) -> GameResult<TierStats> {
+    let n = order.len();
+    let at: HashMap<Tier, usize> = order.iter().enumerate().map(|(i, &t)| (t, i)).collect();
+    let mut kids: Vec<Vec<usize>> = Vec::with_capacity(n);
+    for &t in order {
+        let mut k: Vec<usize> = space.child_tiers(t).iter().filter_map(|c| at.get(c).copied()).collect();
+        k.sort_unstable();
+        k.dedup();
+        kids.push(k);
+    }
+    let mut parents: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, k) in kids.iter().enumerate() {
+        for &c in k {
+            parents[c].push(i);
+        }
+    }
+    let mut solved: Vec<bool> = order.iter().map(|&t| db.has(t)).collect::<Result<_, _>>()?;
+    // Unsolved child tiers a tier waits for; unsolved parent tiers that still need a tier.
+    let mut kids_left: Vec<usize> = kids.iter().map(|k| k.iter().filter(|&&c| !solved[c]).count()).collect();
+    let mut parents_left: Vec<usize> = parents.iter().map(|p| p.iter().filter(|&&q| !solved[q]).count()).collect();
+    let mut ready: BTreeSet<usize> = (0..n).filter(|&i| !solved[i] && kids_left[i] == 0).collect();
+    let mut stats = TierStats { tiers: n, ..TierStats::default() };
+    stats.positions = order.iter().map(|&t| space.tier_size(t)).sum();
+    let saved_before = solved.iter().filter(|&&s| s).count();
+    SAVED.store(saved_before, Ordering::Relaxed);
+    TOTAL.store(n, Ordering::Relaxed);
+    let _ = DIR.set(db.path().display().to_string().into_bytes());
+    // SAFETY: the handler does only what a signal handler may.
+    unsafe {
+        libc::signal(libc::SIGTERM, stopped as *const () as libc::sighandler_t);
+        libc::signal(libc::SIGINT, stopped as *const () as libc::sighandler_t);
+    }
+    let stop_after: Option<usize> = std::env::var(STOP_AFTER_ENV).ok().and_then(|v| v.trim().parse().ok());
+
+    let workers = (world.size() - 1) as usize;
+    // Per worker (index = rank): the tiers it holds, the tiers it may drop, its tier now.
+    let mut held: Vec<HashSet<usize>> = vec![HashSet::new(); workers + 1];
+    let mut drop_list: Vec<Vec<usize>> = vec![Vec::new(); workers + 1];
+    let mut busy: Vec<Option<usize>> = vec![None; workers + 1];
+    let mut failure: Option<GameError> = None;
+    let name = |i: usize| space.tier_name(order[i]);
+    loop {
+        // Stop handing out tiers on an error, at the time limit, or where the test hook says.
+        if failure.is_none() {
+            if progress.expired() {
+                failure = Some(GameError::TimeLimit(format!(
+                    "the time limit ran out after {} of {n} tiers (the solved tiers are saved: run again to resume)",
+                    SAVED.load(Ordering::Relaxed)
+                )));
+            } else if stop_after.is_some_and(|k| stats.solved >= k) && solved.iter().any(|&s| !s) {
+                failure = Some(GameError::Unsupported(format!(
+                    "stopped after {} tiers, as {STOP_AFTER_ENV} asks (run again to resume)",
+                    stats.solved
+                )));
+            }
+        }
+        while failure.is_none()
+            && let Some(w) = (1..=workers).find(|&w| busy[w].is_none())
+            && !ready.is_empty()
+            && stop_after.is_none_or(|k| stats.solved + busy.iter().flatten().count() < k)
+        {
+            // The ready tier of whose child tiers this worker holds the most (then the first).
+            let i = *ready
+                .iter()
+                .max_by_key(|&&i| (kids[i].iter().filter(|c| held[w].contains(c)).count(), std::cmp::Reverse(i)))
+                .expect("a ready tier");
+            ready.remove(&i);
+            let mut msg = Out::default().u8(WORK_SOLVE).u64(order[i]).u64(drop_list[w].len() as u64);
+            for &d in &drop_list[w] {
+                msg = msg.u64(order[d]);
+            }
+            let send_kids: Vec<usize> = kids[i].iter().copied().filter(|c| !held[w].contains(c)).collect();
+            msg = msg.u64(send_kids.len() as u64);
+            for &c in &send_kids {
+                match db.file_bytes(order[c]) {
+                    Ok(file) => msg = msg.u64(order[c]).bytes(&file),
+                    Err(e) => {
+                        failure = Some(e.into());
+                        break;
+                    }
+                }
+            }
+            if failure.is_some() {
+                break;
+            }
+            drop_list[w].clear();
+            held[w].extend(send_kids);
+            send(world, w as Rank, TAG_WORK, &msg.0);
+            busy[w] = Some(i);
+        }
+        if busy.iter().all(Option::is_none) {
+            break;
+        }
+        let head = wait(world, None);
+        let (from, msg) = receive(world, head);
+        let w = from as usize;
+        let Some(i) = busy.get(w).copied().flatten() else {
+            failure.get_or_insert(GameError::Unsupported(format!("MPI rank {from} answered with no tier to solve")));
+            continue;
+        };
+        busy[w] = None;
+        let done = msg.and_then(|bytes| {
+            let mut r = In(&bytes);
+            match r.u8()? {
+                REPLY_DONE => {
+                    let (t, reps, file) = (r.u64()?, r.u64()?, r.bytes()?);
+                    if t != order[i] {
+                        return Err(format!("it sent tier {t:x} for tier {}", name(i)));
+                    }
+                    decode_tier(file, t).map_err(|e| format!("tier {} fails its check on arrival: {e}", name(i)))?;
+                    Ok(Ok((reps, file.to_vec())))
+                }
+                REPLY_FAILED => {
+                    let _ = r.u64()?;
+                    Ok(Err(String::from_utf8_lossy(r.bytes()?).into_owned()))
+                }
+                k => Err(format!("a reply of unknown kind {k}")),
+            }
+        });
+        let (reps, file) = match done {
+            Ok(Ok(x)) => x,
+            Ok(Err(why)) => {
+                failure.get_or_insert(GameError::Unsupported(format!("an MPI worker failed: {why}")));
+                continue;
+            }
+            Err(e) => {
+                failure.get_or_insert(GameError::Database(format!("MPI rank {from}: {e}")));
+                continue;
+            }
+        };
+        if let Err(e) = db.write_bytes(order[i], &file) {
+            failure.get_or_insert(e.into());
+            continue;
+        }
+        held[w].insert(i);
+        solved[i] = true;
+        SAVED.fetch_add(1, Ordering::Relaxed);
+        stats.solved += 1;
+        stats.representatives += reps;
+        if let Err(e) = progress.tick(stats.representatives, 0) {
+            failure.get_or_insert(e);
+        }
+        for &p in &parents[i] {
+            kids_left[p] -= 1;
+            if kids_left[p] == 0 && !solved[p] {
+                ready.insert(p);
+            }
+        }
+        // A child tier whose parents are all solved is needed no more: its holders drop it.
+        for &c in &kids[i] {
+            parents_left[c] -= 1;
+            if parents_left[c] == 0 {
+                for v in 1..=workers {
+                    if held[v].remove(&c) {
+                        drop_list[v].push(c);
+                    }
+                }
+            }
+        }
+    }
+    unsafe {
+        libc::signal(libc::SIGTERM, libc::SIG_DFL);
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    }
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if let Some(i) = (0..n).find(|&i| !solved[i]) {
+        return Err(GameError::Unsupported(format!(
+            "tier {} was never ready (its child tiers form a cycle?)",
+            name(i)
+        )));
+    }
+    stats.bytes = db.bytes();
+    Ok(stats)
+}
