@@ -209,7 +209,8 @@ impl Source {
             Source::File(f) => f.read_exact_at(buf, off),
             Source::Bytes(b) => {
                 let part = usize::try_from(off).ok().and_then(|o| b.get(o..o.checked_add(buf.len())?));
-                let part = part.ok_or_else(|| std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "past the end"))?;
+                let part =
+                    part.ok_or_else(|| std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "past the end"))?;
                 buf.copy_from_slice(part);
                 Ok(())
             }
@@ -502,7 +503,7 @@ mod tests {
     /// header, the block table, a block) is refused: what the MPI solver relies on for the
     /// tiers it sends.
     #[test]
-        fn encoded_tiers_decode_and_damage_is_refused() {
+    fn encoded_tiers_decode_and_damage_is_refused() {
         // Two blocks and a bit: every value, remoteness up to the largest.
         let n = BLOCK_RECORDS as usize * 2 + 7;
         let values = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
@@ -520,7 +521,6 @@ mod tests {
         }
         assert!(decode_tier(&file[..file.len() - 1], 42).is_err());
     }
-
 
     /// Every record with a symbol comes back from it whole, every symbol byte names one
     /// record, and the records of remoteness past 83 (or a draw with one) have none.
