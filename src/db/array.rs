@@ -31,7 +31,7 @@
 //! whose file exists was solved whole: a killed solve resumes at the first tier without
 //! one. A block whose checksum fails is refused with one line naming the file and block.
 
-use super::{DbResult, damaged, io};
+use super::{DbError, DbResult, damaged, io};
 use crate::game::Value;
 use crate::game::tier::Tier;
 use std::collections::HashMap;
@@ -165,7 +165,12 @@ pub fn encode_tier(tier: Tier, records: &[Rec]) -> Result<Vec<u8>, String> {
 /// checked and each block decompressed to its size; the error says what is wrong.
 pub fn decode_tier(bytes: &[u8], tier: Tier) -> Result<Vec<Rec>, String> {
     let name = PathBuf::from(format!("tier {tier:x}"));
-    TierFile::from_source(Source::Bytes(bytes.to_vec()), &name, tier).and_then(|t| t.all()).map_err(|e| e.to_string())
+    let reason = |_: &Path, what: String| DbError::Damaged { path: String::new(), what };
+    TierFile::from_source(Source::Bytes(bytes.to_vec()), &name, tier, reason).and_then(|t| t.all()).map_err(|e| match e
+    {
+        DbError::Damaged { what, .. } => what,
+        e => e.to_string(),
+    })
 }
 
 /// Write `records` as the array of `tier` in `dir` (under a temporary name, then renamed).
@@ -221,6 +226,9 @@ impl Source {
 /// One tier's file, open for lookups.
 struct TierFile {
     file: Source,
+    /// How a damaged part is reported: for a file, with its path and how to remove it; for
+    /// bytes in memory, the reason alone.
+    bad: fn(&Path, String) -> DbError,
     path: PathBuf,
     records: u64,
     block_records: u32,
@@ -231,41 +239,41 @@ struct TierFile {
 impl TierFile {
     fn open(path: &Path, tier: Tier) -> DbResult<TierFile> {
         let file = File::open(path).map_err(|e| io(path, e))?;
-        Self::from_source(Source::File(file), path, tier)
+        Self::from_source(Source::File(file), path, tier, |p, what| damaged(p, what))
     }
 
     /// A tier's bytes checked as [`TierFile::open`] checks a file (`path` names it in errors).
-    fn from_source(file: Source, path: &Path, tier: Tier) -> DbResult<TierFile> {
+    fn from_source(file: Source, path: &Path, tier: Tier, bad: fn(&Path, String) -> DbError) -> DbResult<TierFile> {
         let len = file.len().map_err(|e| io(path, e))?;
         let mut fixed = [0u8; 32];
-        file.read_exact_at(&mut fixed, 0).map_err(|_| damaged(path, "too short for a tier's header"))?;
+        file.read_exact_at(&mut fixed, 0).map_err(|_| bad(path, "too short for a tier's header".into()))?;
         let v1 = &fixed[..8] == MAGIC_V1;
         if &fixed[..8] != MAGIC && !v1 {
-            return Err(damaged(path, "no tier array mark of a format this version reads (GMTIER01 or GMTIER02)"));
+            return Err(bad(path, "no tier array mark of a format this version reads (GMTIER01 or GMTIER02)".into()));
         }
         let u64_at = |b: &[u8], i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
         let u32_at = |b: &[u8], i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
         let (t, records, block_records, nblocks) =
             (u64_at(&fixed, 8), u64_at(&fixed, 16), u32_at(&fixed, 24), u32_at(&fixed, 28));
         if t != tier {
-            return Err(damaged(path, format!("it holds tier {t:x}, not {tier:x}")));
+            return Err(bad(path, format!("it holds tier {t:x}, not {tier:x}")));
         }
         // What this build writes: blocks of BLOCK_RECORDS, tiers indexed by u32.
         if block_records != if v1 { BLOCK_RECORDS_V1 } else { BLOCK_RECORDS } || records > u64::from(u32::MAX) + 1 {
-            return Err(damaged(path, "its block size or record count is not one this version writes"));
+            return Err(bad(path, "its block size or record count is not one this version writes".into()));
         }
         if records.div_ceil(block_records as u64) != nblocks as u64 {
-            return Err(damaged(path, "its block count does not match its size"));
+            return Err(bad(path, "its block count does not match its size".into()));
         }
         let head_len = 32 + nblocks as u64 * 16 + 4;
         if head_len > len {
-            return Err(damaged(path, "shorter than its block table"));
+            return Err(bad(path, "shorter than its block table".into()));
         }
         let mut head = vec![0u8; head_len as usize];
         file.read_exact_at(&mut head, 0).map_err(|e| io(path, e))?;
         let body = head.len() - 4;
         if crc32fast::hash(&head[..body]) != u32_at(&head, body) {
-            return Err(damaged(path, "its header fails its checksum"));
+            return Err(bad(path, "its header fails its checksum".into()));
         }
         let table: Vec<(u64, u32, u32, bool)> = (0..nblocks as usize)
             .map(|b| {
@@ -276,9 +284,9 @@ impl TierFile {
             })
             .collect();
         if table.iter().any(|&(off, n, _, _)| off.checked_add(n as u64).is_none_or(|end| end > len)) {
-            return Err(damaged(path, "a block lies past the end of the file"));
+            return Err(bad(path, "a block lies past the end of the file".into()));
         }
-        Ok(TierFile { file, path: path.to_path_buf(), records, block_records, table })
+        Ok(TierFile { file, bad, path: path.to_path_buf(), records, block_records, table })
     }
 
     /// Block `b`, decompressed and checked.
@@ -287,20 +295,20 @@ impl TierFile {
         let mut bytes = vec![0u8; n as usize];
         self.file.read_exact_at(&mut bytes, off).map_err(|e| io(&self.path, e))?;
         if crc32fast::hash(&bytes) != crc {
-            return Err(damaged(&self.path, format!("block {b} fails its checksum")));
+            return Err((self.bad)(&self.path, format!("block {b} fails its checksum")));
         }
         let want = ((self.records - b as u64 * self.block_records as u64).min(self.block_records as u64)) as usize;
         let width = if wide { 2 } else { 1 };
         let raw = zstd::bulk::decompress(&bytes, want * width)
-            .map_err(|e| damaged(&self.path, format!("block {b} does not decompress: {e}")))?;
+            .map_err(|e| (self.bad)(&self.path, format!("block {b} does not decompress: {e}")))?;
         if raw.len() != want * width {
-            return Err(damaged(&self.path, format!("block {b} holds {} bytes, not {}", raw.len(), want * width)));
+            return Err((self.bad)(&self.path, format!("block {b} holds {} bytes, not {}", raw.len(), want * width)));
         }
         if wide {
             return Ok(raw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect());
         }
         if let Some(&s) = raw.iter().find(|&&s| s > 253) {
-            return Err(damaged(&self.path, format!("block {b} holds the byte {s}, no record's")));
+            return Err((self.bad)(&self.path, format!("block {b} holds the byte {s}, no record's")));
         }
         let table: [Rec; 256] = std::array::from_fn(|s| unsymbol(s as u8).unwrap_or(0));
         Ok(raw.iter().map(|&s| table[s as usize]).collect())
@@ -309,7 +317,7 @@ impl TierFile {
     /// Which block holds `index`, and where in it.
     fn place(&self, index: u64) -> DbResult<(u32, usize)> {
         if index >= self.records {
-            return Err(damaged(&self.path, format!("index {index} is past its {} records", self.records)));
+            return Err((self.bad)(&self.path, format!("index {index} is past its {} records", self.records)));
         }
         Ok(((index / self.block_records as u64) as u32, (index % self.block_records as u64) as usize))
     }
