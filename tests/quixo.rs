@@ -5,31 +5,11 @@
 use gamesman::catalog::{Catalog, Database, Engine, How};
 use gamesman::game::Value;
 
-struct Known {
-    position: String,
-    value: Value,
-    remoteness: Option<u32>,
-}
+mod common;
+use common::Known;
 
 fn oracle() -> Vec<Known> {
-    let text = include_str!("data/quixo3.jsonl");
-    text.lines()
-        .map(|line| {
-            let j: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
-            let value = match j["value"].as_str().expect("a value") {
-                "win" => Value::Win,
-                "lose" => Value::Lose,
-                "tie" => Value::Tie,
-                "draw" => Value::Draw,
-                other => panic!("value {other}"),
-            };
-            Known {
-                position: j["position"].as_str().expect("a position").to_string(),
-                value,
-                remoteness: j["remoteness"].as_u64().map(|r| r as u32),
-            }
-        })
-        .collect()
+    common::known(include_str!("data/quixo3.jsonl"))
 }
 
 /// The oracle's file is whole: 32,027 positions (its own count), the start a win in 7.

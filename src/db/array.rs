@@ -239,7 +239,7 @@ struct TierFile {
 impl TierFile {
     fn open(path: &Path, tier: Tier) -> DbResult<TierFile> {
         let file = File::open(path).map_err(|e| io(path, e))?;
-        Self::from_source(Source::File(file), path, tier, |p, what| damaged(p, what))
+        Self::from_source(Source::File(file), path, tier, damaged)
     }
 
     /// A tier's bytes checked as [`TierFile::open`] checks a file (`path` names it in errors).

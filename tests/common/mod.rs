@@ -122,3 +122,32 @@ pub fn limit_address_space(cmd: &mut std::process::Command, mib: u64) {
         });
     }
 }
+
+/// A position's value and remoteness as an independent solver (tests/oracles/) wrote it.
+pub struct Known {
+    pub position: String,
+    pub value: gamesman::game::Value,
+    pub remoteness: Option<u32>,
+}
+
+/// The lines of an oracle's JSONL file (`{"position", "value", "remoteness"}` a line).
+pub fn known(text: &str) -> Vec<Known> {
+    use gamesman::game::Value;
+    text.lines()
+        .map(|line| {
+            let j: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+            let value = match j["value"].as_str().expect("a value") {
+                "win" => Value::Win,
+                "lose" => Value::Lose,
+                "tie" => Value::Tie,
+                "draw" => Value::Draw,
+                other => panic!("value {other}"),
+            };
+            Known {
+                position: j["position"].as_str().expect("a position").to_string(),
+                value,
+                remoteness: j["remoteness"].as_u64().map(|r| r as u32),
+            }
+        })
+        .collect()
+}
