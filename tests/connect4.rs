@@ -98,16 +98,10 @@ fn tier_save_agrees_with_the_oracle() {
         let (_, _, dir) = saved_start(board);
         let how = How { engine: Engine::Native, database: Database::At(dir.clone()), ..How::default() };
         let mut s = Catalog::new().open("connect4", &how).expect("connect4 opens");
-        for k in all.iter().filter(|k| board_of(&k.position) == board) {
-            assert_eq!(s.source(&k.position).unwrap(), "database", "{}", k.position);
-            let (sol, _) = s.value(&k.position).expect("a value");
-            if (sol.value, sol.remoteness) != (k.value, k.remoteness) {
-                wrong.push(format!(
-                    "{}: {:?} {:?}, oracle {:?} {:?}",
-                    k.position, sol.value, sol.remoteness, k.value, k.remoteness
-                ));
-            }
-        }
+        wrong.extend(common::disagreements_from_database(
+            &mut *s,
+            all.iter().filter(|k| board_of(&k.position) == board),
+        ));
         assert_eq!(s.visited(), 0, "every answer came from the arrays");
         let _ = std::fs::remove_dir_all(&dir);
     }

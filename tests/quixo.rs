@@ -85,17 +85,7 @@ fn tier_save_agrees_with_the_oracle() {
     assert_eq!(tiers, 55);
     let how = How { engine: Engine::Native, database: Database::At(dir.clone()), ..How::default() };
     let mut s = Catalog::new().open("quixo", &how).expect("quixo opens");
-    let mut wrong = Vec::new();
-    for k in oracle() {
-        assert_eq!(s.source(&k.position).unwrap(), "database", "{}", k.position);
-        let (sol, _) = s.value(&k.position).expect("a value");
-        if (sol.value, sol.remoteness) != (k.value, k.remoteness) {
-            wrong.push(format!(
-                "{}: {:?} {:?}, oracle {:?} {:?}",
-                k.position, sol.value, sol.remoteness, k.value, k.remoteness
-            ));
-        }
-    }
+    let wrong = common::disagreements_from_database(&mut *s, &oracle());
     assert_eq!(s.visited(), 0, "every answer came from the arrays");
     assert!(wrong.is_empty(), "{} disagreements, first: {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
     // `moves` from the arrays: the start's moves all lead to positions O loses (the oracle).

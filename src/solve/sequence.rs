@@ -634,11 +634,15 @@ mod tests {
         assert_eq!(s.period(), Some((0, 3)));
     }
 
-    /// The values by the definition: the mex of every option, no bitset, no split.
-    fn by_definition(digits: &[u8], to: usize) -> Vec<u64> {
+    /// The values by the definition: the mex of every option, no bitset, no split; with
+    /// `unequal`, also every split of n into a + b with 0 < a < b (Grundy's game).
+    fn by_definition(digits: &[u8], to: usize, unequal: bool) -> Vec<u64> {
         let mut g: Vec<u64> = Vec::new();
         for n in 0..=to {
             let mut options = std::collections::BTreeSet::new();
+            if unequal {
+                options.extend((1..n).filter(|&a| 2 * a < n).map(|a| g[a] ^ g[n - a]));
+            }
             for (k, &d) in digits.iter().enumerate().skip(1) {
                 if d & 1 != 0 && n == k {
                     options.insert(0);
@@ -673,7 +677,7 @@ mod tests {
     fn both_methods_agree_with_the_definition_on_every_short_octal_code() {
         for code in 0..8 * 8 * 8 {
             let digits = [0, (code >> 6) as u8, ((code >> 3) & 7) as u8, (code & 7) as u8];
-            let want = by_definition(&digits, 300);
+            let want = by_definition(&digits, 300, false);
             for method in [Method::Plain, Method::RareCommon] {
                 let mut s = NimSequence::with_method(HeapRules::octal(&digits), method);
                 let got: Vec<u64> = (0..=300).map(|n| s.get(n)).collect();
@@ -692,7 +696,7 @@ mod tests {
             let digits = if a == 0 { vec![0, b] } else { vec![0, a, b] };
             let written: Vec<u8> = (0..=to).map(|k| digits.get(k).copied().unwrap_or(b)).collect();
             let rules = HeapRules::repeating(&digits);
-            let want = by_definition(&written, to);
+            let want = by_definition(&written, to, false);
             let mut s = NimSequence::new(rules);
             let got: Vec<u64> = (0..=to).map(|n| s.get(n)).collect();
             assert_eq!(got, want, "{digits:?} with the last repeating");
@@ -731,28 +735,8 @@ mod tests {
     /// against the definition: the mex over every split a + b = n with a < b.
     #[test]
     fn the_unequal_split_agrees_with_the_definition() {
-        let by_definition_unequal = |digits: &[u8], to: usize| -> Vec<u64> {
-            let mut g: Vec<u64> = Vec::new();
-            for n in 0..=to {
-                let mut options: std::collections::BTreeSet<u64> =
-                    (1..n).filter(|&a| 2 * a < n).map(|a| g[a] ^ g[n - a]).collect();
-                for (k, &d) in digits.iter().enumerate().skip(1) {
-                    if d & 1 != 0 && n == k {
-                        options.insert(0);
-                    }
-                    if d & 2 != 0 && n > k {
-                        options.insert(g[n - k]);
-                    }
-                    if d & 4 != 0 && n > k {
-                        options.extend((1..n - k).map(|a| g[a] ^ g[n - k - a]));
-                    }
-                }
-                g.push((0..).find(|v| !options.contains(v)).unwrap());
-            }
-            g
-        };
         for digits in [&[0u8][..], &[0, 1], &[0, 3], &[0, 4], &[0, 0, 7], &[0, 2, 6]] {
-            let want = by_definition_unequal(digits, 1500);
+            let want = by_definition(digits, 1500, true);
             for method in [Method::Plain, Method::RareCommon] {
                 let rules = HeapRules::octal(digits).union(&HeapRules::split_unequal());
                 let mut s = NimSequence::with_method(rules, method);

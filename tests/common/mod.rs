@@ -151,3 +151,23 @@ pub fn known(text: &str) -> Vec<Known> {
         })
         .collect()
 }
+
+/// Ask a session with a saved database for each known position: each must be answered from
+/// the database; returns the disagreements with the oracle, one line each.
+pub fn disagreements_from_database<'a>(
+    s: &mut dyn gamesman::catalog::Session,
+    known: impl IntoIterator<Item = &'a Known>,
+) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for k in known {
+        assert_eq!(s.source(&k.position).unwrap(), "database", "{}", k.position);
+        let (sol, _) = s.value(&k.position).expect("a value");
+        if (sol.value, sol.remoteness) != (k.value, k.remoteness) {
+            wrong.push(format!(
+                "{}: {:?} {:?}, oracle {:?} {:?}",
+                k.position, sol.value, sol.remoteness, k.value, k.remoteness
+            ));
+        }
+    }
+    wrong
+}
