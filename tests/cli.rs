@@ -123,7 +123,7 @@ fn script_errors_name_file_line_and_column() {
     fails_with(&["solve", "tests/games/forever.rhai", "3"], "tests/games/forever.rhai:3:15: the script used more than");
     fails_with(
         &["solve", "tests/games/hog.rhai", "3"],
-        "tests/games/hog.rhai:4:37: Length of string too large (in moves)",
+        "tests/games/hog.rhai:4:37: the script made more than 256 MiB of data in one call",
     );
     fails_with(&["solve", "tests/games/no_moves_fn.rhai", "3"], "missing the required function `fn moves(pos)`");
     fails_with(

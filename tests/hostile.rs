@@ -174,19 +174,52 @@ fn map_bomb(n: usize) -> String {
 fn a_script_is_held_to_the_budget() {
     // Before: 11.4 GB, 8.4 GB with --max-memory 16 (Rhai checks `a` in `m[k] = a`, not `m`,
     // so its per-value limits never saw the map grow).
-    // 200,000 elements pass Rhai's array limit at 16 MiB (16 MiB / 64 = 262,144 elements):
-    // the allocation meter stops the call at a quarter of the budget.
+    // 200,000 elements (3.2 MB) pass `pad`'s check at 16 MiB: the allocation meter stops the
+    // call at a quarter of the budget as the map grows.
     let o = run(&["solve", &map_bomb(200_000), "--max-memory", "16"], 16 + 64, Stdio::null());
     refused(&o, "map bomb, 16 MiB", "the script made more than 4 MiB of data in one call");
-    // 10^6 elements: past the array limit sized from 16 MiB.
+    // 10^6 elements: 16 bytes each, past a quarter of 16 MiB before `pad` allocates them.
     let o = run(&["solve", &map_bomb(1_000_000), "--max-memory", "16"], 16 + 64, Stdio::null());
-    refused(&o, "map bomb, 16 MiB, big array", "Size of array/BLOB too large");
+    refused(&o, "map bomb, 16 MiB, big array", "`pad` of an array to 1000000 would make about 15 MiB, past a quarter");
     // The default budget: the meter at 256 MiB.
     let o = run(&["solve", &map_bomb(1_000_000)], 1024 + 64, Stdio::null());
     refused(&o, "map bomb, 1 GiB", "the script made more than 256 MiB of data in one call");
     // An ordinary script still plays within the smallest budget.
     let o = run(&["solve", "games/kayles.rhai", "10", "--max-memory", "16"], 16 + 64, Stdio::null());
     assert_eq!(o.code, 0, "{}", o.stderr);
+}
+
+#[test]
+fn pad_and_blob_are_checked_before_they_allocate() {
+    // Rhai's own per-value limits are off (they made building an array of arrays quadratic),
+    // so `pad` and `blob`, whose size is a number in the script, are checked before they
+    // allocate; they must still do what Rhai's documentation says (the expected values below).
+    let script = |name: &str, extra: &str| {
+        file(
+            name,
+            &format!(
+                "const NAME = \"pad\";\nconst KIND = \"impartial\";\nconst START = \"2\";\n\
+                 fn parse(t) {{ parse_heaps(t) }}\nfn format(h) {{ format_heaps(h) }}\n\
+                 fn moves(h) {{ {extra}\n  if h[0] > 0 {{ [1] }} else {{ [] }} }}\nfn play(h, m) {{ [h[0] - 1] }}\n"
+            ),
+        )
+    };
+    let same = "let a = [1]; a.pad(3, [7, 8]); if a != [1, [7, 8], [7, 8]] { throw `array ${a}`; }\n\
+                let s = \"hello\"; s.pad(11, \"(!)\"); if s != \"hello(!)(!)\" { throw `string ${s}`; }\n\
+                s.pad(13, '*'); if s != \"hello(!)(!)**\" { throw `char ${s}`; }\n\
+                let e = \"x\"; e.pad(5, \"\"); if e != \"x\" { throw `empty ${e}`; }\n\
+                let b = blob(2, 0x142); b.pad(3, 9); if b.len() != 3 || b[0] != 0x42 || b[2] != 9 { throw `blob ${b}`; }";
+    let o = run(&["solve", &script("same.rhai", same)], 1024 + 64, Stdio::null());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    for (name, call, what) in [
+        ("arr.rhai", "let z = []; z.pad(10000000, 0);", "`pad` of an array to 10000000 would make about 152 MiB"),
+        ("str.rhai", "let z = \"\"; z.pad(100000000, \"ab\");", "`pad` of a string to 100000000"),
+        ("blob.rhai", "let z = blob(100000000);", "`blob` to 100000000 would make about 95 MiB"),
+    ] {
+        let o = run(&["solve", &script(name, call), "--max-memory", "64"], 64 + 64, Stdio::null());
+        refused(&o, name, what);
+        assert!(o.stderr.contains(&format!("{name}:6:")), "{name}: the line is named: {}", o.stderr);
+    }
 }
 
 #[test]

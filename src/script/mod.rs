@@ -268,9 +268,9 @@ fn error_text(
 ) -> String {
     let (inner, mut pos) = innermost(e);
     let mut msg = message(inner);
-    // (Not for a call the meter stopped: run again, it would make as much once more.)
+    // (A call the meter stopped is run again too: it makes as much once more, at most a
+    // quarter of the budget, after the first run's data is freed.)
     if inner.is_system_exception()
-        && !matches!(inner, EvalAltResult::ErrorTerminated(..))
         && let Some(trace) = trace_limit(ast, constants, f, args, budget)
     {
         pos = trace.pos;
@@ -293,9 +293,6 @@ pub fn engine() -> Engine {
     e.set_max_operations(MAX_OPERATIONS)
         .set_max_call_levels(MAX_CALL_LEVELS)
         .set_max_expr_depths(64, 64)
-        .set_max_string_size(1 << 20)
-        .set_max_array_size(1 << 20)
-        .set_max_map_size(1 << 16)
         .set_max_variables(1 << 12)
         .set_max_functions(1 << 12)
         .set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
@@ -312,14 +309,17 @@ thread_local! {
     static CALL_START: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
 }
 
-/// Hold every call of `e` to a quarter of a memory budget of `budget` bytes: Rhai's limits
-/// on one array, map and string, and the allocation meter ([`crate::meter`]) on everything a
-/// call makes, read at each of its operations.
+/// Hold every call of `e` to a quarter of a memory budget of `budget` bytes: the allocation
+/// meter ([`crate::meter`]) on everything a call makes, read at each of its operations, and a
+/// check before the functions that make data of a size given as a number (`pad`, `blob`).
+///
+/// Rhai's own limits on one array, map or string are not set: with any of them set, Rhai
+/// measures a value whole after every operation that changes it, so a script building an
+/// array of arrays (a `children` hook) costs the square of its length (Grundy's game to 3,000
+/// as a script: 16.1 s with them, 11.1 s without; docs/performance.md).
 fn meter(e: &mut Engine, budget: usize) {
-    e.set_max_string_size((budget / 16).clamp(1 << 10, 1 << 20))
-        .set_max_array_size((budget / 64).clamp(1 << 10, 1 << 20))
-        .set_max_map_size((budget / 256).clamp(1 << 8, 1 << 16));
     let most = (budget / 4) as isize;
+    sized(e, budget / 4);
     let why = out_of_memory(budget);
     e.on_progress(move |ops| {
         let now = crate::meter::net();
@@ -331,6 +331,112 @@ fn meter(e: &mut Engine, budget: usize) {
         }
         None
     });
+}
+
+/// Check `pad` and `blob`, whose size is a number in the script, before they allocate: at most
+/// `most` bytes (about 16 a value, plus the value's own data for each copy).
+fn sized(e: &mut Engine, most: usize) {
+    use rhai::{Array, Blob, INT, ImmutableString};
+    let check = move |what: &str, len: INT, each: usize| -> Result<(), Box<EvalAltResult>> {
+        let bytes = usize::try_from(len).unwrap_or(0).saturating_mul(each.max(1));
+        if bytes > most {
+            return Err(format!(
+                "{what} to {len} would make about {} MiB, past a quarter of the memory budget ({} MiB; raise --max-memory)",
+                bytes >> 20,
+                most >> 20
+            )
+            .into());
+        }
+        Ok(())
+    };
+    e.register_fn("pad", move |a: &mut Array, len: INT, item: Dynamic| -> Result<(), Box<EvalAltResult>> {
+        check("`pad` of an array", len, 16 + data_size(&item, most))?;
+        if let Ok(len) = usize::try_from(len)
+            && len > a.len()
+        {
+            a.resize(len, item);
+        }
+        Ok(())
+    })
+    .register_fn("pad", move |s: &mut ImmutableString, len: INT, c: char| -> Result<(), Box<EvalAltResult>> {
+        check("`pad` of a string", len, c.len_utf8())?;
+        let have = s.chars().count();
+        if let Ok(len) = usize::try_from(len)
+            && len > have
+        {
+            let mut t = s.to_string();
+            t.extend(std::iter::repeat_n(c, len - have));
+            *s = t.into();
+        }
+        Ok(())
+    })
+    .register_fn(
+        "pad",
+        move |s: &mut ImmutableString, len: INT, p: ImmutableString| -> Result<(), Box<EvalAltResult>> {
+            check("`pad` of a string", len, 4)?;
+            let mut have = s.chars().count();
+            if let Ok(len) = usize::try_from(len)
+                && len > have
+                && !p.is_empty()
+            {
+                let mut t = s.to_string();
+                'fill: loop {
+                    for c in p.chars() {
+                        if have >= len {
+                            break 'fill;
+                        }
+                        t.push(c);
+                        have += 1;
+                    }
+                }
+                *s = t.into();
+            }
+            Ok(())
+        },
+    )
+    .register_fn("pad", move |b: &mut Blob, len: INT, v: INT| -> Result<(), Box<EvalAltResult>> {
+        check("`pad` of a BLOB", len, 1)?;
+        if let Ok(len) = usize::try_from(len)
+            && len > b.len()
+        {
+            b.resize(len, (v & 0xff) as u8);
+        }
+        Ok(())
+    })
+    .register_fn("blob", move |len: INT| -> Result<Blob, Box<EvalAltResult>> {
+        check("`blob`", len, 1)?;
+        Ok(vec![0; usize::try_from(len).unwrap_or(0)])
+    })
+    .register_fn("blob", move |len: INT, v: INT| -> Result<Blob, Box<EvalAltResult>> {
+        check("`blob`", len, 1)?;
+        Ok(vec![(v & 0xff) as u8; usize::try_from(len).unwrap_or(0)])
+    });
+}
+
+/// The bytes a copy of `v` holds, counted up to `most` (then `most`): nested arrays and maps
+/// are walked with a stack of their own, not recursion.
+fn data_size(v: &Dynamic, most: usize) -> usize {
+    let mut total = 0usize;
+    let mut stack = vec![v.clone()];
+    while let Some(d) = stack.pop() {
+        if total >= most {
+            return most;
+        }
+        if d.is_array() {
+            let a = d.cast::<rhai::Array>();
+            total += 16 * a.len();
+            stack.extend(a);
+        } else if d.is_map() {
+            let m = d.cast::<rhai::Map>();
+            total += 48 * m.len();
+            stack.extend(m.into_values());
+        } else if d.is_string() {
+            total += d.into_immutable_string().map_or(0, |s| s.len());
+        } else if d.is_blob() {
+            total += d.cast::<rhai::Blob>().len();
+        }
+    }
+    total.min(most)
 }
 
 /// The message of a call stopped by [`meter`] (the token it is stopped with).
