@@ -96,14 +96,14 @@ fn parts(t: Tier) -> Parts {
 fn pack(x: u128, rows: u8, cols: u8) -> u64 {
     let (w, cols) = (cols as usize + 1, cols as usize);
     let row = (1u128 << cols) - 1;
-    (0..rows as usize).fold(0u64, |m, r| m | ((((x >> (r * w)) & row) as u64) << (r * cols)))
+    (0..rows as usize).fold(0u64, |m, r| m | ((((x >> (r * w)) & row) as u64).checked_shl((r * cols) as u32).unwrap_or(0)))
 }
 
 /// The inverse of [`pack`].
 fn unpack(x: u64, rows: u8, cols: u8) -> u128 {
     let (w, cols) = (cols as usize + 1, cols as usize);
-    let row = (1u64 << cols) - 1;
-    (0..rows as usize).fold(0u128, |m, r| m | (u128::from((x >> (r * cols)) & row) << (r * w)))
+    let row = ((1u128 << cols) - 1) as u64;
+    (0..rows as usize).fold(0u128, |m, r| m | (u128::from(x.checked_shr((r * cols) as u32).unwrap_or(0) & row) << (r * w)))
 }
 
 thread_local! {
