@@ -204,7 +204,13 @@ fn connect4_descriptor_by_tiers_agrees_with_the_native_module_record_for_record(
             }
             let text = native.format(&native.position(t, i as u64)).unwrap();
             assert!(unrec(rec).is_some(), "native {text}: no record");
-            assert_eq!(d_record(&text), rec, "{text}: descriptor {:?}, native {:?}", unrec(d_record(&text)), unrec(rec));
+            assert_eq!(
+                d_record(&text),
+                rec,
+                "{text}: descriptor {:?}, native {:?}",
+                unrec(d_record(&text)),
+                unrec(rec)
+            );
             compared += 1;
         }
     }

@@ -261,7 +261,7 @@ pub struct DescriptorGame {
     /// The memory budget its numbers were checked against.
     budget: usize,
     /// Positions by index, for a board game whose rules qualify (`tiers.rs`).
-    tiers: Option<BoardTiers>,
+    tiers: Option<Box<BoardTiers>>,
 }
 
 impl DescriptorGame {
@@ -505,7 +505,7 @@ impl DescriptorGame {
         };
         let mut game = game;
         if let (Shape::Board(b), None) = (&game.shape, &game.primitive_hook) {
-            game.tiers = BoardTiers::new(b).ok();
+            game.tiers = BoardTiers::new(b).ok().map(Box::new);
         }
         if let Some(s) = &game.start {
             game.parse(s).map_err(|e| bad_at("start", format!("the start position: {e}")))?;
@@ -794,7 +794,7 @@ impl Game for DescriptorGame {
     /// A two-player board game numbered by `tiers.rs` (see `docs/tiers.md`); `None` for
     /// the rest (the redb store).
     fn tiers(&self) -> Option<&dyn crate::game::tier::Tiers<Pos = DPos>> {
-        self.tiers.as_ref().map(|t| t as &dyn crate::game::tier::Tiers<Pos = DPos>)
+        self.tiers.as_deref().map(|t| t as &dyn crate::game::tier::Tiers<Pos = DPos>)
     }
 
     fn to_move(&self, pos: &DPos) -> GameResult<Option<usize>> {

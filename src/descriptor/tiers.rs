@@ -96,14 +96,16 @@ fn parts(t: Tier) -> Parts {
 fn pack(x: u128, rows: u8, cols: u8) -> u64 {
     let (w, cols) = (cols as usize + 1, cols as usize);
     let row = (1u128 << cols) - 1;
-    (0..rows as usize).fold(0u64, |m, r| m | ((((x >> (r * w)) & row) as u64).checked_shl((r * cols) as u32).unwrap_or(0)))
+    (0..rows as usize)
+        .fold(0u64, |m, r| m | ((((x >> (r * w)) & row) as u64).checked_shl((r * cols) as u32).unwrap_or(0)))
 }
 
 /// The inverse of [`pack`].
 fn unpack(x: u64, rows: u8, cols: u8) -> u128 {
     let (w, cols) = (cols as usize + 1, cols as usize);
     let row = ((1u128 << cols) - 1) as u64;
-    (0..rows as usize).fold(0u128, |m, r| m | (u128::from(x.checked_shr((r * cols) as u32).unwrap_or(0) & row) << (r * w)))
+    (0..rows as usize)
+        .fold(0u128, |m, r| m | (u128::from(x.checked_shr((r * cols) as u32).unwrap_or(0) & row) << (r * w)))
 }
 
 thread_local! {
@@ -214,7 +216,7 @@ impl BoardTiers {
         let mut heights = [0u32; 64];
         let mut a_slots = 0u64;
         let mut j = 0;
-        for c in 0..p.cols as usize {
+        for (c, height) in heights.iter_mut().enumerate().take(p.cols as usize) {
             for level in 0..p.rows as usize {
                 let bit = 1u128 << ((p.rows as usize - 1 - level) * w + c);
                 if (p.a | p.b) & bit == 0 {
@@ -223,7 +225,7 @@ impl BoardTiers {
                 if p.a & bit != 0 {
                     a_slots |= 1 << j;
                 }
-                heights[c] += 1;
+                *height += 1;
                 j += 1;
             }
         }
@@ -234,12 +236,12 @@ impl BoardTiers {
         let f = self.fill(rows);
         let mut rank = 0u64;
         let mut left = n;
-        for c in 0..cols as usize {
+        for (c, &h) in heights.iter().enumerate().take(cols as usize) {
             let rest = cols as usize - 1 - c;
-            for v in 0..heights[c] {
+            for v in 0..h {
                 rank = rank.saturating_add(f[rest * 65 + (left - v) as usize]);
             }
-            left -= heights[c];
+            left -= h;
         }
         rank
     }
@@ -248,7 +250,7 @@ impl BoardTiers {
         let f = self.fill(rows);
         let mut heights = [0u32; 64];
         let mut left = n;
-        for c in 0..cols as usize {
+        for (c, height) in heights.iter_mut().enumerate().take(cols as usize) {
             let rest = cols as usize - 1 - c;
             let mut v = 0;
             while v < rows as u32 && v < left {
@@ -259,7 +261,7 @@ impl BoardTiers {
                 index -= count;
                 v += 1;
             }
-            heights[c] = v;
+            *height = v;
             left -= v;
         }
         heights
