@@ -41,6 +41,9 @@ const BIG: Tier = 1 << 63;
 
 /// Positions by index for a board descriptor (see the module's documentation).
 pub struct BoardTiers {
+    /// This numbering's own number, for the thread-local memory of the last position (an
+    /// address could be reused by another game's numbering after this one is dropped).
+    id: usize,
     rules: BoardRules,
     /// `Drop`: boards numbered by their column heights.
     gravity: bool,
@@ -109,7 +112,7 @@ fn unpack(x: u64, rows: u8, cols: u8) -> u128 {
 }
 
 thread_local! {
-    /// The last position unranked on this thread (by which `BoardTiers`, tier and index):
+    /// The last position unranked on this thread (by which `BoardTiers`' id, tier and index):
     /// the solver asks `canonical_index`, `primitive_at` and `children_at` of one index in
     /// a row, and unranking is a good part of the cost.
     static LAST: std::cell::Cell<Option<(usize, Tier, u64, BPos)>> = const { std::cell::Cell::new(None) };
@@ -135,7 +138,9 @@ impl BoardTiers {
             }
             _ => return Err("these moves have no tiers".into()),
         }
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
         Ok(BoardTiers {
+            id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             gravity: rules.moves == BoardMove::Drop,
             turn_in_index: matches!(rules.moves, BoardMove::Step { .. }),
             own: rules.pieces == Pieces::Own,
@@ -310,7 +315,7 @@ impl BoardTiers {
 
     /// [`BoardTiers::unrank`], remembered for the next question about the same index.
     fn at(&self, tier: Tier, index: u64) -> BPos {
-        let me = self as *const BoardTiers as usize;
+        let me = self.id;
         LAST.with(|last| match last.get() {
             Some((m, t, i, p)) if m == me && t == tier && i == index => p,
             _ => {
