@@ -264,6 +264,14 @@ impl<G: Game> Live<G> {
         let budget = self.budget() as u64;
         for t in crate::game::tier::tier_order(tiers, root_tier) {
             let size = tiers.tier_size(t);
+            if size > u32::MAX as u64 {
+                bail!(
+                    "{}: the tier {} has {}, more than the 2^32 positions the tier solver indexes in a tier",
+                    self.info().name,
+                    tiers.tier_name(t),
+                    if size == u64::MAX { "2^64 positions or more".to_string() } else { format!("{size} positions") }
+                );
+            }
             let children: u64 = tiers.child_tiers(t).iter().map(|&c| tiers.tier_size(c).saturating_mul(2)).sum();
             let need = size.saturating_mul(TIER_BYTES_AN_INDEX).saturating_add(children);
             if need > budget {

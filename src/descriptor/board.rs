@@ -146,21 +146,22 @@ pub struct BoardSpec {
 /// The most cells a board holds, counting one guard cell at the end of each row.
 const BITS: usize = 128;
 
+#[derive(Clone)]
 pub struct BoardRules {
     fixed: Option<(u8, u8)>,
-    shape: BoardShape,
-    moves: BoardMove,
-    pieces: Pieces,
+    pub(super) shape: BoardShape,
+    pub(super) moves: BoardMove,
+    pub(super) pieces: Pieces,
     /// The default k of `InRow` (a position text may give another: `4x4k3`); 0 without it.
     k: u8,
     connect: bool,
     /// The empty cell, the first player's mark, the second's (the same when shared).
     chars: [char; 3],
-    kind: Kind,
-    misere: bool,
+    pub(super) kind: Kind,
+    pub(super) misere: bool,
     /// `Step`: each player's directions (forward first), and whether forward leaves the board.
     steps: [Vec<(i8, i8)>; 2],
-    off: bool,
+    pub(super) off: bool,
     /// `Gone`: a player with no piece left has won.
     gone: bool,
     /// A puzzle's ends: the goal position, or the number of pieces left.
@@ -176,12 +177,12 @@ pub struct BoardRules {
 /// and whose turn it is (0 the first player; always 0 in an impartial game).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BPos {
-    rows: u8,
-    cols: u8,
-    a: u128,
-    b: u128,
-    k: u8,
-    turn: u8,
+    pub(super) rows: u8,
+    pub(super) cols: u8,
+    pub(super) a: u128,
+    pub(super) b: u128,
+    pub(super) k: u8,
+    pub(super) turn: u8,
 }
 
 /// A move: the cells it covers (the same cell twice for a piece).
@@ -256,7 +257,7 @@ fn joined(stones: u128, rows: u8, cols: u8, first: bool) -> bool {
 
 /// The image of the cells of `x` (a rows × cols board) under symmetry `t`: bit 1 turns the
 /// board upside down, bit 2 mirrors it left-right, bit 4 transposes it (rows become columns).
-fn transform(x: u128, rows: u8, cols: u8, t: u8) -> u128 {
+pub(super) fn transform(x: u128, rows: u8, cols: u8, t: u8) -> u128 {
     let (w, rows, cols) = (cols as usize + 1, rows as usize, cols as usize);
     let flip_rows = |x: u128| {
         let row = (1u128 << cols) - 1;
@@ -955,7 +956,7 @@ impl BoardRules {
     /// square: the two mirrors and the half turn) for pieces and dominoes either way; the
     /// mirrors and the half turn for Domineering (a quarter turn would swap the players'
     /// directions); the left-right mirror with gravity; the half turn on a Hex rhombus.
-    fn symmetries(&self, rows: u8, cols: u8) -> &'static [u8] {
+    pub(super) fn symmetries(&self, rows: u8, cols: u8) -> &'static [u8] {
         match (self.shape, &self.moves) {
             (BoardShape::Hex, _) => &[0, 3],
             (_, BoardMove::Drop) => &[0, 2],

@@ -16,6 +16,8 @@ use std::path::Path;
 
 mod board;
 use board::{BMove, BPos, BoardRules, BoardSpec};
+mod tiers;
+pub use tiers::{BoardTiers, MAX_TIER_CELLS};
 
 // --- The vocabulary (what a .ron file says) ---------------------------------------------
 
@@ -258,6 +260,8 @@ pub struct DescriptorGame {
     source: std::sync::Arc<(String, Option<std::path::PathBuf>)>,
     /// The memory budget its numbers were checked against.
     budget: usize,
+    /// Positions by index, for a board game whose rules qualify (`tiers.rs`).
+    tiers: Option<Box<BoardTiers>>,
 }
 
 impl DescriptorGame {
@@ -497,7 +501,12 @@ impl DescriptorGame {
             primitive_hook,
             source: std::sync::Arc::new((text.to_string(), dir.map(Path::to_path_buf))),
             budget,
+            tiers: None,
         };
+        let mut game = game;
+        if let (Shape::Board(b), None) = (&game.shape, &game.primitive_hook) {
+            game.tiers = BoardTiers::new(b).ok().map(Box::new);
+        }
         if let Some(s) = &game.start {
             game.parse(s).map_err(|e| bad_at("start", format!("the start position: {e}")))?;
         }
@@ -780,6 +789,12 @@ impl Game for DescriptorGame {
 
     fn info(&self) -> &GameInfo {
         &self.info
+    }
+
+    /// A two-player board game numbered by `tiers.rs` (see `docs/tiers.md`); `None` for
+    /// the rest (the redb store).
+    fn tiers(&self) -> Option<&dyn crate::game::tier::Tiers<Pos = DPos>> {
+        self.tiers.as_deref().map(|t| t as &dyn crate::game::tier::Tiers<Pos = DPos>)
     }
 
     fn to_move(&self, pos: &DPos) -> GameResult<Option<usize>> {
