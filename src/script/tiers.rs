@@ -30,7 +30,7 @@ use super::position::Key;
 use crate::game::tier::{Ranker, Tier, TierSpace, Tiers};
 use crate::game::{Game, GameError, GameResult, Value};
 use rhai::{Dynamic, Map};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -44,9 +44,6 @@ const MAX_CHANGES: usize = 256;
 const MAX_CHILD_TIERS: usize = 4096;
 /// Tiers a script's own hooks may name in all (the tier graph is walked whole).
 const MAX_TIERS: usize = 1 << 20;
-/// Positions on each thread on which the round trip (position → index → position) is
-/// checked; after that the hooks are trusted for it (the other checks stay on).
-const ROUND_TRIPS: u32 = 256;
 
 /// How a script numbers its positions.
 pub(super) enum Layout {
@@ -255,8 +252,6 @@ struct Worker {
     /// The last position decoded, by (tier, index): the solver asks `canonical_index`,
     /// `primitive_at` and `children_at` of the same index one after another.
     last: RefCell<Option<(Tier, u64, Key)>>,
-    /// Round trips checked on this thread.
-    trips: Cell<u32>,
 }
 
 /// Each thread's copies: (adapter's key, whether the adapter lives, the copy).
@@ -324,7 +319,7 @@ impl ScriptTiers {
             return Ok(w);
         }
         let game = ScriptGame::from_source_within(&self.file, &self.source, self.budget)?;
-        let worker = Rc::new(Worker { game, last: RefCell::new(None), trips: Cell::new(0) });
+        let worker = Rc::new(Worker { game, last: RefCell::new(None) });
         WORKERS.with(|w| {
             let mut w = w.borrow_mut();
             // The copies of adapters dropped since are dropped here.
@@ -414,10 +409,11 @@ impl ScriptTiers {
                 let index = self.number("index", &d, "an index", i64::MAX as u64)?;
                 if index >= size {
                     return Err(GameError::Definition(format!(
-                        "{}(pos) gave {index} at {}, of tier {tier}, whose tier_size is {size}: an index is below the \
+                        "{}(pos) gave {index} at {}, of tier {}, whose tier_size is {size}: an index is below the \
                          tier's size",
                         self.at("index"),
-                        w.game.format(pos).unwrap_or_default()
+                        w.game.format(pos).unwrap_or_default(),
+                        self.name_of(w, tier)
                     )));
                 }
                 Ok((tier, index))
@@ -425,7 +421,9 @@ impl ScriptTiers {
         }
     }
 
-    /// The position at `index` of `tier`, checked by the round trip on the first few.
+    /// The position at `index` of `tier`, checked by the round trip (its tier and index are
+    /// `tier` and `index`): one more call of `pieces` (or `tier` and `index`) a position, where
+    /// its children take one a child.
     fn position_in(&self, w: &Worker, tier: Tier, index: u64) -> GameResult<Key> {
         if let Some((t, i, k)) = &*w.last.borrow()
             && (*t, *i) == (tier, index)
@@ -449,8 +447,7 @@ impl ScriptTiers {
                 (w.game.key("position", &d)?, "position")
             }
         };
-        if w.trips.get() < ROUND_TRIPS {
-            w.trips.set(w.trips.get() + 1);
+        {
             let back = self.locate_in(w, &pos)?;
             if back != (tier, index) {
                 let how = match &self.layout {
