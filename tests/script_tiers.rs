@@ -75,7 +75,10 @@ fn run(args: &[&str]) -> (i32, String, String) {
 /// redb file), and then every position `export` writes from the arrays must be one the
 /// oracle reaches, with the oracle's value and remoteness, and every one the oracle reaches
 /// must be written; `analyze` counts 5,478 positions and 765 classes from the arrays.
-fn agrees_with_oracle(file: &str, tag: &str) {
+///
+/// `turn`: the positions end with the player to move (`tests/games/tictactoe_turn.rhai`),
+/// which must be the one the counts say, and the index space is twice as big.
+fn agrees_with_oracle(file: &str, tag: &str, turn: bool) {
     let want = oracle();
     assert_eq!(want.len(), 5478, "the oracle reaches every position of tic-tac-toe");
     assert_eq!(want["........."], ("tie", 9));
@@ -84,7 +87,11 @@ fn agrees_with_oracle(file: &str, tag: &str) {
     let d = db.to_str().unwrap();
     let (code, _, err) = run(&["solve", file, "--save", "--db", d]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("saved: 19683 positions"), "every index of the 55 tiers (3^9 boards) is solved: {err}");
+    let indices = if turn { 2 * 19683 } else { 19683 };
+    assert!(
+        err.contains(&format!("saved: {indices} positions")),
+        "every index of the 55 tiers (3^9 boards) is solved: {err}"
+    );
     assert!(db.join("identity").is_file(), "an array database, not a redb file");
     let tier_files = std::fs::read_dir(&db)
         .unwrap()
@@ -97,7 +104,14 @@ fn agrees_with_oracle(file: &str, tag: &str) {
     let mut seen = 0;
     for line in out.lines() {
         let r: serde_json::Value = serde_json::from_str(line).unwrap();
-        let pos = r["position"].as_str().unwrap();
+        let mut pos = r["position"].as_str().unwrap();
+        if turn {
+            let (cells, mover) = pos.split_at(9);
+            let xs = cells.matches('x').count();
+            let os = cells.matches('o').count();
+            assert_eq!(mover, if xs == os { "x" } else { "o" }, "{pos} is reached with the wrong player to move");
+            pos = cells;
+        }
         let Some(&(value, remoteness)) = want.get(pos) else { panic!("{pos} is not reachable") };
         assert_eq!(
             (r["value"].as_str().unwrap(), r["remoteness"].as_u64().unwrap() as u32),
@@ -119,7 +133,8 @@ fn agrees_with_oracle(file: &str, tag: &str) {
     }
 
     // A lookup reads the arrays (through the script's numbering of the position asked).
-    let (code, out, err) = run(&["solve", file, "xo.......", "--db", d, "--json"]);
+    let asked = if turn { "xo.......x" } else { "xo......." };
+    let (code, out, err) = run(&["solve", file, asked, "--db", d, "--json"]);
     assert_eq!(code, 0, "{err}");
     let s: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(s["source"], "database");
@@ -131,13 +146,19 @@ fn agrees_with_oracle(file: &str, tag: &str) {
 /// ranking helper.
 #[test]
 fn declared_board_agrees_with_negamax() {
-    agrees_with_oracle(&script("tictactoe_tiers"), "tiers-board");
+    agrees_with_oracle(&script("tictactoe_tiers"), "tiers-board", false);
+}
+
+/// The declared board with `turn: true`: the position carries the player to move.
+#[test]
+fn declared_board_with_a_turn_agrees_with_negamax() {
+    agrees_with_oracle(&script("tictactoe_turn"), "tiers-turn", true);
 }
 
 /// The script's own numbering: `tier`, `index`, `position`, `tier_size`, `child_tiers`.
 #[test]
 fn own_hooks_agree_with_negamax() {
-    agrees_with_oracle(&script("tictactoe_hooks"), "tiers-hooks");
+    agrees_with_oracle(&script("tictactoe_hooks"), "tiers-hooks", false);
 }
 
 /// `tests/games/NAME.rhai` with `from` replaced by `to`, written to a temporary file.
@@ -213,6 +234,21 @@ fn pieces_that_do_not_match_the_board_are_refused() {
         "for i in p.o { b[i] = 'o'; }",
         "",
         &["from_pieces", "must undo each other"],
+    );
+    // `turn: true` but no turn given.
+    refused(
+        "tictactoe_turn",
+        "no-turn",
+        "#{ x: x, o: o, turn:",
+        "#{ x: x, o: o, turnx:",
+        &["pieces", "`turnx` is not a kind"],
+    );
+    refused(
+        "tictactoe_turn",
+        "bad-turn",
+        "turn: if b[9] == 'x' { 0 } else { 1 } }",
+        "turn: 2 }",
+        &["pieces", "`turn` must be 0 or 1"],
     );
     // A position that is not a map of cell lists.
     refused("tictactoe_tiers", "not-a-map", "#{ x: x, o: o }", "[x, o]", &["pieces", "not a map"]);
