@@ -370,6 +370,10 @@ impl<G: Game> Live<G> {
                 Ok(())
             },
         )?;
+        // A game whose numbering can fail (a script's hooks) keeps its error until asked.
+        if let Some(e) = tiers.failure() {
+            return Err(e.into());
+        }
         if walked.is_none() {
             return Ok(None);
         }
@@ -481,6 +485,9 @@ impl<G: Game> Live<G> {
         if let Some(e) = failed {
             return Err(e);
         }
+        if let Some(e) = tiers.failure() {
+            return Err(e.into());
+        }
         Ok(walked?.is_some())
     }
 
@@ -525,6 +532,9 @@ impl<G: Game> Live<G> {
             std::hint::black_box(arrays.get(t, i)?);
         }
         let lookup_seconds = t0.elapsed().as_secs_f64() / sample.len() as f64;
+        if let Some(e) = tiers.failure() {
+            return Err(e.into());
+        }
         let positions: Vec<G::Pos> =
             sample.iter().map(|&(t, i)| tiers.try_position(t, i)).collect::<GameResult<_>>()?;
         let bytes = arrays.bytes();
