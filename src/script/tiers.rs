@@ -44,6 +44,8 @@ const MAX_CHANGES: usize = 256;
 const MAX_CHILD_TIERS: usize = 4096;
 /// Tiers a script's own hooks may name in all (the tier graph is walked whole).
 const MAX_TIERS: usize = 1 << 20;
+/// Child tiers `child_tiers` may give in all, over every tier (what the adapter remembers).
+const MAX_TIER_EDGES: usize = 1 << 22;
 
 /// How a script numbers its positions.
 pub(super) enum Layout {
@@ -271,8 +273,9 @@ pub struct ScriptTiers {
     layout: Layout,
     failed: AtomicBool,
     failure: Mutex<Option<GameError>>,
-    /// The script's answers of `child_tiers` and `tier_size` (its own hooks), by tier.
-    children_memo: Mutex<HashMap<Tier, Vec<Tier>>>,
+    /// The script's answers of `child_tiers` and `tier_size` (its own hooks), by tier (with
+    /// the number of child tiers remembered in all).
+    children_memo: Mutex<(HashMap<Tier, Vec<Tier>>, usize)>,
     size_memo: Mutex<HashMap<Tier, u64>>,
 }
 
@@ -287,7 +290,7 @@ impl ScriptTiers {
             layout,
             failed: AtomicBool::new(false),
             failure: Mutex::new(None),
-            children_memo: Mutex::new(HashMap::new()),
+            children_memo: Mutex::new((HashMap::new(), 0)),
             size_memo: Mutex::new(HashMap::new()),
         }
     }
@@ -493,7 +496,7 @@ impl ScriptTiers {
         match &self.layout {
             Layout::Board(b) => Ok(b.child_tiers(tier)),
             Layout::Hooks { .. } => {
-                if let Some(c) = self.children_memo.lock().unwrap_or_else(|p| p.into_inner()).get(&tier) {
+                if let Some(c) = self.children_memo.lock().unwrap_or_else(|p| p.into_inner()).0.get(&tier) {
                     return Ok(c.clone());
                 }
                 let d = w.game.call("child_tiers", (tier as i64,))?;
@@ -519,13 +522,15 @@ impl ScriptTiers {
                     }
                 }
                 let mut memo = self.children_memo.lock().unwrap_or_else(|p| p.into_inner());
-                if memo.len() >= MAX_TIERS {
+                if memo.0.len() >= MAX_TIERS || memo.1 + out.len() > MAX_TIER_EDGES {
                     return Err(GameError::Definition(format!(
-                        "{}: the tiers reachable number more than {MAX_TIERS}, more than the tier solver walks",
+                        "{}: the tiers reachable number more than {MAX_TIERS}, or their child tiers more than \
+                         {MAX_TIER_EDGES} in all, more than the tier solver walks",
                         self.at("child_tiers")
                     )));
                 }
-                memo.insert(tier, out.clone());
+                memo.1 += out.len();
+                memo.0.insert(tier, out.clone());
                 Ok(out)
             }
         }
