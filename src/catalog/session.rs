@@ -257,7 +257,7 @@ impl<G: Game> Live<G> {
         self.a.set_arrays(None);
         self.db.attached = false;
         let tiers = self.game().tiers().expect("a game with tiers");
-        let root_tier = tiers.locate(root).0;
+        let root_tier = tiers.try_locate(root)?.0;
         // Before anything is solved or created: every tier must fit the memory budget. The
         // solver holds a tier's state (at most about 32 bytes an index: 24–27 measured on
         // Connect-Four, docs/performance.md) and its child tiers' arrays (2 bytes an index).
@@ -285,6 +285,9 @@ impl<G: Game> Live<G> {
                 );
             }
         }
+        if let Some(e) = tiers.failure() {
+            return Err(e.into());
+        }
         let arrays = ArrayDb::create(&dir, &id.hash)?;
         let stats = tier::solve(tiers, root_tier, &arrays, &self.progress())?;
         Ok(Saved {
@@ -304,7 +307,7 @@ impl<G: Game> Live<G> {
     fn analyze_tiers(&mut self, root: &G::Pos, started: Instant) -> Result<Option<Json>> {
         use crate::db::array::unrec;
         let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(None) };
-        let (root_tier, root_index) = tiers.locate(&self.game().canonical(root)?);
+        let (root_tier, root_index) = tiers.try_locate(&self.game().canonical(root)?)?;
         let Some(here) = arrays.get(root_tier, root_index)?.and_then(unrec) else { return Ok(None) };
         let kind = self.game().kind();
         let names = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
@@ -375,6 +378,10 @@ impl<G: Game> Live<G> {
                 Ok(())
             },
         )?;
+        // A game whose numbering can fail (a script's hooks) keeps its error until asked.
+        if let Some(e) = tiers.failure() {
+            return Err(e.into());
+        }
         if walked.is_none() {
             return Ok(None);
         }
@@ -446,7 +453,7 @@ impl<G: Game> Live<G> {
         use crate::db::array::unrec;
         let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(false) };
         let game = self.a.game();
-        let croot = tiers.locate(&game.canonical(root)?);
+        let croot = tiers.try_locate(&game.canonical(root)?)?;
         if arrays.get(croot.0, croot.1)?.and_then(unrec).is_none() {
             return Ok(false);
         }
@@ -470,7 +477,7 @@ impl<G: Game> Live<G> {
                         }
                         let rep = tiers.canonical_index(t, i);
                         if reached.has(rep) {
-                            out(&tiers.position(t, i), records[rep as usize], &mut failed)?;
+                            out(&tiers.try_position(t, i)?, records[rep as usize], &mut failed)?;
                         }
                     }
                 } else {
@@ -478,13 +485,16 @@ impl<G: Game> Live<G> {
                         if k % 4096 == 0 && progress.expired() {
                             return Err(GameError::TimeLimit("the time limit ran out while exporting".into()));
                         }
-                        out(&tiers.position(t, i), records[i as usize], &mut failed)?;
+                        out(&tiers.try_position(t, i)?, records[i as usize], &mut failed)?;
                     }
                 }
                 Ok(())
             });
         if let Some(e) = failed {
             return Err(e);
+        }
+        if let Some(e) = tiers.failure() {
+            return Err(e.into());
         }
         Ok(walked?.is_some())
     }
@@ -501,7 +511,7 @@ impl<G: Game> Live<G> {
             },
         };
         let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(None) };
-        let order = crate::game::tier::tier_order(tiers, tiers.locate(&start).0);
+        let order = crate::game::tier::tier_order(tiers, tiers.try_locate(&start)?.0);
         for &t in &order {
             if !arrays.has(t)? {
                 bail!(
@@ -530,7 +540,11 @@ impl<G: Game> Live<G> {
             std::hint::black_box(arrays.get(t, i)?);
         }
         let lookup_seconds = t0.elapsed().as_secs_f64() / sample.len() as f64;
-        let positions: Vec<G::Pos> = sample.iter().map(|&(t, i)| tiers.position(t, i)).collect();
+        if let Some(e) = tiers.failure() {
+            return Err(e.into());
+        }
+        let positions: Vec<G::Pos> =
+            sample.iter().map(|&(t, i)| tiers.try_position(t, i)).collect::<GameResult<_>>()?;
         let bytes = arrays.bytes();
         let path = arrays.path().to_path_buf();
         let (mut sum, mut worst, mut moves) = (0.0f64, 0.0f64, 0usize);
@@ -889,7 +903,7 @@ impl<G: Game> Session for Live<G> {
         self.db.attached = false;
         let progress = self.progress();
         let tiers = self.game().tiers().expect("a game with tiers");
-        let root_tier = tiers.locate(&root).0;
+        let root_tier = tiers.try_locate(&root)?.0;
         let open = || Ok(ArrayDb::create(&dir, &id.hash)?);
         let stats = crate::solve::tier_mpi::solve(tiers, root_tier, &id.hash, &open, threads, &progress)?;
         Ok(stats.map(|stats| Saved {

@@ -15,7 +15,7 @@
 //! game's positions, and on every core ([`TierSpace`] is `Sync`). [`Ranker`] numbers any
 //! position that is a board of cells holding counted pieces.
 
-use super::Value;
+use super::{GameError, GameResult, Value};
 
 /// A tier's number, as the game chooses it (Quixo: the board's size and the cube counts).
 pub type Tier = u64;
@@ -48,6 +48,14 @@ pub trait TierSpace: Sync {
     fn stalemate_value(&self) -> Value {
         Value::Lose
     }
+    /// An error met while answering the questions above, which cannot fail themselves: a
+    /// game whose answers can fail (a script's hooks, `crate::script::tiers`) answers
+    /// harmlessly and keeps its first error here; the solver and the reachable walk ask
+    /// after each tier. Taken: the next call gives `None` until a new error. Fallback:
+    /// `None` (a game whose answers never fail).
+    fn failure(&self) -> Option<GameError> {
+        None
+    }
 }
 
 /// Positions by index: a game's positions in and out of index space.
@@ -57,6 +65,15 @@ pub trait Tiers: TierSpace {
     fn locate(&self, pos: &Self::Pos) -> (Tier, u64);
     /// The position at `index` of `tier`.
     fn position(&self, tier: Tier, index: u64) -> Self::Pos;
+    /// [`Tiers::locate`], for a game whose numbering can fail (a script's hooks): an error
+    /// instead of a harmless answer. Fallback: `locate`.
+    fn try_locate(&self, pos: &Self::Pos) -> GameResult<(Tier, u64)> {
+        Ok(self.locate(pos))
+    }
+    /// [`Tiers::position`], for a game whose numbering can fail. Fallback: `position`.
+    fn try_position(&self, tier: Tier, index: u64) -> GameResult<Self::Pos> {
+        Ok(self.position(tier, index))
+    }
 }
 
 /// Every tier reachable from `root` through child tiers, leaves first: a tier comes after

@@ -7,6 +7,7 @@
 
 pub mod helpers;
 pub mod position;
+pub mod tiers;
 
 use crate::game::{Board, Game, GameError, GameInfo, GameResult, Kind, Value, default_parse_move};
 use position::Key;
@@ -76,6 +77,8 @@ pub struct ScriptGame {
     parts_memo: CallMemo<Option<Vec<Key>>>,
     /// The memory budget its calls are held to (see [`meter`]).
     budget: usize,
+    /// Positions by index, when the script declares them (`TIER_BOARD` or the tier hooks).
+    tiers: Option<tiers::ScriptTiers>,
 }
 
 /// The answers of one script function of a position, remembered up to [`CALL_MEMO_BYTES`]
@@ -667,12 +670,15 @@ impl ScriptGame {
                  normal play, where the player who cannot move loses)",
             ));
         }
+        let layout = tiers::declare(scope.get("TIER_BOARD"), &defined, kind, &|m| def(Position::NONE, m))?;
         let info = GameInfo { name, description, kind, native, move_verb, solved_message, players };
         let calls = ast.clone_functions_only();
-        let fn_lines = defined_lines(source);
+        let source: std::sync::Arc<str> = source.into();
+        let fn_lines = defined_lines(&source);
         Ok(ScriptGame {
             file: file.to_string(),
-            source: source.into(),
+            tiers: layout.map(|l| tiers::ScriptTiers::new(file, source.clone(), budget, l)),
+            source,
             engine: {
                 let mut e = engine_with(&constants);
                 meter(&mut e, budget);
@@ -870,6 +876,10 @@ impl Game for ScriptGame {
 
     fn info(&self) -> &GameInfo {
         &self.info
+    }
+
+    fn tiers(&self) -> Option<&dyn crate::game::tier::Tiers<Pos = Key>> {
+        self.tiers.as_ref().map(|t| t as &dyn crate::game::tier::Tiers<Pos = Key>)
     }
 
     fn start(&self) -> GameResult<Option<Key>> {

@@ -293,7 +293,7 @@ impl<G: Game> Analyzer<G> {
     pub fn saved(&self, pos: &G::Pos) -> GameResult<Option<crate::db::Record>> {
         if let (Some(arrays), Some(tiers)) = (&self.arrays, self.game.tiers()) {
             // Only representatives have records (the solver solves one position a class).
-            let (tier, index) = tiers.locate(&self.game.canonical(pos)?);
+            let (tier, index) = tiers.try_locate(&self.game.canonical(pos)?)?;
             if let Some((value, remoteness)) = arrays.get(tier, index)?.and_then(crate::db::array::unrec) {
                 return Ok(Some(crate::db::Record { value, remoteness, grundy: None }));
             }

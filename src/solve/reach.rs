@@ -180,6 +180,9 @@ pub fn walk(
                 })
                 .collect();
             frontier = next?.concat();
+            if let Some(e) = space.failure() {
+                return Err(e);
+            }
         }
         // This tier's bits are not needed after: every tier moving into it came before.
         visit(t, &records, &here)?;

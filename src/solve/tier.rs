@@ -52,6 +52,22 @@ pub const STOP_AFTER_ENV: &str = "GAMESMAN_STOP_AFTER_TIERS";
 /// Solve every tier reachable from `root` into `db` (skipping tiers saved already).
 pub fn solve(space: &dyn TierSpace, root: Tier, db: &ArrayDb, progress: &Progress) -> GameResult<TierStats> {
     let order = tier_order(space, root);
+    if let Some(e) = space.failure() {
+        return Err(e);
+    }
+    // A tier must come after every tier it moves to: a game whose child tiers go round in a
+    // circle (a script's `child_tiers`) is refused before anything is solved.
+    let place: HashMap<Tier, usize> = order.iter().enumerate().map(|(k, &t)| (t, k)).collect();
+    for (k, &t) in order.iter().enumerate() {
+        if let Some(&c) = space.child_tiers(t).iter().find(|c| place.get(c).is_some_and(|&j| j >= k)) {
+            return Err(GameError::Definition(format!(
+                "the tiers go round in a circle: tier {} moves to tier {}, which moves back to it (child tiers \
+                 must never lead back)",
+                space.tier_name(t),
+                space.tier_name(c)
+            )));
+        }
+    }
     let stop_after: Option<usize> = std::env::var(STOP_AFTER_ENV).ok().and_then(|v| v.trim().parse().ok());
     let mut stats = TierStats { tiers: order.len(), ..TierStats::default() };
     for &tier in &order {
@@ -115,6 +131,9 @@ pub fn solve_tier(
         children_of.insert(c, child(c)?);
     }
     let name = space.tier_name(tier);
+    if let Some(e) = space.failure() {
+        return Err(e);
+    }
 
     // 1. Scan.
     struct Chunk {
@@ -206,6 +225,9 @@ pub fn solve_tier(
         })
         .collect();
     drop(children_of);
+    if let Some(e) = space.failure() {
+        return Err(e);
+    }
     if let Some(e) = chunks.iter().find_map(|c| c.error.clone()) {
         return Err(GameError::Definition(e));
     }

@@ -1,0 +1,671 @@
+//! Positions by index for a script (docs/scripting.md, "Positions by index (tiers)"): the
+//! adapter that lets the tier solver ([`crate::solve::tier`]) and the array database
+//! ([`crate::db::array`]) run a Rhai script.
+//!
+//! The solver asks [`TierSpace`], which is `Sync` and is called from every rayon thread,
+//! while a script's engine is not even `Send` (Rhai without its `sync` feature). So
+//! [`ScriptTiers`] holds only the script's text and what it declared, and each thread that
+//! asks gets its own copy of the game, compiled from that text on first use and kept in a
+//! thread-local table keyed by the adapter (dropped with the adapter, at that thread's
+//! next use of the table).
+//!
+//! A script gives its tiers one of two ways:
+//!
+//! - **a declared board**: `const TIER_BOARD = #{ cells: 9, kinds: ["x", "o"] };` and the
+//!   hooks `pieces(pos)` (the cells each kind holds, as a map of cell lists, with `turn`
+//!   when the board declares it) and `from_pieces(pieces)` (the position back). The native
+//!   [`Ranker`] numbers the board; the tier is the counts of the kinds; the child tiers are
+//!   the tier plus each of the board's `changes` (by default: one more piece of one kind);
+//! - **hooks of its own**: `tier(pos)`, `index(pos)`, `position(tier, index)`,
+//!   `tier_size(tier)` and `child_tiers(tier)`, optionally `tier_name(tier)`.
+//!
+//! The hooks' answers are checked: an index out of range, a count the board does not
+//! hold, a child in a tier that is not declared, a round trip that does not come back are
+//! each one line naming the hook. The [`TierSpace`] methods cannot fail, so the first error
+//! is kept and handed over through [`TierSpace::failure`], which the solver asks after each
+//! tier; after an error every answer is a harmless one, so the solve stops soon.
+
+use super::ScriptGame;
+use super::position::Key;
+use crate::game::tier::{Ranker, Tier, TierSpace, Tiers};
+use crate::game::{Game, GameError, GameResult, Value};
+use rhai::{Dynamic, Map};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+
+/// Kinds of piece a declared board may have (each count takes 7 bits of the tier).
+pub const MAX_KINDS: usize = 8;
+/// Count changes a declared board may list.
+const MAX_CHANGES: usize = 256;
+/// Child tiers `child_tiers` may give for one tier.
+const MAX_CHILD_TIERS: usize = 4096;
+/// Tiers a script's own hooks may name in all (the tier graph is walked whole).
+const MAX_TIERS: usize = 1 << 20;
+/// Child tiers `child_tiers` may give in all, over every tier (what the adapter remembers).
+const MAX_TIER_EDGES: usize = 1 << 22;
+
+/// How a script numbers its positions.
+pub(super) enum Layout {
+    Board(BoardLayout),
+    /// The script's own hooks; whether it has `tier_name`.
+    Hooks {
+        tier_name: bool,
+    },
+}
+
+/// A declared board (`TIER_BOARD`).
+pub(super) struct BoardLayout {
+    cells: u32,
+    kinds: Vec<String>,
+    turn: bool,
+    /// The changes of the counts a move may make (besides none).
+    changes: Vec<Vec<i64>>,
+    ranker: Ranker,
+}
+
+/// Read what a script declares for tiers: `TIER_BOARD` (a constant, given as `board`), or
+/// the hooks named in `defined` (name, parameters). `None`: no tiers (the fallback).
+pub(super) fn declare(
+    board: Option<&Dynamic>,
+    defined: &[(String, usize)],
+    kind: crate::game::Kind,
+    def: &dyn Fn(&str) -> GameError,
+) -> GameResult<Option<Layout>> {
+    let has = |n: &str, a: usize| defined.iter().any(|(f, k)| f == n && *k == a);
+    const HOOKS: [(&str, usize); 5] =
+        [("tier", 1), ("index", 1), ("position", 2), ("tier_size", 1), ("child_tiers", 1)];
+    let given: Vec<&str> = HOOKS.iter().filter(|&&(n, a)| has(n, a)).map(|&(n, _)| n).collect();
+    if board.is_none() && given.is_empty() {
+        return Ok(None);
+    }
+    if kind != crate::game::Kind::Partisan {
+        return Err(def(
+            "positions by index (TIER_BOARD or the tier hooks) are for partisan two-player games: the tier solver's \
+             arrays hold value and remoteness, not Grundy values, and no puzzle goals (set KIND = \"partisan\", or \
+             leave the tiers out)",
+        ));
+    }
+    let Some(board) = board else {
+        let missing: Vec<String> =
+            HOOKS.iter().filter(|&&(n, a)| !has(n, a)).map(|&(n, a)| format!("`{n}` ({a} parameter(s))")).collect();
+        if !missing.is_empty() {
+            return Err(def(&format!(
+                "defines the tier hook(s) {} but not {}: a script that numbers its own positions needs all five \
+                 (or declare `const TIER_BOARD` instead)",
+                given.join(", "),
+                missing.join(", ")
+            )));
+        }
+        return Ok(Some(Layout::Hooks { tier_name: has("tier_name", 1) }));
+    };
+    if !given.is_empty() {
+        return Err(def(&format!(
+            "declares TIER_BOARD and defines the tier hook(s) {}: choose one way of numbering positions",
+            given.join(", ")
+        )));
+    }
+    for (f, what) in [("pieces", "the cells each kind holds"), ("from_pieces", "the position back from them")] {
+        if !has(f, 1) {
+            return Err(def(&format!("TIER_BOARD needs `fn {f}(..)`: {what} (see docs/scripting.md)")));
+        }
+    }
+    let bad = |why: &str| {
+        def(&format!("TIER_BOARD must be a map such as #{{ cells: 9, kinds: [\"x\", \"o\"], turn: false }}: {why}"))
+    };
+    let Some(map) = board.read_lock::<Map>() else { return Err(bad("it is not a map")) };
+    for k in map.keys() {
+        if !["cells", "kinds", "turn", "changes"].contains(&k.as_str()) {
+            return Err(bad(&format!("`{k}` is not one of cells, kinds, turn, changes")));
+        }
+    }
+    let cells = map
+        .get("cells")
+        .and_then(|v| v.as_int().ok())
+        .filter(|c| (1..=64).contains(c))
+        .ok_or_else(|| bad("`cells` must be a whole number from 1 to 64"))? as u32;
+    let kinds: Vec<String> = map
+        .get("kinds")
+        .and_then(|v| {
+            v.read_lock::<rhai::Array>().map(|a| a.iter().map(|k| k.is_string().then(|| k.to_string())).collect())
+        })
+        .flatten()
+        .ok_or_else(|| bad("`kinds` must be an array of names, one a kind of piece"))?;
+    if kinds.is_empty() || kinds.len() > MAX_KINDS {
+        return Err(bad(&format!("`kinds` must name from 1 to {MAX_KINDS} kinds of piece")));
+    }
+    for (i, k) in kinds.iter().enumerate() {
+        if k.is_empty() || k == "turn" || kinds[..i].contains(k) {
+            return Err(bad(&format!("the kind {k:?} is empty, repeated or `turn`")));
+        }
+    }
+    let turn = match map.get("turn") {
+        None => false,
+        Some(v) => v.as_bool().map_err(|_| bad("`turn` must be true or false"))?,
+    };
+    let n = kinds.len();
+    let changes: Vec<Vec<i64>> = match map.get("changes") {
+        None => (0..n).map(|k| (0..n).map(|j| i64::from(j == k)).collect()).collect(),
+        Some(v) => {
+            let list = v.read_lock::<rhai::Array>().ok_or_else(|| bad("`changes` must be an array of arrays"))?;
+            if list.is_empty() || list.len() > MAX_CHANGES {
+                return Err(bad(&format!("`changes` must list from 1 to {MAX_CHANGES} changes")));
+            }
+            let mut out = Vec::new();
+            for c in list.iter() {
+                let row: Option<Vec<i64>> = c
+                    .read_lock::<rhai::Array>()
+                    .and_then(|a| a.iter().map(|x| x.as_int().ok().filter(|x| (-64..=64).contains(x))).collect());
+                match row {
+                    Some(r) if r.len() == n && r.iter().any(|&x| x != 0) => out.push(r),
+                    _ => {
+                        return Err(bad(&format!(
+                            "each of `changes` is {n} whole numbers from -64 to 64 (one a kind, not all 0), not {c}"
+                        )));
+                    }
+                }
+            }
+            out
+        }
+    };
+    // The tiers must never lead back: every change adds pieces, or every change takes some.
+    let sums: Vec<i64> = changes.iter().map(|c| c.iter().sum()).collect();
+    if !(sums.iter().all(|&s| s > 0) || sums.iter().all(|&s| s < 0)) {
+        return Err(bad(
+            "every one of `changes` must add pieces in all (its numbers' sum above 0), or every one take pieces away \
+             (below 0), so that no move leads back to a tier it came from",
+        ));
+    }
+    Ok(Some(Layout::Board(BoardLayout { cells, kinds, turn, changes, ranker: Ranker::new(cells) })))
+}
+
+impl BoardLayout {
+    /// The tier of these counts: 7 bits a count, the first kind lowest.
+    fn tier(counts: &[u32]) -> Tier {
+        counts.iter().enumerate().fold(0, |t, (k, &c)| t | (c as u64) << (7 * k))
+    }
+
+    fn counts(&self, tier: Tier) -> Vec<u32> {
+        (0..self.kinds.len()).map(|k| ((tier >> (7 * k)) & 0x7f) as u32).collect()
+    }
+
+    /// Whether `tier` names counts that fit the board.
+    fn fits(&self, tier: Tier) -> bool {
+        tier >> (7 * self.kinds.len()) == 0 && self.counts(tier).iter().sum::<u32>() <= self.cells
+    }
+
+    fn size(&self, tier: Tier) -> u64 {
+        if !self.fits(tier) {
+            return 0;
+        }
+        let turns = if self.turn { 2 } else { 1 };
+        self.ranker.count(&self.counts(tier)).map_or(u64::MAX, |c| c.saturating_mul(turns))
+    }
+
+    fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
+        let counts = self.counts(tier);
+        let mut out = Vec::new();
+        for c in &self.changes {
+            let next: Option<Vec<u32>> =
+                counts.iter().zip(c).map(|(&n, &d)| u32::try_from(n as i64 + d).ok()).collect();
+            if let Some(next) = next
+                && next.iter().sum::<u32>() <= self.cells
+            {
+                let t = Self::tier(&next);
+                if t != tier && !out.contains(&t) {
+                    out.push(t);
+                }
+            }
+        }
+        out
+    }
+
+    fn name(&self, tier: Tier) -> String {
+        let counts = self.counts(tier);
+        self.kinds.iter().zip(&counts).map(|(k, c)| format!("{k}{c}")).collect::<Vec<_>>().join(" ")
+    }
+
+    /// The pieces of `index` of `tier`, as `pieces` gives them (a map of cell lists, and `turn`).
+    fn pieces_at(&self, tier: Tier, index: u64) -> Map {
+        let counts = self.counts(tier);
+        let (rank, turn) = if self.turn { (index / 2, index % 2) } else { (index, 0) };
+        let mut boards = vec![0u64; counts.len()];
+        self.ranker.unrank(&counts, rank, &mut boards);
+        let mut map = Map::new();
+        for (k, b) in self.kinds.iter().zip(&boards) {
+            let cells: rhai::Array = (0..64).filter(|c| b >> c & 1 == 1).map(|c| Dynamic::from_int(c as i64)).collect();
+            map.insert(k.as_str().into(), cells.into());
+        }
+        if self.turn {
+            map.insert("turn".into(), Dynamic::from_int(turn as i64));
+        }
+        map
+    }
+}
+
+/// Gives each adapter its key in the threads' tables.
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+/// One thread's copy of a script game, for one adapter.
+struct Worker {
+    game: ScriptGame,
+    /// The last position decoded, by (tier, index): the solver asks `canonical_index`,
+    /// `primitive_at` and `children_at` of the same index one after another.
+    last: RefCell<Option<(Tier, u64, Key)>>,
+}
+
+/// Each thread's copies: (adapter's key, whether the adapter lives, the copy).
+type Table = Vec<(u64, Weak<()>, Rc<Worker>)>;
+
+thread_local! {
+    static WORKERS: RefCell<Table> = const { RefCell::new(Vec::new()) };
+}
+
+/// A script's positions by index, for every thread (see the module's note).
+pub struct ScriptTiers {
+    id: u64,
+    alive: Arc<()>,
+    file: String,
+    source: Arc<str>,
+    budget: usize,
+    layout: Layout,
+    failed: AtomicBool,
+    failure: Mutex<Option<GameError>>,
+    /// The script's answers of `child_tiers` and `tier_size` (its own hooks), by tier (with
+    /// the number of child tiers remembered in all).
+    children_memo: Mutex<(HashMap<Tier, Vec<Tier>>, usize)>,
+    size_memo: Mutex<HashMap<Tier, u64>>,
+}
+
+impl ScriptTiers {
+    pub(super) fn new(file: &str, source: Arc<str>, budget: usize, layout: Layout) -> ScriptTiers {
+        ScriptTiers {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            alive: Arc::new(()),
+            file: file.to_string(),
+            source,
+            budget,
+            layout,
+            failed: AtomicBool::new(false),
+            failure: Mutex::new(None),
+            children_memo: Mutex::new((HashMap::new(), 0)),
+            size_memo: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Keep the first error for [`TierSpace::failure`].
+    fn fail(&self, e: GameError) {
+        let mut f = self.failure.lock().unwrap_or_else(|p| p.into_inner());
+        if f.is_none() {
+            *f = Some(e);
+        }
+        self.failed.store(true, Ordering::Relaxed);
+    }
+
+    /// `f` answered, or `harmless` (the error kept) when it fails or an error is pending.
+    fn answer<R>(&self, harmless: R, f: impl FnOnce() -> GameResult<R>) -> R {
+        if self.failed.load(Ordering::Relaxed) {
+            return harmless;
+        }
+        f().unwrap_or_else(|e| {
+            self.fail(e);
+            harmless
+        })
+    }
+
+    /// This thread's copy of the game, compiled on first use.
+    fn worker(&self) -> GameResult<Rc<Worker>> {
+        let found = WORKERS.with(|w| w.borrow().iter().find(|e| e.0 == self.id).map(|e| e.2.clone()));
+        if let Some(w) = found {
+            return Ok(w);
+        }
+        let game = ScriptGame::from_source_within(&self.file, &self.source, self.budget)?;
+        let worker = Rc::new(Worker { game, last: RefCell::new(None) });
+        WORKERS.with(|w| {
+            let mut w = w.borrow_mut();
+            // The copies of adapters dropped since are dropped here.
+            w.retain(|e| e.1.strong_count() > 0);
+            w.push((self.id, Arc::downgrade(&self.alive), worker.clone()));
+        });
+        Ok(worker)
+    }
+
+    fn at(&self, hook: &str) -> String {
+        format!("{}: {hook}", self.file)
+    }
+
+    /// A whole number a hook returned, in `0..=max`.
+    fn number(&self, hook: &str, d: &Dynamic, what: &str, max: u64) -> GameResult<u64> {
+        d.as_int().ok().and_then(|i| u64::try_from(i).ok()).filter(|&i| i <= max).ok_or_else(|| {
+            GameError::Definition(format!(
+                "{} returned {d} ({}), where {what} is a whole number from 0",
+                self.at(hook),
+                d.type_name()
+            ))
+        })
+    }
+
+    /// The pieces of `pos` on a declared board: one bitboard a kind, and the turn.
+    fn read_pieces(&self, w: &Worker, b: &BoardLayout, pos: &Key) -> GameResult<(Vec<u64>, u64)> {
+        let d = w.game.call("pieces", (pos.to_dynamic(),))?;
+        let show = || w.game.format(pos).unwrap_or_else(|_| format!("{pos:?}"));
+        let bad = |why: String| GameError::Definition(format!("{}(pos) at {}: {why}", self.at("pieces"), show()));
+        let t = d.type_name();
+        let Some(map) = d.try_cast::<Map>() else {
+            return Err(bad(format!("returned `{t}`, not a map of cell lists such as #{{ x: [0, 4], o: [8] }}")));
+        };
+        for k in map.keys() {
+            if !(b.kinds.iter().any(|n| n == k.as_str()) || (b.turn && k == "turn")) {
+                return Err(bad(format!("`{k}` is not a kind of TIER_BOARD ({})", b.kinds.join(", "))));
+            }
+        }
+        let mut boards = Vec::with_capacity(b.kinds.len());
+        let mut all = 0u64;
+        for k in &b.kinds {
+            let list = match map.get(k.as_str()) {
+                None => return Err(bad(format!("no `{k}` (a list of the cells it holds, [] for none)"))),
+                Some(v) => v
+                    .read_lock::<rhai::Array>()
+                    .map(|a| a.clone())
+                    .ok_or_else(|| bad(format!("`{k}` is not an array of cells")))?,
+            };
+            let mut board = 0u64;
+            for c in &list {
+                let cell = c.as_int().ok().filter(|&c| (0..b.cells as i64).contains(&c)).ok_or_else(|| {
+                    bad(format!("`{k}` holds {c}, which is no cell of the board (cells 0 to {})", b.cells - 1))
+                })?;
+                if all >> cell & 1 == 1 {
+                    return Err(bad(format!("cell {cell} is given twice")));
+                }
+                all |= 1 << cell;
+                board |= 1 << cell;
+            }
+            boards.push(board);
+        }
+        let turn = if b.turn {
+            match map.get("turn").map(|v| v.as_int()) {
+                Some(Ok(t @ 0..=1)) => t as u64,
+                _ => return Err(bad("TIER_BOARD has `turn: true`, so `turn` must be 0 or 1".into())),
+            }
+        } else {
+            0
+        };
+        Ok((boards, turn))
+    }
+
+    /// The tier and index of `pos`, by the script's numbering (checked).
+    fn locate_in(&self, w: &Worker, pos: &Key) -> GameResult<(Tier, u64)> {
+        match &self.layout {
+            Layout::Board(b) => {
+                let (boards, turn) = self.read_pieces(w, b, pos)?;
+                let counts: Vec<u32> = boards.iter().map(|x| x.count_ones()).collect();
+                let rank = b.ranker.rank(&boards);
+                Ok((BoardLayout::tier(&counts), if b.turn { rank * 2 + turn } else { rank }))
+            }
+            Layout::Hooks { .. } => {
+                let d = w.game.call("tier", (pos.to_dynamic(),))?;
+                let tier = self.number("tier", &d, "a tier", i64::MAX as u64)?;
+                let size = self.size_of(w, tier)?;
+                let d = w.game.call("index", (pos.to_dynamic(),))?;
+                let index = self.number("index", &d, "an index", i64::MAX as u64)?;
+                if index >= size {
+                    return Err(GameError::Definition(format!(
+                        "{}(pos) gave {index} at {}, of tier {}, whose tier_size is {size}: an index is below the \
+                         tier's size",
+                        self.at("index"),
+                        w.game.format(pos).unwrap_or_default(),
+                        self.name_of(w, tier)
+                    )));
+                }
+                Ok((tier, index))
+            }
+        }
+    }
+
+    /// The position at `index` of `tier`, checked by the round trip (its tier and index are
+    /// `tier` and `index`): one more call of `pieces` (or `tier` and `index`) a position, where
+    /// its children take one a child.
+    fn position_in(&self, w: &Worker, tier: Tier, index: u64) -> GameResult<Key> {
+        if let Some((t, i, k)) = &*w.last.borrow()
+            && (*t, *i) == (tier, index)
+        {
+            return Ok(k.clone());
+        }
+        let size = self.size_of(w, tier)?;
+        if index >= size {
+            return Err(GameError::Unsupported(format!(
+                "index {index} is past tier {} ({size} positions)",
+                self.name_of(w, tier)
+            )));
+        }
+        let (pos, hook) = match &self.layout {
+            Layout::Board(b) => {
+                let d = w.game.call("from_pieces", (Dynamic::from_map(b.pieces_at(tier, index)),))?;
+                (w.game.key("from_pieces", &d)?, "from_pieces")
+            }
+            Layout::Hooks { .. } => {
+                let d = w.game.call("position", (tier as i64, index as i64))?;
+                (w.game.key("position", &d)?, "position")
+            }
+        };
+        {
+            let back = self.locate_in(w, &pos)?;
+            if back != (tier, index) {
+                let how = match &self.layout {
+                    Layout::Board(b) => format!(
+                        "the pieces {} give a position whose pieces are {} (pieces and from_pieces must undo each \
+                         other)",
+                        Dynamic::from_map(b.pieces_at(tier, index)),
+                        Dynamic::from_map(b.pieces_at(back.0, back.1.min(b.size(back.0).saturating_sub(1)))),
+                    ),
+                    Layout::Hooks { .. } => format!(
+                        "position({tier}, {index}) gives a position whose tier and index are {} and {} (tier, index \
+                         and position must undo each other)",
+                        back.0, back.1
+                    ),
+                };
+                return Err(GameError::Definition(format!(
+                    "{}: {how}: {}",
+                    self.at(hook),
+                    w.game.format(&pos).unwrap_or_default()
+                )));
+            }
+        }
+        *w.last.borrow_mut() = Some((tier, index, pos.clone()));
+        Ok(pos)
+    }
+
+    fn size_of(&self, w: &Worker, tier: Tier) -> GameResult<u64> {
+        match &self.layout {
+            Layout::Board(b) => Ok(b.size(tier)),
+            Layout::Hooks { .. } => {
+                if let Some(&s) = self.size_memo.lock().unwrap_or_else(|p| p.into_inner()).get(&tier) {
+                    return Ok(s);
+                }
+                let d = w.game.call("tier_size", (tier as i64,))?;
+                let s = self.number("tier_size", &d, "a tier's size", i64::MAX as u64)?;
+                self.size_memo.lock().unwrap_or_else(|p| p.into_inner()).insert(tier, s);
+                Ok(s)
+            }
+        }
+    }
+
+    fn children_of(&self, w: &Worker, tier: Tier) -> GameResult<Vec<Tier>> {
+        match &self.layout {
+            Layout::Board(b) => Ok(b.child_tiers(tier)),
+            Layout::Hooks { .. } => {
+                if let Some(c) = self.children_memo.lock().unwrap_or_else(|p| p.into_inner()).0.get(&tier) {
+                    return Ok(c.clone());
+                }
+                let d = w.game.call("child_tiers", (tier as i64,))?;
+                let t = d.type_name();
+                let list = d.try_cast::<rhai::Array>().ok_or_else(|| {
+                    GameError::Definition(format!(
+                        "{}({tier}) must return an array of tiers, not `{t}`",
+                        self.at("child_tiers")
+                    ))
+                })?;
+                if list.len() > MAX_CHILD_TIERS {
+                    return Err(GameError::Definition(format!(
+                        "{}({tier}) gives {} tiers, more than {MAX_CHILD_TIERS}",
+                        self.at("child_tiers"),
+                        list.len()
+                    )));
+                }
+                let mut out = Vec::with_capacity(list.len());
+                for c in &list {
+                    let c = self.number("child_tiers", c, "a tier", i64::MAX as u64)?;
+                    if c != tier && !out.contains(&c) {
+                        out.push(c);
+                    }
+                }
+                let mut memo = self.children_memo.lock().unwrap_or_else(|p| p.into_inner());
+                if memo.0.len() >= MAX_TIERS || memo.1 + out.len() > MAX_TIER_EDGES {
+                    return Err(GameError::Definition(format!(
+                        "{}: the tiers reachable number more than {MAX_TIERS}, or their child tiers more than \
+                         {MAX_TIER_EDGES} in all, more than the tier solver walks",
+                        self.at("child_tiers")
+                    )));
+                }
+                memo.1 += out.len();
+                memo.0.insert(tier, out.clone());
+                Ok(out)
+            }
+        }
+    }
+
+    fn name_of(&self, w: &Worker, tier: Tier) -> String {
+        match &self.layout {
+            Layout::Board(b) => b.name(tier),
+            Layout::Hooks { tier_name: true } => {
+                w.game.call("tier_name", (tier as i64,)).map(|d| d.to_string()).unwrap_or_else(|_| tier.to_string())
+            }
+            Layout::Hooks { tier_name: false } => tier.to_string(),
+        }
+    }
+
+    /// The representative of `pos` (the script's `canonical`), located; it must stay in `tier`.
+    fn canonical_in(&self, w: &Worker, pos: &Key) -> GameResult<(Tier, u64)> {
+        let c = w.game.canonical(pos)?;
+        self.locate_in(w, &c)
+    }
+
+    fn with<R>(&self, harmless: R, f: impl FnOnce(&Worker) -> GameResult<R>) -> R {
+        self.answer(harmless, || {
+            let w = self.worker()?;
+            f(&w)
+        })
+    }
+}
+
+impl TierSpace for ScriptTiers {
+    fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
+        if let Layout::Board(b) = &self.layout {
+            return b.child_tiers(tier);
+        }
+        self.with(Vec::new(), |w| self.children_of(w, tier))
+    }
+
+    fn tier_size(&self, tier: Tier) -> u64 {
+        if let Layout::Board(b) = &self.layout {
+            return b.size(tier);
+        }
+        self.with(0, |w| self.size_of(w, tier))
+    }
+
+    fn tier_name(&self, tier: Tier) -> String {
+        if let Layout::Board(b) = &self.layout {
+            return b.name(tier);
+        }
+        match self.worker() {
+            Ok(w) => self.name_of(&w, tier),
+            Err(_) => tier.to_string(),
+        }
+    }
+
+    fn canonical_index(&self, tier: Tier, index: u64) -> u64 {
+        self.with(index, |w| {
+            if !w.game.hooks.canonical {
+                return Ok(index);
+            }
+            let pos = self.position_in(w, tier, index)?;
+            let (t, j) = self.canonical_in(w, &pos)?;
+            if t != tier {
+                return Err(GameError::Definition(format!(
+                    "{}: canonical moves {} from tier {} to tier {}: a symmetry must keep a position's tier",
+                    w.game.at_fn("canonical"),
+                    w.game.format(&pos).unwrap_or_default(),
+                    self.name_of(w, tier),
+                    self.name_of(w, t)
+                )));
+            }
+            Ok(j)
+        })
+    }
+
+    fn primitive_at(&self, tier: Tier, index: u64) -> Option<Value> {
+        self.with(Some(Value::Lose), |w| {
+            let pos = self.position_in(w, tier, index)?;
+            w.game.primitive(&pos)
+        })
+    }
+
+    fn children_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+        let got = self.with(Vec::new(), |w| {
+            let pos = self.position_in(w, tier, index)?;
+            let kids = w.game.children(&pos)?;
+            let declared = self.children_of(w, tier)?;
+            let mut found = Vec::with_capacity(kids.len());
+            for k in &kids {
+                let (t, j) = self.canonical_in(w, k)?;
+                if t != tier && !declared.contains(&t) {
+                    let how = match &self.layout {
+                        Layout::Board(_) => "which is not the tier plus one of TIER_BOARD's `changes`",
+                        Layout::Hooks { .. } => "which child_tiers does not list for it",
+                    };
+                    return Err(GameError::Definition(format!(
+                        "{}: a move from {} (tier {}) leads to {} in tier {}, {how}",
+                        self.file,
+                        w.game.format(&pos).unwrap_or_default(),
+                        self.name_of(w, tier),
+                        w.game.format(k).unwrap_or_default(),
+                        self.name_of(w, t)
+                    )));
+                }
+                found.push((t, j));
+            }
+            Ok(found)
+        });
+        out.extend(got);
+    }
+
+    fn failure(&self) -> Option<GameError> {
+        let e = self.failure.lock().unwrap_or_else(|p| p.into_inner()).take();
+        self.failed.store(false, Ordering::Relaxed);
+        e
+    }
+}
+
+impl Tiers for ScriptTiers {
+    type Pos = Key;
+
+    fn locate(&self, pos: &Key) -> (Tier, u64) {
+        self.with((0, 0), |w| self.locate_in(w, pos))
+    }
+
+    fn position(&self, tier: Tier, index: u64) -> Key {
+        self.with(Key::Unit, |w| self.position_in(w, tier, index))
+    }
+
+    fn try_locate(&self, pos: &Key) -> GameResult<(Tier, u64)> {
+        let w = self.worker()?;
+        self.locate_in(&w, pos)
+    }
+
+    fn try_position(&self, tier: Tier, index: u64) -> GameResult<Key> {
+        let w = self.worker()?;
+        self.position_in(&w, tier, index)
+    }
+}
