@@ -294,7 +294,7 @@ fn a_declaration_that_cannot_work_is_refused_on_load() {
 /// A tier larger than the memory budget is refused before anything is allocated or solved.
 #[test]
 fn sizes_are_checked_against_the_budget() {
-    let (dir, file) = broken("tictactoe_hooks", "budget", "choose(9, x) * choose(9 - x, o)", "1 << 40");
+    let (dir, file) = broken("tictactoe_hooks", "budget", "choose(9, x) * choose(9 - x, o)", "1 << 31");
     let (code, _, err) = run(&["solve", &file, "--save", "--db", dir.join("db").to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("more than the memory budget"), "{err}");
