@@ -82,7 +82,12 @@ fn db_bench(args: &DbBenchArgs) -> Result<i32> {
     };
     let b = session.db_bench(args.samples, root.as_deref())?;
     println!("database:    {}", b.path.display());
-    println!("positions:   {} ({} bytes, {} a position)", b.positions, b.bytes, output::bytes_a_position(b.bytes, b.positions as u64));
+    println!(
+        "positions:   {} ({} bytes, {} a position)",
+        b.positions,
+        b.bytes,
+        output::bytes_a_position(b.bytes, b.positions as u64)
+    );
     let opened = if b.path.is_dir() {
         "every tier's header read and checked; a block's checksum is checked when it is read"
     } else {
