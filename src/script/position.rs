@@ -265,7 +265,7 @@ impl Key {
     /// The encoding: `()` 0; `false` 1, `true` 2; an integer 3 then its zigzag varint; a
     /// character 4 then its code point as a varint; a string 5, its length in bytes as a
     /// varint, its UTF-8, or 11 and its characters packed where that is shorter (see
-    /// [`PACKED_STR`]); an array of integers all in -128..=127: 6, its length, a byte an
+    /// the module's `PACKED_STR`); an array of integers all in -128..=127: 6, its length, a byte an
     /// entry; any other array of integers: 7, its length, each as a zigzag varint; any other
     /// array: 8, its length, each entry encoded; a map: 9, its number of entries, then in key
     /// order each key as a string (length, UTF-8) and its value encoded; a grid: 10, rows,
