@@ -40,3 +40,24 @@ fn the_parallel_explorer_says_when_it_throws_its_work_away() {
     assert!(err.contains("note: the search on 2 threads keeps every position in memory"), "{err}");
     assert!(err.contains("the count of positions starts again"), "{err}");
 }
+
+#[test]
+fn packed_positions_count_what_the_descriptor_counts() {
+    // Domineering as a script whose positions are [cells as a string, columns, turn] (packed
+    // a bit a cell) against the native descriptor (games/domineering.ron), a second
+    // implementation: the same positions, moves and values on 4×4 (by hand for 2×2: the
+    // first player takes a column and wins in 1). A packing that merged two positions, or
+    // split one, would change the counts.
+    let script = run_in(&["analyze", "tests/games/domineering.rhai", "4x4", "--json"], "");
+    let native = run_in(&["analyze", "domineering", "4x4", "--json"], "");
+    assert_eq!((script.0, native.0), (0, 0), "{}{}", script.2, native.2);
+    let (s, n): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_str(&script.1).unwrap(), serde_json::from_str(&native.1).unwrap());
+    for field in ["positions", "moves", "by_value", "by_remoteness", "value", "remoteness"] {
+        assert_eq!(s[field], n[field], "{field}");
+    }
+    assert!(s["positions"].as_u64().unwrap() > 2000, "{s}");
+    let (code, out, err) = run_in(&["solve", "tests/games/domineering.rhai", "2x2"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("value:       win") && out.contains("remoteness:  1"), "{out}");
+}

@@ -111,6 +111,9 @@ fn the_api_answers_and_refuses_bad_requests_with_4xx() {
     assert_eq!(code, 200);
     let ids: Vec<&str> = games.as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["tictactoe", "lightsout", "nim"]);
+    // A puzzle's verb for its moves, as games/lightsout.rhai declares it (MOVE_VERB).
+    let verbs: Vec<Option<&str>> = games.as_array().unwrap().iter().map(|g| g["move_verb"].as_str()).collect();
+    assert_eq!(verbs, [None, Some("Flipping"), None]);
     // X (top left) against O (top middle): X wins by 1:0, 1:1 or 2:0 (see tests/database.rs).
     let (code, p) = get(&s, "/api/tictactoe/position?p=xo.......");
     assert_eq!(code, 200);
@@ -649,6 +652,9 @@ async fn lights_out(c: &fantoccini::Client, url: &str) {
     };
     hinted.sort();
     assert_eq!(hinted, want);
+    // The status line names the moves by the game's verb (lightsout.rhai: MOVE_VERB = "Flipping").
+    let status = c.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
+    assert_eq!(status, format!("Flipping: {n} to solve"));
     screenshot(c, "serve-lightsout.png").await;
     for (i, press) in want.iter().enumerate() {
         c.find(Locator::Css(&format!(".cell[data-click='{press}']"))).await.unwrap().click().await.unwrap();

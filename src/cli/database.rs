@@ -81,9 +81,13 @@ fn db_bench(args: &DbBenchArgs) -> Result<i32> {
         None => None,
     };
     let b = session.db_bench(args.samples, root.as_deref())?;
-    let n = b.positions as f64;
     println!("database:    {}", b.path.display());
-    println!("positions:   {} ({} bytes, {:.1} a position)", b.positions, b.bytes, b.bytes as f64 / n);
+    println!(
+        "positions:   {} ({} bytes, {} a position)",
+        b.positions,
+        b.bytes,
+        output::bytes_a_position(b.bytes, b.positions as u64)
+    );
     let opened = if b.path.is_dir() {
         "every tier's header read and checked; a block's checksum is checked when it is read"
     } else {
@@ -165,13 +169,7 @@ pub fn db_command(a: &DbArgs) -> Result<i32> {
             for (k, v) in s.meta() {
                 let v = match k.as_str() {
                     "created" | "updated" => match v.parse::<u64>() {
-                        Ok(secs) => {
-                            let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs);
-                            format!(
-                                "{} UTC",
-                                humantime::format_rfc3339_seconds(t).to_string().replace(['T', 'Z'], " ").trim()
-                            )
-                        }
+                        Ok(secs) => output::date_time(secs),
                         Err(_) => v.clone(),
                     },
                     _ => v.clone(),
@@ -179,7 +177,7 @@ pub fn db_command(a: &DbArgs) -> Result<i32> {
                 println!("{:<12} {v}", format!("{k}:"));
             }
             let n = s.len()?;
-            println!("size:        {size} bytes, {:.1} a position", size as f64 / n.max(1) as f64);
+            println!("size:        {size} bytes, {} a position", output::bytes_a_position(size, n));
             for r in s.roots()? {
                 println!("analyzed:    from {}", r.trim_end().replace('\n', "/"));
             }

@@ -25,14 +25,26 @@ fn move_json(m: &MoveInfo) -> Json {
     m.to_json()
 }
 
+/// A database's size for each position it holds: the bytes on disk (the file, or every file
+/// of a tier directory) divided by the positions, to one decimal. The one definition that
+/// `--save`, `db info` and `db bench` print.
+pub fn bytes_a_position(bytes: u64, positions: u64) -> String {
+    format!("{:.1}", bytes as f64 / positions.max(1) as f64)
+}
+
+/// A time in seconds since 1970 as an ISO 8601 date and time in UTC: `2026-11-25T16:26:31Z`.
+pub fn date_time(secs: u64) -> String {
+    humantime::format_rfc3339_seconds(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs)).to_string()
+}
+
 /// What `--save` wrote, on stderr.
 pub fn saved(s: &Saved) {
     eprintln!(
-        "saved: {} in {} ({:.1} MiB, {:.0} bytes a position) in {:.2} s",
+        "saved: {} in {} ({:.1} MiB, {} bytes a position) in {:.2} s",
         count(s.positions, "position"),
         s.path.display(),
         s.bytes as f64 / (1 << 20) as f64,
-        s.bytes as f64 / s.positions.max(1) as f64,
+        bytes_a_position(s.bytes, s.positions),
         s.seconds
     );
 }

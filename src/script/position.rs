@@ -1,4 +1,4 @@
-//! Script positions as hashable Rust values.
+//! Script positions as packed, hashable byte strings.
 //!
 //! A script's position is any Rhai value built from `()`, booleans, integers, characters,
 //! strings, arrays, object maps and the native `Grid` type. The solvers need positions they
@@ -6,171 +6,349 @@
 //! and back to a Rhai value on the way in. Floating-point numbers are refused: `0.1 + 0.2`
 //! and `0.3` would be different positions.
 //!
-//! An array of integers only (a board of cells, a list of heaps) is kept flat: one byte an
-//! entry when every entry fits in a byte, else eight. Which form an array takes depends on
-//! its entries alone, so equal arrays are always equal keys.
+//! A key is the value written out as bytes (see [`Key::from_dynamic`] for the encoding): a
+//! tag byte for each value, integers as variable-length numbers, an array of integers that
+//! all fit in a byte as one byte an entry, a grid as its bits. The encoding depends on the
+//! value alone and no encoding is a prefix of another, so equal values always make equal
+//! keys and different values different ones. A key of up to [`INLINE`] bytes is held in the
+//! key itself (24 bytes, no allocation: the 8-puzzle's 9 cells take 11); a longer one in one
+//! allocation of exactly its length. Compared with a tree of reference-counted Rhai-like
+//! values, this takes a third to a tenth of the memory a position (`docs/performance.md`,
+//! "Script positions packed").
 
 use crate::game::Footprint;
 use crate::grid::Grid;
-use rhai::{Array, Dynamic, ImmutableString, Map};
-use std::rc::Rc;
+use rhai::{Array, Dynamic, Map};
 
 /// How deeply arrays and maps may nest inside a position.
 pub const MAX_NESTING: usize = 32;
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Key {
-    Unit,
-    Bool(bool),
-    Int(i64),
-    Char(char),
-    Str(ImmutableString),
-    /// An array of integers from -128 to 127.
-    Bytes(Rc<[i8]>),
-    /// An array of integers, some outside -128..=127.
-    Ints(Rc<[i64]>),
-    Array(Rc<[Key]>),
-    Map(Rc<[(ImmutableString, Key)]>),
-    Grid(Rc<Grid>),
+/// The longest key held without an allocation.
+pub const INLINE: usize = 22;
+
+// One tag byte before each value.
+const UNIT: u8 = 0;
+const FALSE: u8 = 1;
+const TRUE: u8 = 2;
+const INT: u8 = 3;
+const CHAR: u8 = 4;
+const STR: u8 = 5;
+/// An array of integers from -128 to 127: its length, then one byte an entry.
+const BYTES: u8 = 6;
+/// An array of integers, some outside -128..=127: its length, then each as a varint.
+const INTS: u8 = 7;
+const ARRAY: u8 = 8;
+const MAP: u8 = 9;
+const GRID: u8 = 10;
+/// An ASCII string of at most 16 distinct characters, where packing saves bytes: its length,
+/// the number of distinct characters, those characters in increasing order, then each
+/// character as its rank among them in 1, 2 or 4 bits (for 2, 4 or 16 distinct characters),
+/// lowest bits first. A board written as `"..#.#"` takes a bit a cell.
+const PACKED_STR: u8 = 11;
+
+/// Bits a character of a string with `distinct` distinct characters packs into (0: not packed).
+fn bits_for(distinct: usize) -> usize {
+    match distinct {
+        0..=2 => 1,
+        3..=4 => 2,
+        5..=16 => 4,
+        _ => 0,
+    }
+}
+
+/// A string, packed when that is shorter (see [`PACKED_STR`]); otherwise its UTF-8.
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    let b = s.as_bytes();
+    if s.is_ascii() && b.len() >= 4 {
+        let mut seen = 0u128;
+        for &c in b {
+            seen |= 1 << c;
+        }
+        let distinct = seen.count_ones() as usize;
+        let bits = bits_for(distinct);
+        let packed = 1 + distinct + (b.len() * bits).div_ceil(8);
+        if bits > 0 && packed < b.len() {
+            out.push(PACKED_STR);
+            put_varint(out, b.len() as u64);
+            out.push(distinct as u8);
+            let mut rank = [0u8; 128];
+            let mut k = 0;
+            for c in 0..128u8 {
+                if seen >> c & 1 == 1 {
+                    rank[c as usize] = k;
+                    out.push(c);
+                    k += 1;
+                }
+            }
+            let start = out.len();
+            out.resize(start + (b.len() * bits).div_ceil(8), 0);
+            for (i, &c) in b.iter().enumerate() {
+                let at = i * bits;
+                out[start + at / 8] |= rank[c as usize] << (at % 8);
+            }
+            return;
+        }
+    }
+    out.push(STR);
+    put_varint(out, b.len() as u64);
+    out.extend_from_slice(b);
+}
+
+/// A script position, packed (see the module's documentation).
+#[derive(Clone)]
+pub struct Key(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Inline { len: u8, bytes: [u8; INLINE] },
+    Heap(Box<[u8]>),
+}
+
+impl Key {
+    /// The packed bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        match &self.0 {
+            Repr::Inline { len, bytes } => &bytes[..*len as usize],
+            Repr::Heap(b) => b,
+        }
+    }
+
+    /// The key of `()` (a harmless answer where a position cannot be given).
+    pub fn unit() -> Key {
+        Key::from_bytes(&[UNIT])
+    }
+
+    fn from_bytes(b: &[u8]) -> Key {
+        if b.len() <= INLINE {
+            let mut bytes = [0; INLINE];
+            bytes[..b.len()].copy_from_slice(b);
+            Key(Repr::Inline { len: b.len() as u8, bytes })
+        } else {
+            Key(Repr::Heap(b.into()))
+        }
+    }
+}
+
+impl PartialEq for Key {
+    fn eq(&self, other: &Key) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for Key {}
+
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_bytes().hash(state);
+    }
+}
+
+impl std::fmt::Debug for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.to_dynamic())
+    }
 }
 
 impl Footprint for Key {
     fn heap_bytes(&self) -> usize {
-        match self {
-            Key::Str(s) => s.len() + 16,
-            Key::Bytes(a) => a.len() + 16,
-            Key::Ints(a) => a.len() * 8 + 16,
-            Key::Array(a) => a.len() * std::mem::size_of::<Key>() + a.iter().map(Key::heap_bytes).sum::<usize>() + 16,
-            Key::Map(m) => {
-                m.iter().map(|(k, v)| k.len() + 16 + std::mem::size_of::<Key>() + v.heap_bytes()).sum::<usize>() + 16
+        match &self.0 {
+            Repr::Inline { .. } => 0,
+            Repr::Heap(b) => b.len(),
+        }
+    }
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn zigzag(i: i64) -> u64 {
+    ((i << 1) ^ (i >> 63)) as u64
+}
+
+fn unzigzag(u: u64) -> i64 {
+    (u >> 1) as i64 ^ -((u & 1) as i64)
+}
+
+/// A reader of packed bytes. The bytes were written by [`Key::from_dynamic`], so running
+/// out of them or meeting an unknown tag is a bug, not bad input.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn byte(&mut self) -> u8 {
+        let (&b, rest) = self.0.split_first().expect("a key's bytes end inside a value");
+        self.0 = rest;
+        b
+    }
+
+    fn varint(&mut self) -> u64 {
+        let (mut v, mut shift) = (0u64, 0);
+        loop {
+            let b = self.byte();
+            v |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return v;
             }
-            Key::Grid(g) => std::mem::size_of::<Grid>() + g.heap_bytes() + 16,
-            _ => 0,
+            shift += 7;
+        }
+    }
+
+    fn take(&mut self, n: usize) -> &[u8] {
+        let (a, rest) = self.0.split_at(n);
+        self.0 = rest;
+        a
+    }
+
+    fn str(&mut self) -> &str {
+        let n = self.varint() as usize;
+        std::str::from_utf8(self.take(n)).expect("a key's strings are UTF-8")
+    }
+
+    fn value(&mut self) -> Dynamic {
+        match self.byte() {
+            UNIT => Dynamic::UNIT,
+            FALSE => Dynamic::from_bool(false),
+            TRUE => Dynamic::from_bool(true),
+            INT => Dynamic::from_int(unzigzag(self.varint())),
+            CHAR => Dynamic::from_char(char::from_u32(self.varint() as u32).expect("a key's characters are valid")),
+            STR => Dynamic::from(self.str().to_string()),
+            PACKED_STR => {
+                let n = self.varint() as usize;
+                let distinct = self.byte() as usize;
+                let chars = self.take(distinct).to_vec();
+                let bits = bits_for(distinct);
+                let packed = self.take((n * bits).div_ceil(8));
+                let mask = (1u8 << bits) - 1;
+                let s: String =
+                    (0..n).map(|i| chars[(packed[i * bits / 8] >> (i * bits % 8) & mask) as usize] as char).collect();
+                Dynamic::from(s)
+            }
+            BYTES => {
+                let n = self.varint() as usize;
+                Dynamic::from_array(self.take(n).iter().map(|&b| Dynamic::from_int(i64::from(b as i8))).collect())
+            }
+            INTS => {
+                let n = self.varint() as usize;
+                Dynamic::from_array((0..n).map(|_| Dynamic::from_int(unzigzag(self.varint()))).collect())
+            }
+            ARRAY => {
+                let n = self.varint() as usize;
+                Dynamic::from_array((0..n).map(|_| self.value()).collect())
+            }
+            MAP => {
+                let n = self.varint() as usize;
+                let mut map = Map::new();
+                for _ in 0..n {
+                    let k = self.str().into();
+                    map.insert(k, self.value());
+                }
+                Dynamic::from_map(map)
+            }
+            GRID => {
+                let (rows, cols) = (self.varint() as usize, self.varint() as usize);
+                let bits = self.take((rows * cols).div_ceil(8));
+                let mut g = Grid::new(rows, cols);
+                for i in 0..rows * cols {
+                    if bits[i / 8] >> (i % 8) & 1 == 1 {
+                        g.set(i / cols, i % cols, true);
+                    }
+                }
+                Dynamic::from(g)
+            }
+            t => unreachable!("a key with the unknown tag {t}"),
         }
     }
 }
 
 impl Key {
     /// Convert a script value; `Err` names the type that cannot be a position.
+    ///
+    /// The encoding: `()` 0; `false` 1, `true` 2; an integer 3 then its zigzag varint; a
+    /// character 4 then its code point as a varint; a string 5, its length in bytes as a
+    /// varint, its UTF-8, or 11 and its characters packed where that is shorter (see
+    /// the module's `PACKED_STR`); an array of integers all in -128..=127: 6, its length, a byte an
+    /// entry; any other array of integers: 7, its length, each as a zigzag varint; any other
+    /// array: 8, its length, each entry encoded; a map: 9, its number of entries, then in key
+    /// order each key as a string (length, UTF-8) and its value encoded; a grid: 10, rows,
+    /// columns, then its cells row by row, 8 to a byte, lowest bit first.
     pub fn from_dynamic(d: &Dynamic) -> Result<Key, String> {
-        Self::convert(d, 0)
+        let mut out = Vec::with_capacity(32);
+        Self::encode(d, 0, &mut out)?;
+        Ok(Key::from_bytes(&out))
     }
 
-    fn convert(d: &Dynamic, depth: usize) -> Result<Key, String> {
+    fn encode(d: &Dynamic, depth: usize, out: &mut Vec<u8>) -> Result<(), String> {
         if depth > MAX_NESTING {
             return Err(format!("a position nested more than {MAX_NESTING} levels deep"));
         }
         if d.is_unit() {
-            return Ok(Key::Unit);
-        }
-        if let Ok(b) = d.as_bool() {
-            return Ok(Key::Bool(b));
-        }
-        if let Ok(i) = d.as_int() {
-            return Ok(Key::Int(i));
-        }
-        if let Ok(c) = d.as_char() {
-            return Ok(Key::Char(c));
-        }
-        if let Ok(s) = d.as_immutable_string_ref() {
-            return Ok(Key::Str(s.clone()));
-        }
-        if let Some(g) = d.read_lock::<Grid>() {
-            return Ok(Key::Grid(Rc::new(g.clone())));
-        }
-        if let Some(a) = d.read_lock::<Array>() {
-            if let Some(ints) = a.iter().map(|v| v.as_int().ok()).collect::<Option<Vec<i64>>>() {
-                return Ok(Key::from_ints(ints));
+            out.push(UNIT);
+        } else if let Ok(b) = d.as_bool() {
+            out.push(if b { TRUE } else { FALSE });
+        } else if let Ok(i) = d.as_int() {
+            out.push(INT);
+            put_varint(out, zigzag(i));
+        } else if let Ok(c) = d.as_char() {
+            out.push(CHAR);
+            put_varint(out, u64::from(c));
+        } else if let Ok(s) = d.as_immutable_string_ref() {
+            put_str(out, s.as_str());
+        } else if let Some(g) = d.read_lock::<Grid>() {
+            out.push(GRID);
+            let (rows, cols) = (g.rows(), g.cols());
+            put_varint(out, rows as u64);
+            put_varint(out, cols as u64);
+            let start = out.len();
+            out.resize(start + (rows * cols).div_ceil(8), 0);
+            for i in 0..rows * cols {
+                if g.get(i / cols, i % cols) {
+                    out[start + i / 8] |= 1 << (i % 8);
+                }
             }
-            let keys = a.iter().map(|v| Key::convert(v, depth + 1)).collect::<Result<Vec<_>, _>>()?;
-            return Ok(Key::Array(keys.into()));
+        } else if let Some(a) = d.read_lock::<Array>() {
+            if a.iter().all(|v| v.as_int().is_ok()) {
+                let ints = a.iter().map(|v| v.as_int().unwrap_or_default());
+                if ints.clone().all(|i| i8::try_from(i).is_ok()) {
+                    out.push(BYTES);
+                    put_varint(out, a.len() as u64);
+                    out.extend(ints.map(|i| i as i8 as u8));
+                } else {
+                    out.push(INTS);
+                    put_varint(out, a.len() as u64);
+                    ints.for_each(|i| put_varint(out, zigzag(i)));
+                }
+            } else {
+                out.push(ARRAY);
+                put_varint(out, a.len() as u64);
+                for v in a.iter() {
+                    Self::encode(v, depth + 1, out)?;
+                }
+            }
+        } else if let Some(m) = d.read_lock::<Map>() {
+            out.push(MAP);
+            put_varint(out, m.len() as u64);
+            for (k, v) in m.iter() {
+                put_varint(out, k.len() as u64);
+                out.extend_from_slice(k.as_bytes());
+                Self::encode(v, depth + 1, out)?;
+            }
+        } else {
+            return Err(format!(
+                "a value of type `{}`, but a position must be built from integers, strings, booleans, \
+                 characters, arrays, maps and grids",
+                d.type_name()
+            ));
         }
-        if let Some(m) = d.read_lock::<Map>() {
-            let keys = m
-                .iter()
-                .map(|(k, v)| Ok((ImmutableString::from(k.as_str()), Key::convert(v, depth + 1)?)))
-                .collect::<Result<Vec<_>, String>>()?;
-            return Ok(Key::Map(keys.into()));
-        }
-        Err(format!(
-            "a value of type `{}`, but a position must be built from integers, strings, booleans, \
-             characters, arrays, maps and grids",
-            d.type_name()
-        ))
+        Ok(())
     }
 
-    fn from_ints(ints: Vec<i64>) -> Key {
-        match ints.iter().map(|&i| i8::try_from(i).ok()).collect::<Option<Vec<i8>>>() {
-            Some(bytes) => Key::Bytes(bytes.into()),
-            None => Key::Ints(ints.into()),
-        }
-    }
-
+    /// The script value again.
     pub fn to_dynamic(&self) -> Dynamic {
-        match self {
-            Key::Unit => Dynamic::UNIT,
-            Key::Bool(b) => Dynamic::from_bool(*b),
-            Key::Int(i) => Dynamic::from_int(*i),
-            Key::Char(c) => Dynamic::from_char(*c),
-            Key::Str(s) => Dynamic::from(s.clone()),
-            Key::Bytes(a) => Dynamic::from_array(a.iter().map(|&i| Dynamic::from_int(i64::from(i))).collect()),
-            Key::Ints(a) => Dynamic::from_array(a.iter().map(|&i| Dynamic::from_int(i)).collect()),
-            Key::Array(a) => Dynamic::from_array(a.iter().map(Key::to_dynamic).collect()),
-            Key::Map(m) => {
-                let map: Map = m.iter().map(|(k, v)| (k.as_str().into(), v.to_dynamic())).collect();
-                Dynamic::from_map(map)
-            }
-            Key::Grid(g) => Dynamic::from(Grid::clone(g)),
-        }
-    }
-}
-
-/// A [`Key`] that can cross threads (no reference counts shared with a script engine).
-#[derive(Debug)]
-pub enum SendKey {
-    Unit,
-    Bool(bool),
-    Int(i64),
-    Char(char),
-    Str(String),
-    Bytes(Vec<i8>),
-    Ints(Vec<i64>),
-    Array(Vec<SendKey>),
-    Map(Vec<(String, SendKey)>),
-    Grid(Grid),
-}
-
-impl Key {
-    pub fn to_send(&self) -> SendKey {
-        match self {
-            Key::Unit => SendKey::Unit,
-            Key::Bool(b) => SendKey::Bool(*b),
-            Key::Int(i) => SendKey::Int(*i),
-            Key::Char(c) => SendKey::Char(*c),
-            Key::Str(s) => SendKey::Str(s.to_string()),
-            Key::Bytes(a) => SendKey::Bytes(a.to_vec()),
-            Key::Ints(a) => SendKey::Ints(a.to_vec()),
-            Key::Array(a) => SendKey::Array(a.iter().map(Key::to_send).collect()),
-            Key::Map(m) => SendKey::Map(m.iter().map(|(k, v)| (k.to_string(), v.to_send())).collect()),
-            Key::Grid(g) => SendKey::Grid(Grid::clone(g)),
-        }
-    }
-
-    pub fn from_send(k: SendKey) -> Key {
-        match k {
-            SendKey::Unit => Key::Unit,
-            SendKey::Bool(b) => Key::Bool(b),
-            SendKey::Int(i) => Key::Int(i),
-            SendKey::Char(c) => Key::Char(c),
-            SendKey::Str(s) => Key::Str(s.into()),
-            SendKey::Bytes(a) => Key::Bytes(a.into()),
-            SendKey::Ints(a) => Key::Ints(a.into()),
-            SendKey::Array(a) => Key::Array(a.into_iter().map(Key::from_send).collect::<Vec<_>>().into()),
-            SendKey::Map(m) => {
-                Key::Map(m.into_iter().map(|(k, v)| (k.into(), Key::from_send(v))).collect::<Vec<_>>().into())
-            }
-            SendKey::Grid(g) => Key::Grid(Rc::new(g)),
-        }
+        Reader(self.as_bytes()).value()
     }
 }
 
@@ -178,35 +356,109 @@ impl Key {
 mod tests {
     use super::*;
 
-    #[test]
-    fn round_trips_nested_values() {
-        let mut map = Map::new();
-        map.insert("board".into(), Dynamic::from(Grid::new(2, 3)));
-        map.insert("next".into(), Dynamic::from_int(4));
-        let arr: Array =
-            vec![Dynamic::from_int(3), Dynamic::from("x"), Dynamic::from_map(map), Dynamic::from_bool(true)];
-        let d = Dynamic::from_array(arr);
-        let k = Key::from_dynamic(&d).unwrap();
-        let back = Key::from_dynamic(&k.to_dynamic()).unwrap();
-        assert_eq!(k, back);
+    fn key(d: Dynamic) -> Key {
+        Key::from_dynamic(&d).unwrap()
     }
 
     #[test]
-    fn integer_arrays_are_flat_and_equal_by_content() {
+    fn round_trips_nested_values() {
+        let mut map = Map::new();
+        let mut g = Grid::new(2, 3);
+        g.set(1, 2, true);
+        g.set(0, 0, true);
+        map.insert("board".into(), Dynamic::from(g));
+        map.insert("next".into(), Dynamic::from_int(4));
+        let arr: Array = vec![
+            Dynamic::from_int(3),
+            Dynamic::from("x"),
+            Dynamic::from_map(map),
+            Dynamic::from_bool(true),
+            Dynamic::from_char('é'),
+            Dynamic::UNIT,
+            Dynamic::from_int(i64::MIN),
+            Dynamic::from_int(-1),
+        ];
+        let d = Dynamic::from_array(arr);
+        let k = key(d.clone());
+        let back = key(k.to_dynamic());
+        assert_eq!(k, back);
+        // The value itself, not only its key: Rhai's own printing of both.
+        assert_eq!(format!("{:?}", k.to_dynamic()), format!("{d:?}"));
+        let g = k.to_dynamic().into_array().unwrap()[2].read_lock::<Map>().unwrap()["board"].clone_cast::<Grid>();
+        assert_eq!((g.get(0, 0), g.get(1, 2), g.count()), (true, true, 2));
+    }
+
+    #[test]
+    fn integer_arrays_are_one_byte_an_entry_and_equal_by_content() {
         let arr = |v: &[i64]| Dynamic::from_array(v.iter().map(|&i| Dynamic::from_int(i)).collect());
-        let small = Key::from_dynamic(&arr(&[4, 5, -128, 127])).unwrap();
-        assert!(matches!(&small, Key::Bytes(b) if b.len() == 4));
-        let wide = Key::from_dynamic(&arr(&[4, 128])).unwrap();
-        assert!(matches!(&wide, Key::Ints(b) if b[..] == [4, 128]));
-        // The same array always makes the same key, and converts back to itself.
-        assert_eq!(Key::from_dynamic(&arr(&[4, 5, -128, 127])).unwrap(), small);
-        for k in [small, wide, Key::from_dynamic(&arr(&[])).unwrap()] {
-            assert_eq!(Key::from_dynamic(&k.to_dynamic()).unwrap(), k);
-            assert_eq!(Key::from_send(k.to_send()), k);
+        let small = key(arr(&[4, 5, -128, 127]));
+        assert_eq!(small.as_bytes(), [BYTES, 4, 4, 5, 0x80, 0x7f]);
+        // 128 does not fit a byte: zigzag varints (4 → 8; 128 → 256 = 0x80 0x02).
+        let wide = key(arr(&[4, 128]));
+        assert_eq!(wide.as_bytes(), [INTS, 2, 8, 0x80, 0x02]);
+        assert_eq!(key(arr(&[4, 5, -128, 127])), small);
+        for k in [small, wide, key(arr(&[]))] {
+            assert_eq!(key(k.to_dynamic()), k);
         }
-        // A mixed array stays a tree.
-        let mixed = Dynamic::from_array(vec![Dynamic::from_int(1), Dynamic::from("x")]);
-        assert!(matches!(Key::from_dynamic(&mixed).unwrap(), Key::Array(_)));
+        // The 8-puzzle's board is held in the key itself.
+        let board = key(arr(&[1, 2, 3, 4, 5, 6, 7, 8, 0]));
+        assert_eq!((board.as_bytes().len(), board.heap_bytes(), std::mem::size_of::<Key>()), (11, 0, 24));
+    }
+
+    #[test]
+    fn different_values_make_different_keys() {
+        // Values that a careless encoding would confuse: an array of two strings and one of
+        // one string holding both; an integer and a character of the same number; an
+        // integer array and a mixed array of the same numbers; a grid's shape.
+        let s = |t: &str| Dynamic::from(t.to_string());
+        let pairs = [
+            (Dynamic::from_array(vec![s("ab"), s("c")]), Dynamic::from_array(vec![s("a"), s("bc")])),
+            (Dynamic::from_int(65), Dynamic::from_char('A')),
+            (
+                Dynamic::from_array(vec![Dynamic::from_int(1), Dynamic::from_int(2)]),
+                Dynamic::from_array(vec![Dynamic::from_int(1), Dynamic::from_array(vec![Dynamic::from_int(2)])]),
+            ),
+            (Dynamic::from(Grid::new(2, 3)), Dynamic::from(Grid::new(3, 2))),
+            (Dynamic::from_bool(false), Dynamic::UNIT),
+            (s(""), Dynamic::from_array(vec![])),
+        ];
+        for (a, b) in pairs {
+            assert_ne!(key(a.clone()), key(b.clone()), "{a:?} and {b:?}");
+        }
+        // A long key (40 distinct characters: not packed): on the heap, exactly its length.
+        let text = "abcdefghijklmnopqrstuvwxyz0123456789ABCD";
+        let long = key(s(text));
+        assert_eq!((long.as_bytes().len(), long.heap_bytes()), (42, 42));
+        assert_eq!(long.to_dynamic().into_string().unwrap(), text);
+    }
+
+    #[test]
+    fn strings_of_few_characters_pack_and_come_back() {
+        let s = |t: &str| Dynamic::from(t.to_string());
+        // Domineering 5×5 as [cells, columns, turn]: 25 cells at a bit each, in the key itself.
+        let cells = ".#...##....#.....#.##....";
+        let dom = key(Dynamic::from_array(vec![s(cells), Dynamic::from_int(5), Dynamic::from_int(1)]));
+        // [ARRAY, 3] [PACKED_STR, 25, 2, '#', '.', 4 bytes] [INT, 10] [INT, 2]
+        assert_eq!(dom.as_bytes().len(), 2 + 9 + 2 + 2);
+        assert_eq!(dom.heap_bytes(), 0);
+        // Every string comes back as itself, packed or not: one to 17 distinct characters,
+        // lengths around the point where packing starts to pay, and non-ASCII text.
+        let alphabet = "xo.#abcdefghijklmnop";
+        for distinct in 1..=17 {
+            for len in [1, 3, 4, 5, 8, 9, 17, 40] {
+                let t: String = (0..len).map(|i| alphabet.as_bytes()[(i * 7 + i / 3) % distinct] as char).collect();
+                let k = key(s(&t));
+                assert_eq!(k.to_dynamic().into_string().unwrap(), t, "{distinct} characters, {len} long");
+                assert!(k.as_bytes().len() <= t.len() + 2, "never longer than plain: {t:?}");
+            }
+        }
+        for t in ["xxoo.", "é..é..é..", "....", "#"] {
+            assert_eq!(key(s(t)).to_dynamic().into_string().unwrap(), t);
+        }
+        // Strings that differ in one character, or only in their alphabet, differ as keys.
+        assert_ne!(key(s("..#..#..")), key(s("..#..#.#")));
+        assert_ne!(key(s("........")), key(s("########")));
+        assert_ne!(key(s("ab")), key(s("ba")));
     }
 
     #[test]

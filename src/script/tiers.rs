@@ -349,7 +349,7 @@ impl ScriptTiers {
 
     /// The pieces of `pos` on a declared board: one bitboard a kind, and the turn.
     fn read_pieces(&self, w: &Worker, b: &BoardLayout, pos: &Key) -> GameResult<(Vec<u64>, u64)> {
-        let d = w.game.call("pieces", (pos.to_dynamic(),))?;
+        let d = w.game.call("pieces", || (pos.to_dynamic(),))?;
         let show = || w.game.format(pos).unwrap_or_else(|_| format!("{pos:?}"));
         let bad = |why: String| GameError::Definition(format!("{}(pos) at {}: {why}", self.at("pieces"), show()));
         let t = d.type_name();
@@ -405,10 +405,10 @@ impl ScriptTiers {
                 Ok((BoardLayout::tier(&counts), if b.turn { rank * 2 + turn } else { rank }))
             }
             Layout::Hooks { .. } => {
-                let d = w.game.call("tier", (pos.to_dynamic(),))?;
+                let d = w.game.call("tier", || (pos.to_dynamic(),))?;
                 let tier = self.number("tier", &d, "a tier", i64::MAX as u64)?;
                 let size = self.size_of(w, tier)?;
-                let d = w.game.call("index", (pos.to_dynamic(),))?;
+                let d = w.game.call("index", || (pos.to_dynamic(),))?;
                 let index = self.number("index", &d, "an index", i64::MAX as u64)?;
                 if index >= size {
                     return Err(GameError::Definition(format!(
@@ -442,11 +442,11 @@ impl ScriptTiers {
         }
         let (pos, hook) = match &self.layout {
             Layout::Board(b) => {
-                let d = w.game.call("from_pieces", (Dynamic::from_map(b.pieces_at(tier, index)),))?;
+                let d = w.game.call("from_pieces", || (Dynamic::from_map(b.pieces_at(tier, index)),))?;
                 (w.game.key("from_pieces", &d)?, "from_pieces")
             }
             Layout::Hooks { .. } => {
-                let d = w.game.call("position", (tier as i64, index as i64))?;
+                let d = w.game.call("position", || (tier as i64, index as i64))?;
                 (w.game.key("position", &d)?, "position")
             }
         };
@@ -484,7 +484,7 @@ impl ScriptTiers {
                 if let Some(&s) = self.size_memo.lock().unwrap_or_else(|p| p.into_inner()).get(&tier) {
                     return Ok(s);
                 }
-                let d = w.game.call("tier_size", (tier as i64,))?;
+                let d = w.game.call("tier_size", || (tier as i64,))?;
                 let s = self.number("tier_size", &d, "a tier's size", i64::MAX as u64)?;
                 self.size_memo.lock().unwrap_or_else(|p| p.into_inner()).insert(tier, s);
                 Ok(s)
@@ -499,7 +499,7 @@ impl ScriptTiers {
                 if let Some(c) = self.children_memo.lock().unwrap_or_else(|p| p.into_inner()).0.get(&tier) {
                     return Ok(c.clone());
                 }
-                let d = w.game.call("child_tiers", (tier as i64,))?;
+                let d = w.game.call("child_tiers", || (tier as i64,))?;
                 let t = d.type_name();
                 let list = d.try_cast::<rhai::Array>().ok_or_else(|| {
                     GameError::Definition(format!(
@@ -540,7 +540,7 @@ impl ScriptTiers {
         match &self.layout {
             Layout::Board(b) => b.name(tier),
             Layout::Hooks { tier_name: true } => {
-                w.game.call("tier_name", (tier as i64,)).map(|d| d.to_string()).unwrap_or_else(|_| tier.to_string())
+                w.game.call("tier_name", || (tier as i64,)).map(|d| d.to_string()).unwrap_or_else(|_| tier.to_string())
             }
             Layout::Hooks { tier_name: false } => tier.to_string(),
         }
@@ -656,7 +656,7 @@ impl Tiers for ScriptTiers {
     }
 
     fn position(&self, tier: Tier, index: u64) -> Key {
-        self.with(Key::Unit, |w| self.position_in(w, tier, index))
+        self.with(Key::unit(), |w| self.position_in(w, tier, index))
     }
 
     fn try_locate(&self, pos: &Key) -> GameResult<(Tier, u64)> {

@@ -109,7 +109,8 @@ impl Served {
         Ok(Served { session: catalog.open(spec, &how)?, progress })
     }
 
-    /// Name, kind, description, start position, players.
+    /// Name, kind, description, start position, players, a puzzle's words (its move's verb, its
+    /// solved message).
     pub fn summary(&self) -> Json {
         let info = self.session.info();
         json!({
@@ -120,6 +121,7 @@ impl Served {
             "start": self.session.start().ok().flatten(),
             "players": [info.player_name(0), info.player_name(1)],
             "solved_message": info.solved_message,
+            "move_verb": info.move_verb,
         })
     }
 

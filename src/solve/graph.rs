@@ -152,7 +152,7 @@ impl<P> Graph<P> {
     }
 
     /// Parents in compressed form: `(first, parents)`, one entry per edge.
-    fn parents(&self) -> (Vec<u32>, Vec<u32>) {
+    pub(super) fn parents(&self) -> (Vec<u32>, Vec<u32>) {
         let n = self.len();
         let mut first = vec![0u32; n + 1];
         for &c in &self.children {
