@@ -182,3 +182,29 @@ fn connect4_solved_with_parents_is_the_same_bytes() {
         assert_eq!(same, (0..=cells).map(|n| g.tier_size(base + n)).sum::<u64>());
     }
 }
+
+/// For docs/performance.md, not a check: `Paired` Connect-Four (moves inside tiers) of the
+/// board in `GAMESMAN_PAIRED_BOARD` (default `5x4k4`) solved once, with parents unless
+/// `GAMESMAN_TIER_PARENTS=off`; run it under `/usr/bin/time -v` to read its peak memory.
+#[test]
+#[ignore]
+fn measure_paired_solve() {
+    let g = c4();
+    let board = std::env::var("GAMESMAN_PAIRED_BOARD").unwrap_or_else(|_| "5x4k4".into());
+    let p = g.parse(&board).unwrap();
+    let base = g.locate(&p).0;
+    let cells = board.split('k').next().unwrap().split('x').map(|n| n.parse::<u64>().unwrap()).product::<u64>();
+    let paired = Paired { g: &g, base, cells };
+    let opts = TierOptions::for_space(&paired, false);
+    let dir = tmp(&format!("measure-{board}-{}", opts.parents));
+    let db = ArrayDb::create(&dir, "c4").unwrap();
+    let t = std::time::Instant::now();
+    let stats = solve_with(&paired, 0, &db, &Progress::silent(), opts).unwrap();
+    eprintln!(
+        "{board} paired, parents {}: {} positions, {:.1} s",
+        opts.parents,
+        stats.positions,
+        t.elapsed().as_secs_f64()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
