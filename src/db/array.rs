@@ -654,6 +654,43 @@ mod tests {
         assert!(decode_tier(&file[..file.len() - 1], 42).is_err());
     }
 
+    /// Format 3: records with Grundy values (one-byte blocks, a two-byte block with values
+    /// past 254, none marked) read back whole from bytes and from a file, a lookup gives
+    /// both, a changed byte is refused; without Grundy values the file is format 2.
+    #[test]
+    fn grundy_values_round_trip_in_format_3() {
+        let n = BLOCK_RECORDS as usize * 2 + 9;
+        let records: Vec<Rec> = (0..n).map(|i| rec([Value::Win, Value::Lose][i % 2], (i % 60) as u32)).collect();
+        let grundy: Vec<u16> = (0..n)
+            .map(|i| match i % 11 {
+                0 => NO_GRUNDY,
+                _ if i / BLOCK_RECORDS as usize == 1 => (i % 700) as u16,
+                _ => (i % 200) as u16,
+            })
+            .collect();
+        let file = encode_tier_with(3, &records, Some(&grundy)).unwrap();
+        assert_eq!(&file[..8], b"GMTIER03");
+        assert_eq!(
+            decode_tier_full(&file, 3).unwrap(),
+            TierArray { records: records.clone(), grundy: Some(grundy.clone()) }
+        );
+        let mut bad = file.clone();
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        assert!(decode_tier_full(&bad, 3).is_err());
+        assert_eq!(&encode_tier(3, &records).unwrap()[..8], b"GMTIER02");
+        let dir = std::env::temp_dir().join(format!("gamesman-array-v3-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let db = ArrayDb::create(&dir, "h").unwrap();
+        db.write_full(3, &records, Some(&grundy)).unwrap();
+        for i in [0, 1, 11, BLOCK_RECORDS as usize + 5, n - 1] {
+            let g = (grundy[i] != NO_GRUNDY).then_some(grundy[i] as u64);
+            assert_eq!(db.lookup(3, i as u64).unwrap(), Some((records[i], g)), "index {i}");
+        }
+        assert_eq!(db.load_full(3).unwrap().grundy, Some(grundy));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     /// Every record with a symbol comes back from it whole, every symbol byte names one
     /// record, and the records of remoteness past 83 (or a draw with one) have none.
     #[test]
