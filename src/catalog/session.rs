@@ -289,13 +289,20 @@ impl<G: Game> Live<G> {
             return Err(e.into());
         }
         let arrays = ArrayDb::create(&dir, &id.hash)?;
-        let stats = tier::solve(tiers, root_tier, &arrays, &self.progress())?;
+        let opts = tier::TierOptions::for_space(tiers, self.grundy_in_tiers());
+        let stats = tier::solve_with(tiers, root_tier, &arrays, &self.progress(), opts)?;
         Ok(Saved {
             positions: stats.positions,
             bytes: stats.bytes,
             path: dir,
             seconds: started.elapsed().as_secs_f64(),
         })
+    }
+
+    /// Whether a tier solve of this game computes Grundy values: an impartial game under
+    /// normal play (a position with no moves lost).
+    fn grundy_in_tiers(&self) -> bool {
+        self.game().kind() == Kind::Impartial && self.game().stalemate() == Value::Lose
     }
 
     /// `analyze` from a saved tier solve: the positions reachable from the root, found by
@@ -308,7 +315,8 @@ impl<G: Game> Live<G> {
         use crate::db::array::unrec;
         let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(None) };
         let (root_tier, root_index) = tiers.try_locate(&self.game().canonical(root)?)?;
-        let Some(here) = arrays.get(root_tier, root_index)?.and_then(unrec) else { return Ok(None) };
+        let Some((here_rec, here_grundy)) = arrays.lookup(root_tier, root_index)? else { return Ok(None) };
+        let Some(here) = unrec(here_rec) else { return Ok(None) };
         let kind = self.game().kind();
         let names = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
         // Counts by value (slot 4: by remoteness, 0..=4095, then no remoteness).
@@ -320,6 +328,10 @@ impl<G: Game> Live<G> {
         let mut classes: Counts = vec![[0; 4]; 4097];
         // The positions themselves, while the root is known to be alone in its class.
         let mut images: Option<Counts> = Some(vec![[0; 4]; 4097]);
+        // By Grundy value (classes, then positions), and how many counted had none.
+        type ByGrundy = std::collections::BTreeMap<u64, u64>;
+        let (mut class_grundy, mut image_grundy): (ByGrundy, ByGrundy) = Default::default();
+        let (mut class_no_grundy, mut image_no_grundy) = (0u64, 0u64);
         let mut ntiers = 0usize;
         let walked = crate::solve::reach::walk(
             tiers,
@@ -327,43 +339,51 @@ impl<G: Game> Live<G> {
             (root_tier, root_index),
             self.budget(),
             &self.progress(),
-            &mut |t, records, reached| {
+            &mut |t, array, reached| {
                 ntiers += 1;
+                let records = &array.records;
                 for i in reached.indices() {
                     if let Some((v, r)) = slot(records[i as usize]) {
                         classes[r][v] += 1;
+                        match array.grundy_at(i as usize) {
+                            Some(g) => *class_grundy.entry(g).or_default() += 1,
+                            None => class_no_grundy += 1,
+                        }
                     }
                 }
                 let Some(img) = images.as_mut() else { return Ok(()) };
                 // Every index whose representative was reached, in parallel.
-                let (counts, root_class) = (0..tiers.tier_size(t))
+                type Fold = (Vec<[u64; 4]>, u64, std::collections::HashMap<u64, u64>, u64);
+                let zero = || -> Fold { (vec![[0u64; 4]; 4097], 0, Default::default(), 0) };
+                let (counts, root_class, grundy, no_grundy) = (0..tiers.tier_size(t))
                     .into_par_iter()
-                    .fold(
-                        || (vec![[0u64; 4]; 4097], 0u64),
-                        |(mut c, mut rc), i| {
-                            let rep = tiers.canonical_index(t, i);
-                            if reached.has(rep)
-                                && let Some((v, r)) = slot(records[rep as usize])
-                            {
-                                c[r][v] += 1;
+                    .fold(zero, |(mut c, mut rc, mut g, mut ng), i| {
+                        let rep = tiers.canonical_index(t, i);
+                        if reached.has(rep)
+                            && let Some((v, r)) = slot(records[rep as usize])
+                        {
+                            c[r][v] += 1;
+                            match array.grundy_at(rep as usize) {
+                                Some(x) => *g.entry(x).or_default() += 1,
+                                None => ng += 1,
                             }
-                            if t == root_tier && rep == root_index {
-                                rc += 1;
+                        }
+                        if t == root_tier && rep == root_index {
+                            rc += 1;
+                        }
+                        (c, rc, g, ng)
+                    })
+                    .reduce(zero, |(mut a, ra, mut ga, na), (b, rb, gb, nb)| {
+                        for (x, y) in a.iter_mut().zip(&b) {
+                            for k in 0..4 {
+                                x[k] += y[k];
                             }
-                            (c, rc)
-                        },
-                    )
-                    .reduce(
-                        || (vec![[0u64; 4]; 4097], 0u64),
-                        |(mut a, ra), (b, rb)| {
-                            for (x, y) in a.iter_mut().zip(&b) {
-                                for k in 0..4 {
-                                    x[k] += y[k];
-                                }
-                            }
-                            (a, ra + rb)
-                        },
-                    );
+                        }
+                        for (x, n) in gb {
+                            *ga.entry(x).or_default() += n;
+                        }
+                        (a, ra + rb, ga, na + nb)
+                    });
                 if t == root_tier && root_class != 1 {
                     // The root has symmetric images: what is reachable need not be closed
                     // under symmetry, so only the classes are counted.
@@ -375,6 +395,10 @@ impl<G: Game> Live<G> {
                         x[k] += y[k];
                     }
                 }
+                for (x, n) in grundy {
+                    *image_grundy.entry(x).or_default() += n;
+                }
+                image_no_grundy += no_grundy;
                 Ok(())
             },
         )?;
@@ -408,13 +432,22 @@ impl<G: Game> Live<G> {
                 .collect::<Vec<_>>()
         };
         let total = |c: &Counts| c.iter().flatten().sum::<u64>();
-        let (main, counted) = match &images {
-            Some(img) => (img, "every position reachable from the root, from the arrays"),
+        let (main, counted, (main_grundy, main_no_grundy)) = match &images {
+            Some(img) => {
+                (img, "every position reachable from the root, from the arrays", (&image_grundy, image_no_grundy))
+            }
             None => (
                 &classes,
                 "every position reachable from the root up to symmetry (one a class: the root has symmetric images, \
                  so the positions themselves are not counted)",
+                (&class_grundy, class_no_grundy),
             ),
+        };
+        // Counts by Grundy value where every position counted has one (as the census gives
+        // them: all or none).
+        let by_grundy = |g: &ByGrundy, none: u64| {
+            (none == 0 && !g.is_empty())
+                .then(|| g.iter().map(|(x, n)| serde_json::json!({"grundy": x, "positions": n})).collect::<Vec<_>>())
         };
         Ok(Some(serde_json::json!({
             "game": self.info().name,
@@ -423,6 +456,7 @@ impl<G: Game> Live<G> {
             "position": self.fmt(root)?,
             "value": here.0.name_in(kind),
             "remoteness": here.1,
+            "grundy": here_grundy,
             "positions": total(main),
             "classes": total(&classes),
             "tiers": ntiers,
@@ -431,6 +465,8 @@ impl<G: Game> Live<G> {
             "by_remoteness": by_rem(main),
             "classes_by_value": by_value(&classes),
             "classes_by_remoteness": by_rem(&classes),
+            "by_grundy": by_grundy(main_grundy, main_no_grundy),
+            "classes_by_grundy": by_grundy(&class_grundy, class_no_grundy),
             "source": "database",
             "positions_visited": 0,
             "seconds": started.elapsed().as_secs_f64(),
@@ -460,16 +496,18 @@ impl<G: Game> Live<G> {
         let images = Self::alone_in_class(tiers, croot);
         let progress = self.progress();
         let mut failed: Option<anyhow::Error> = None;
-        let mut out = |pos: &G::Pos, r: u16, failed: &mut Option<anyhow::Error>| -> GameResult<()> {
-            let Some((value, remoteness)) = unrec(r) else { return Ok(()) };
-            if let Err(e) = emit(&game.format(pos)?, Record { value, remoteness, grundy: None }) {
-                *failed = Some(e);
-                return Err(GameError::Unsupported("export stopped".into()));
-            }
-            Ok(())
-        };
+        let mut out =
+            |pos: &G::Pos, r: u16, grundy: Option<u64>, failed: &mut Option<anyhow::Error>| -> GameResult<()> {
+                let Some((value, remoteness)) = unrec(r) else { return Ok(()) };
+                if let Err(e) = emit(&game.format(pos)?, Record { value, remoteness, grundy }) {
+                    *failed = Some(e);
+                    return Err(GameError::Unsupported("export stopped".into()));
+                }
+                Ok(())
+            };
         let walked =
-            crate::solve::reach::walk(tiers, arrays, croot, self.budget(), &progress, &mut |t, records, reached| {
+            crate::solve::reach::walk(tiers, arrays, croot, self.budget(), &progress, &mut |t, array, reached| {
+                let records = &array.records;
                 if images {
                     for i in 0..tiers.tier_size(t) {
                         if i % 4096 == 0 && progress.expired() {
@@ -477,7 +515,12 @@ impl<G: Game> Live<G> {
                         }
                         let rep = tiers.canonical_index(t, i);
                         if reached.has(rep) {
-                            out(&tiers.try_position(t, i)?, records[rep as usize], &mut failed)?;
+                            out(
+                                &tiers.try_position(t, i)?,
+                                records[rep as usize],
+                                array.grundy_at(rep as usize),
+                                &mut failed,
+                            )?;
                         }
                     }
                 } else {
@@ -485,7 +528,7 @@ impl<G: Game> Live<G> {
                         if k % 4096 == 0 && progress.expired() {
                             return Err(GameError::TimeLimit("the time limit ran out while exporting".into()));
                         }
-                        out(&tiers.try_position(t, i)?, records[i as usize], &mut failed)?;
+                        out(&tiers.try_position(t, i)?, records[i as usize], array.grundy_at(i as usize), &mut failed)?;
                     }
                 }
                 Ok(())
@@ -905,7 +948,8 @@ impl<G: Game> Session for Live<G> {
         let tiers = self.game().tiers().expect("a game with tiers");
         let root_tier = tiers.try_locate(&root)?.0;
         let open = || Ok(ArrayDb::create(&dir, &id.hash)?);
-        let stats = crate::solve::tier_mpi::solve(tiers, root_tier, &id.hash, &open, threads, &progress)?;
+        let opts = tier::TierOptions::for_space(tiers, self.grundy_in_tiers());
+        let stats = crate::solve::tier_mpi::solve(tiers, root_tier, &id.hash, &open, threads, opts, &progress)?;
         Ok(stats.map(|stats| Saved {
             positions: stats.positions,
             bytes: stats.bytes,

@@ -56,6 +56,21 @@ pub trait TierSpace: Sync {
     fn failure(&self) -> Option<GameError> {
         None
     }
+    /// Whether the game gives parent positions ([`TierSpace::parents_at`]). Fallback
+    /// (`false`): the solver keeps the reversed edges of the tier it solves (4 bytes an
+    /// index, and 4 a move within the tier).
+    fn has_parents(&self) -> bool {
+        false
+    }
+    /// Parent positions (undo moves): the representatives (under
+    /// [`TierSpace::canonical_index`]), in any tier, of the positions that have the position
+    /// at `index` (a representative) among their [`TierSpace::children_at`], pushed on `out`
+    /// (which arrives empty), each at least once. Exact: a position with no move to it must
+    /// not be listed (the solver counts a parent's children down by them); a primitive
+    /// position may be (it has no moves, and the solver skips it). The tier solver uses the
+    /// parents in the same tier, instead of keeping reversed edges. Called only when
+    /// [`TierSpace::has_parents`] says so.
+    fn parents_at(&self, _tier: Tier, _index: u64, _out: &mut Vec<(Tier, u64)>) {}
 }
 
 /// Positions by index: a game's positions in and out of index space.

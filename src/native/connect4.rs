@@ -533,6 +533,40 @@ impl TierSpace for Connect4 {
             out.push((next, self.canon(&p.drop(c)).1));
         }
     }
+
+    fn has_parents(&self) -> bool {
+        true
+    }
+
+    /// The boards one move before: the last mover's top piece taken off a column (the
+    /// player to move did not move last, so their top pieces are no one's last move), each
+    /// as its representative; a board where the game was over already (primitive) has no
+    /// moves, so it is no parent. The mirror needs nothing more: the parents of a board's
+    /// mirror image are the mirror images of its parents, the same representatives.
+    fn parents_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+        let p = self.at(tier, index);
+        let n = p.pieces();
+        if n == 0 {
+            return;
+        }
+        let s = p.stride();
+        for c in 0..p.cols as u32 {
+            let h = p.height(c);
+            if h == 0 {
+                continue;
+            }
+            let bit = 1u128 << (c * s + h - 1);
+            // X moved last when O is to move.
+            let q = match p.turn() {
+                1 if p.x & bit != 0 => C4Pos { x: p.x & !bit, ..p },
+                0 if p.o & bit != 0 => C4Pos { o: p.o & !bit, ..p },
+                _ => continue,
+            };
+            if q.primitive().is_none() {
+                out.push((tier - 1, self.canon(&q).1));
+            }
+        }
+    }
 }
 
 impl Tiers for Connect4 {

@@ -294,8 +294,10 @@ impl<G: Game> Analyzer<G> {
         if let (Some(arrays), Some(tiers)) = (&self.arrays, self.game.tiers()) {
             // Only representatives have records (the solver solves one position a class).
             let (tier, index) = tiers.try_locate(&self.game.canonical(pos)?)?;
-            if let Some((value, remoteness)) = arrays.get(tier, index)?.and_then(crate::db::array::unrec) {
-                return Ok(Some(crate::db::Record { value, remoteness, grundy: None }));
+            if let Some((r, grundy)) = arrays.lookup(tier, index)?
+                && let Some((value, remoteness)) = crate::db::array::unrec(r)
+            {
+                return Ok(Some(crate::db::Record { value, remoteness, grundy }));
             }
         }
         match &self.db {

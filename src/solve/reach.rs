@@ -15,7 +15,7 @@
 //! bytes an index) and its frontier (8 bytes an index, twice while a round's results are
 //! joined), checked against the budget before anything is allocated.
 
-use crate::db::array::{ArrayDb, Rec, unrec};
+use crate::db::array::{ArrayDb, TierArray, unrec};
 use crate::game::tier::{Tier, TierSpace, tier_order};
 use crate::game::{GameError, GameResult};
 use crate::progress::Progress;
@@ -65,8 +65,9 @@ impl Reached {
     }
 }
 
-/// What the walk calls with each tier walked: the tier, its records, its reached indices.
-pub type Visit<'a> = dyn FnMut(Tier, &[Rec], &Reached) -> GameResult<()> + 'a;
+/// What the walk calls with each tier walked: the tier, its records (and Grundy values,
+/// where the tier has them), its reached indices.
+pub type Visit<'a> = dyn FnMut(Tier, &TierArray, &Reached) -> GameResult<()> + 'a;
 
 /// Bytes the walk from `root`'s tier needs at most (see the module's note on memory).
 pub fn walk_bytes(space: &dyn TierSpace, order: &[Tier]) -> u64 {
@@ -116,7 +117,8 @@ pub fn walk(
     reached[&root.0].set(root.1);
     let mut walked = 0u64;
     for &t in &order {
-        let records = db.load(t)?;
+        let array = db.load_full(t)?;
+        let records = &array.records;
         if records.len() as u64 != space.tier_size(t) {
             return Err(GameError::Database(format!(
                 "{}: tier {} holds {} records, the game says {}",
@@ -185,7 +187,7 @@ pub fn walk(
             }
         }
         // This tier's bits are not needed after: every tier moving into it came before.
-        visit(t, &records, &here)?;
+        visit(t, &array, &here)?;
     }
     Ok(Some(()))
 }

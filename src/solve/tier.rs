@@ -20,8 +20,25 @@
 //!
 //! A tier whose array is already saved is not solved again, so a killed solve resumes at the
 //! first tier left unsolved. The solver knows nothing of any particular game.
+//!
+//! **Parent positions**: where the game gives them ([`TierSpace::has_parents`]) the solver
+//! keeps no reversed edges: the parents of a position decided in the retrograde analysis are
+//! asked of the game ([`TierSpace::parents_at`], those in the same tier), and the counters
+//! count each position's distinct children in the tier. `GAMESMAN_TIER_PARENTS=off` solves
+//! with reversed edges all the same.
+//!
+//! **Grundy values** ([`TierOptions::grundy`], an impartial game under normal play): once a
+//! tier's values are known, its positions are taken in waves, a position once every child
+//! in the tier has its Grundy value (Kahn's order of the tier's graph, the counters of
+//! same-tier children counted down through the same parents), each wave on every core: a
+//! position's Grundy value is the mex of its children's (children in other tiers read from
+//! their arrays), 0 at a loss with no moves (or a primitive loss). Where it is undefined,
+//! a position has none ([`crate::db::array::NO_GRUNDY`]): a primitive that is not a loss, a
+//! position on a loop within the tier (never reached by the waves) or with a child that has
+//! none. A tier where no position has one is written without a Grundy column, as a game
+//! that is not impartial.
 
-use crate::db::array::{ArrayDb, MAX_REMOTENESS, Rec, rec, unrec};
+use crate::db::array::{ArrayDb, MAX_GRUNDY, MAX_REMOTENESS, NO_GRUNDY, Rec, TierArray, rec, unrec};
 use crate::game::tier::{Tier, TierSpace, tier_order};
 use crate::game::{GameError, GameResult, Value};
 use crate::progress::Progress;
@@ -49,8 +66,43 @@ const CHUNK: usize = 1 << 14;
 /// Environment variable: stop after solving this many tiers (to test resuming).
 pub const STOP_AFTER_ENV: &str = "GAMESMAN_STOP_AFTER_TIERS";
 
-/// Solve every tier reachable from `root` into `db` (skipping tiers saved already).
+/// Environment variable: `off` (or `0`) solves with reversed edges even where the game
+/// gives parent positions (to compare the two).
+pub const PARENTS_ENV: &str = "GAMESMAN_TIER_PARENTS";
+
+/// How a tier solve runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TierOptions {
+    /// Compute each position's Grundy value where it is defined: for an impartial game under
+    /// normal play (the caller knows the game's kind; the solver does not).
+    pub grundy: bool,
+    /// Ask the game for parent positions instead of keeping reversed edges.
+    pub parents: bool,
+}
+
+impl TierOptions {
+    /// For `space`: parents where the game gives them (unless [`PARENTS_ENV`] is `off`),
+    /// Grundy values when `grundy`.
+    pub fn for_space(space: &dyn TierSpace, grundy: bool) -> TierOptions {
+        let off = std::env::var(PARENTS_ENV).is_ok_and(|v| matches!(v.trim(), "off" | "0" | "no"));
+        TierOptions { grundy, parents: space.has_parents() && !off }
+    }
+}
+
+/// Solve every tier reachable from `root` into `db` (skipping tiers saved already), without
+/// Grundy values.
 pub fn solve(space: &dyn TierSpace, root: Tier, db: &ArrayDb, progress: &Progress) -> GameResult<TierStats> {
+    solve_with(space, root, db, progress, TierOptions::for_space(space, false))
+}
+
+/// [`solve`] as `opts` says (Grundy values, parent positions).
+pub fn solve_with(
+    space: &dyn TierSpace,
+    root: Tier,
+    db: &ArrayDb,
+    progress: &Progress,
+    opts: TierOptions,
+) -> GameResult<TierStats> {
     let order = tier_order(space, root);
     if let Some(e) = space.failure() {
         return Err(e);
@@ -88,8 +140,8 @@ pub fn solve(space: &dyn TierSpace, root: Tier, db: &ArrayDb, progress: &Progres
                 order.len()
             )));
         }
-        let (records, reps) = solve_tier(space, tier, &mut |c| Ok(db.load(c)?))?;
-        db.write(tier, &records)?;
+        let (array, reps) = solve_tier_full(space, tier, opts, &mut |c| Ok(db.load_full(c)?))?;
+        db.write_full(tier, &array.records, array.grundy.as_deref())?;
         stats.representatives += reps;
         stats.solved += 1;
         progress.tick(stats.representatives, 0)?;
@@ -117,6 +169,51 @@ pub fn solve_tier(
     tier: Tier,
     child: &mut dyn FnMut(Tier) -> GameResult<Vec<Rec>>,
 ) -> GameResult<(Vec<Rec>, u64)> {
+    let opts = TierOptions::for_space(space, false);
+    let (array, reps) =
+        solve_tier_full(space, tier, opts, &mut |c| Ok(TierArray { records: child(c)?, grundy: None }))?;
+    Ok((array.records, reps))
+}
+
+/// Where the solver finds the parents in the tier of a position: the reversed edges, kept as
+/// compressed rows (the parents of j are `parents[start[j]..start[j + 1]]`), or the game.
+enum Up<'a> {
+    /// No move stays in the tier.
+    None,
+    Rows {
+        start: Vec<u32>,
+        parents: Vec<u32>,
+    },
+    Game(&'a dyn TierSpace, Tier),
+}
+
+impl Up<'_> {
+    /// The parents of `p` in the tier (from the game: each once).
+    fn of<'b>(&'b self, p: u32, buf: &'b mut Vec<u32>, scratch: &mut Vec<(Tier, u64)>) -> &'b [u32] {
+        match self {
+            Up::None => &[],
+            Up::Rows { start, parents } => &parents[start[p as usize] as usize..start[p as usize + 1] as usize],
+            Up::Game(space, tier) => {
+                scratch.clear();
+                space.parents_at(*tier, p as u64, scratch);
+                buf.clear();
+                buf.extend(scratch.iter().filter(|&&(t, _)| t == *tier).map(|&(_, i)| i as u32));
+                buf.sort_unstable();
+                buf.dedup();
+                buf
+            }
+        }
+    }
+}
+
+/// [`solve_tier`] as `opts` says, the child tiers given with their Grundy values (where they
+/// have them): the tier's records and Grundy values, and how many representatives it has.
+pub fn solve_tier_full(
+    space: &dyn TierSpace,
+    tier: Tier,
+    opts: TierOptions,
+    child: &mut dyn FnMut(Tier) -> GameResult<TierArray>,
+) -> GameResult<(TierArray, u64)> {
     let size = space.tier_size(tier);
     if size > u32::MAX as u64 {
         return Err(GameError::OutOfMemory(format!(
@@ -126,7 +223,7 @@ pub fn solve_tier(
     }
     let n = size as usize;
     // The child tiers' arrays, for this tier only.
-    let mut children_of: HashMap<Tier, Vec<Rec>> = HashMap::new();
+    let mut children_of: HashMap<Tier, TierArray> = HashMap::new();
     for c in space.child_tiers(tier) {
         children_of.insert(c, child(c)?);
     }
@@ -137,8 +234,10 @@ pub fn solve_tier(
 
     // 1. Scan.
     struct Chunk {
-        /// (parent, child) edges inside the tier.
+        /// (parent, child) edges inside the tier (none kept when the game gives parents).
         edges: Vec<(u32, u32)>,
+        /// Moves inside the tier.
+        same_moves: u64,
         /// (index, record) decided by the scan: primitives, stalemates, and positions all of
         /// whose children are in other tiers and are wins.
         decided: Vec<(u32, Rec)>,
@@ -155,6 +254,7 @@ pub fn solve_tier(
         .map(|c| {
             let mut out = Chunk {
                 edges: Vec::new(),
+                same_moves: 0,
                 decided: Vec::new(),
                 waiting: Vec::new(),
                 lose_events: Vec::new(),
@@ -163,6 +263,7 @@ pub fn solve_tier(
                 error: None,
             };
             let mut kids = Vec::with_capacity(64);
+            let mut same_kids: Vec<u32> = Vec::new();
             for i in (c * CHUNK) as u64..((c + 1) * CHUNK).min(n) as u64 {
                 if space.canonical_index(tier, i) != i {
                     continue;
@@ -181,17 +282,22 @@ pub fn solve_tier(
                 }
                 let mut same = 0u32;
                 let mut o = Outside::default();
+                same_kids.clear();
                 for &(t, j) in &kids {
                     if t == tier {
-                        out.edges.push((i32_, j as u32));
-                        same += 1;
+                        if opts.parents {
+                            same_kids.push(j as u32);
+                        } else {
+                            out.edges.push((i32_, j as u32));
+                            same += 1;
+                        }
                         continue;
                     }
                     let Some(arr) = children_of.get(&t) else {
                         out.error = Some(format!("a move from tier {name} goes to a tier it does not list ({t:x})"));
                         return out;
                     };
-                    let Some((v, r)) = arr.get(j as usize).and_then(|&r| unrec(r)) else {
+                    let Some((v, r)) = arr.records.get(j as usize).and_then(|&r| unrec(r)) else {
                         out.error = Some(format!("a child of tier {name} is missing from tier {t:x}"));
                         return out;
                     };
@@ -203,6 +309,13 @@ pub fn solve_tier(
                         Value::Draw => o.draw = true,
                     }
                 }
+                if opts.parents {
+                    // Counted down once a parent the game lists: distinct children.
+                    same_kids.sort_unstable();
+                    same_kids.dedup();
+                    same = same_kids.len() as u32;
+                }
+                out.same_moves += same as u64;
                 // The counter keeps its top bit for "blocked" (a child elsewhere that is not a win).
                 if same > 0x7f {
                     out.error = Some(format!("a position of tier {name} has more than 127 moves within its tier"));
@@ -224,7 +337,9 @@ pub fn solve_tier(
             out
         })
         .collect();
-    drop(children_of);
+    if !opts.grundy {
+        drop(std::mem::take(&mut children_of));
+    }
     if let Some(e) = space.failure() {
         return Err(e);
     }
@@ -250,11 +365,26 @@ pub fn solve_tier(
     let mut reps = 0;
     let mut ties: Vec<Vec<u32>> = Vec::new();
     let mut edge_count = 0usize;
+    let mut same_moves = 0u64;
     let mut waiting: Vec<u32> = Vec::new();
+    // For the Grundy values: the positions with no child in the tier (the first wave), and
+    // every position's count of children in the tier.
+    let mut first_wave: Vec<u32> = Vec::new();
+    let mut same_left: Vec<u8> = if opts.grundy { vec![0; n] } else { Vec::new() };
     for c in &chunks {
         waiting.extend(c.waiting.iter().map(|w| w.0));
         reps += c.reps;
         edge_count += c.edges.len();
+        same_moves += c.same_moves;
+        if opts.grundy {
+            first_wave.extend(c.decided.iter().map(|d| d.0));
+            for &(i, same, _, _) in &c.waiting {
+                same_left[i as usize] = same;
+                if same == 0 {
+                    first_wave.push(i);
+                }
+            }
+        }
         for &(i, r) in &c.decided {
             recs[i as usize] = r;
             let (v, rem) = unrec(r).expect("a record");
@@ -277,18 +407,23 @@ pub fn solve_tier(
         }
     }
     // The reversed edges, as compressed rows: the parents of j are
-    // parents[start[j]..start[j + 1]].
-    let mut start: Vec<u32> = vec![0; n + 1];
-    for c in &chunks {
-        for &(_, j) in &c.edges {
-            start[j as usize + 1] += 1;
+    // parents[start[j]..start[j + 1]]; none kept where the game gives parents, or where no
+    // move stays in the tier.
+    let up = if same_moves == 0 {
+        Up::None
+    } else if opts.parents {
+        Up::Game(space, tier)
+    } else {
+        let mut start: Vec<u32> = vec![0; n + 1];
+        for c in &chunks {
+            for &(_, j) in &c.edges {
+                start[j as usize + 1] += 1;
+            }
         }
-    }
-    for j in 0..n {
-        start[j + 1] += start[j];
-    }
-    let mut parents: Vec<u32> = vec![0; edge_count];
-    {
+        for j in 0..n {
+            start[j + 1] += start[j];
+        }
+        let mut parents: Vec<u32> = vec![0; edge_count];
         let mut fill = start.clone();
         for c in &chunks {
             for &(i, j) in &c.edges {
@@ -296,7 +431,15 @@ pub fn solve_tier(
                 fill[j as usize] += 1;
             }
         }
-    }
+        Up::Rows { start, parents }
+    };
+    let (mut buf, mut scratch) = (Vec::new(), Vec::new());
+    let not_a_parent = |q: u32, p: u32| {
+        GameError::Definition(format!(
+            "tier {name}: the game lists index {q} as a parent of index {p} (parents_at), but it has no move to it \
+             (children_at)"
+        ))
+    };
     drop(chunks);
 
     // 2. Wins and losses, level by level.
@@ -320,7 +463,7 @@ pub fn solve_tier(
         let here = levels.get_mut(level).map(std::mem::take).unwrap_or_default();
         for &p in &here {
             let lost = unrec(recs[p as usize]).map(|(v, _)| v) == Some(Value::Lose);
-            for &q in &parents[start[p as usize] as usize..start[p as usize + 1] as usize] {
+            for &q in up.of(p, &mut buf, &mut scratch) {
                 let qi = q as usize;
                 if recs[qi] != 0 {
                     continue;
@@ -329,6 +472,9 @@ pub fn solve_tier(
                     recs[qi] = rec(Value::Win, next);
                     push(&mut levels, next, q);
                 } else {
+                    if left[qi] & 0x7f == 0 {
+                        return Err(not_a_parent(q, p));
+                    }
                     left[qi] -= 1;
                     if left[qi] == 0 {
                         let r = next.max(win_max1.get(&q).copied().unwrap_or(0) as u32);
@@ -357,7 +503,7 @@ pub fn solve_tier(
         }
         let here = ties.get_mut(level).map(std::mem::take).unwrap_or_default();
         for &p in &here {
-            for &q in &parents[start[p as usize] as usize..start[p as usize + 1] as usize] {
+            for &q in up.of(p, &mut buf, &mut scratch) {
                 if recs[q as usize] == 0 {
                     recs[q as usize] = rec(Value::Tie, next);
                     push(&mut ties, next, q);
@@ -366,7 +512,7 @@ pub fn solve_tier(
         }
         level += 1;
     }
-    drop((parents, start, left, win_max1));
+    drop((left, win_max1));
     // What is left undecided goes round in circles: a draw.
     let draw = rec(Value::Draw, 0);
     for i in waiting {
@@ -374,5 +520,98 @@ pub fn solve_tier(
             recs[i as usize] = draw;
         }
     }
-    Ok((recs, reps))
+    let grundy =
+        if opts.grundy { grundy_values(space, tier, &recs, &children_of, &up, first_wave, same_left)? } else { None };
+    Ok((TierArray { records: recs, grundy }, reps))
+}
+
+/// The Grundy values of a solved tier (`None` where no position has one), in waves: a
+/// position once all its children in the tier have theirs (see the module's note).
+fn grundy_values(
+    space: &dyn TierSpace,
+    tier: Tier,
+    recs: &[Rec],
+    children_of: &HashMap<Tier, TierArray>,
+    up: &Up,
+    mut wave: Vec<u32>,
+    mut same_left: Vec<u8>,
+) -> GameResult<Option<Vec<u16>>> {
+    let name = space.tier_name(tier);
+    let normal = |v: Value| if v == Value::Lose { 0 } else { NO_GRUNDY };
+    let mut g: Vec<u16> = vec![NO_GRUNDY; recs.len()];
+    let (mut buf, mut scratch) = (Vec::new(), Vec::new());
+    let mut any = false;
+    while !wave.is_empty() {
+        let values: Vec<u16> = wave
+            .par_iter()
+            .map_init(
+                || (Vec::with_capacity(64), Vec::with_capacity(64)),
+                |(kids, seen): &mut (Vec<(Tier, u64)>, Vec<u16>), &i| -> GameResult<u16> {
+                    if let Some(v) = space.primitive_at(tier, i as u64) {
+                        return Ok(normal(v));
+                    }
+                    kids.clear();
+                    space.children_at(tier, i as u64, kids);
+                    if kids.is_empty() {
+                        return Ok(normal(space.stalemate_value()));
+                    }
+                    seen.clear();
+                    for &(t, j) in kids.iter() {
+                        let x = if t == tier {
+                            g[j as usize]
+                        } else {
+                            children_of
+                                .get(&t)
+                                .and_then(|a| a.grundy.as_ref())
+                                .and_then(|a| a.get(j as usize).copied())
+                                .unwrap_or(NO_GRUNDY)
+                        };
+                        if x == NO_GRUNDY {
+                            return Ok(NO_GRUNDY);
+                        }
+                        seen.push(x);
+                    }
+                    seen.sort_unstable();
+                    seen.dedup();
+                    // The mex: the first value missing from the sorted distinct values.
+                    let mex = seen.iter().enumerate().take_while(|&(k, &x)| k as u16 == x).count() as u64;
+                    if mex > MAX_GRUNDY {
+                        return Err(GameError::Unsupported(format!(
+                            "a Grundy value in tier {name} passes {MAX_GRUNDY}, more than the arrays hold"
+                        )));
+                    }
+                    // Normal play: the position is a win exactly when its Grundy value is not 0.
+                    let won = unrec(recs[i as usize]).map(|(v, _)| v) == Some(Value::Win);
+                    if won != (mex != 0) {
+                        return Err(GameError::Definition(format!(
+                            "tier {name}, index {i}: Grundy value {mex} but the value is {}: the game is not \
+                             impartial under normal play",
+                            unrec(recs[i as usize]).map_or("none".into(), |(v, _)| v.to_string())
+                        )));
+                    }
+                    Ok(mex as u16)
+                },
+            )
+            .collect::<GameResult<_>>()?;
+        for (&i, &v) in wave.iter().zip(&values) {
+            g[i as usize] = v;
+            any |= v != NO_GRUNDY;
+        }
+        let mut next = Vec::new();
+        for &p in &wave {
+            for &q in up.of(p, &mut buf, &mut scratch) {
+                let c = &mut same_left[q as usize];
+                // A primitive parent (listed by the game) waits on nothing.
+                if *c > 0 {
+                    *c -= 1;
+                    if *c == 0 {
+                        next.push(q);
+                    }
+                }
+            }
+        }
+        wave = next;
+    }
+    // What the waves never reached is on a loop, or leads to one: no Grundy value.
+    Ok(any.then_some(g))
 }

@@ -4,8 +4,8 @@
 //! reads and writes the array database ([`ArrayDb`]), finds which tiers are saved already,
 //! and hands each idle worker a tier whose child tiers are all solved. Ranks 1..N are
 //! **workers**: each solves the tier it is given with all its threads, by the same per-tier
-//! solver as the one-process solve ([`super::tier::solve_tier`]), and sends back the tier's
-//! file, made as the database writes it ([`crate::db::array::encode_tier`]: compressed blocks,
+//! solver as the one-process solve ([`super::tier::solve_tier_full`]), and sends back the tier's
+//! file, made as the database writes it ([`crate::db::array::encode_tier_with`]: compressed blocks,
 //! each with its CRC-32, and a checksummed header). The manager checks every block and writes
 //! the file as it came, so the database is the one-process solve's, byte for byte.
 //!
@@ -23,8 +23,8 @@
 //! resumes from them. With one rank, the manager solves every tier itself (the one-process
 //! solver).
 
-use super::tier::{STOP_AFTER_ENV, TierStats, solve_tier};
-use crate::db::array::{ArrayDb, decode_tier, encode_tier};
+use super::tier::{STOP_AFTER_ENV, TierOptions, TierStats, solve_tier_full};
+use crate::db::array::{ArrayDb, decode_tier, decode_tier_full, encode_tier_with};
 use crate::game::tier::{Tier, TierSpace, tier_order};
 use crate::game::{GameError, GameResult};
 use crate::progress::Progress;
@@ -66,13 +66,15 @@ const MAX_MESSAGE: u64 = 1 << 34;
 /// Solve every tier reachable from `root` over MPI. On the manager (rank 0), the database
 /// (`open_db` is called there only) gets every tier and the result is `Some(stats)`; on a
 /// worker the result is `None` once the manager has stopped it. `identity` names the game's
-/// definition: every rank must run the same one. A worker solves with `threads` threads.
+/// definition: every rank must run the same one. A worker solves with `threads` threads, as
+/// `opts` says (Grundy values, parent positions).
 pub fn solve(
     space: &dyn TierSpace,
     root: Tier,
     identity: &str,
     open_db: &dyn Fn() -> GameResult<ArrayDb>,
     threads: usize,
+    opts: TierOptions,
     progress: &Progress,
 ) -> GameResult<Option<TierStats>> {
     let Some((universe, _)) = mpi::initialize_with_threading(Threading::Funneled) else {
@@ -86,12 +88,12 @@ pub fn solve(
                 "gamesman: note: one MPI rank: the manager solves every tier itself (use -np 2 or more for workers)"
             );
             let db = open_db()?;
-            super::tier::solve(space, root, &db, progress).map(Some)
+            super::tier::solve_with(space, root, &db, progress, opts).map(Some)
         } else {
             manage(&world, space, root, &order, identity, open_db, progress).map(Some)
         }
     } else {
-        work(&world, space, root, &order, identity, threads).map(|()| None)
+        work(&world, space, root, &order, identity, threads, opts).map(|()| None)
     };
     // Dropping the universe finalizes MPI: every rank gets here once the manager has stopped
     // every worker.
@@ -212,6 +214,7 @@ fn work(
     order: &[Tier],
     identity: &str,
     threads: usize,
+    opts: TierOptions,
 ) -> GameResult<()> {
     let rank = world.rank();
     let hello = Out::default().u8(REPLY_HELLO).bytes(identity.as_bytes()).u64(root).u64(order.len() as u64);
@@ -264,21 +267,22 @@ fn work(
             unsafe { libc::_exit(3) };
         }
         let result = pool.install(|| -> GameResult<(Vec<u8>, u64)> {
-            let (records, reps) = solve_tier(space, tier, &mut |c| {
+            let (array, reps) = solve_tier_full(space, tier, opts, &mut |c| {
                 let bytes = held.get(&c).ok_or_else(|| {
                     GameError::Database(format!(
                         "rank {rank}: the manager did not send child tier {}",
                         space.tier_name(c)
                     ))
                 })?;
-                decode_tier(bytes, c).map_err(|e| {
+                decode_tier_full(bytes, c).map_err(|e| {
                     GameError::Database(format!(
                         "tier {} as rank {rank} received it from the manager: {e}",
                         space.tier_name(c)
                     ))
                 })
             })?;
-            let file = encode_tier(tier, &records).map_err(|e| GameError::Database(format!("rank {rank}: {e}")))?;
+            let file = encode_tier_with(tier, &array.records, array.grundy.as_deref())
+                .map_err(|e| GameError::Database(format!("rank {rank}: {e}")))?;
             Ok((file, reps))
         });
         match result {
