@@ -85,11 +85,20 @@ pub fn census_threaded<G: Game>(
 ) -> GameResult<Census<G::Pos>> {
     let mut visited = 0u64;
     let puzzle = game.kind() == Kind::Puzzle;
-    let replica = if threads > 1 { game.replicate() } else { None };
+    // A game that packs its positions is explored on keys, on one thread (`puzzle.rs`).
+    let packed = game.packed(root);
+    let replica = if threads > 1 && packed.is_none() { game.replicate() } else { None };
     let threads = if replica.is_some() { threads } else { 1 };
-    let graph = match replica {
-        Some(r) => super::explore::parallel(game, root.clone(), budget, progress, threads, r, &mut visited, expand)?,
-        None => Graph::explore(root.clone(), budget, progress, |pos| {
+    let graph = match (packed, replica) {
+        (Some(space), _) => {
+            let g = super::puzzle::packed_graph(&*space, root, puzzle, game.stalemate(), budget, progress)?;
+            visited = g.len() as u64;
+            g
+        }
+        (None, Some(r)) => {
+            super::explore::parallel(game, root.clone(), budget, progress, threads, r, &mut visited, expand)?
+        }
+        (None, None) => Graph::explore(root.clone(), budget, progress, |pos| {
             visited += 1;
             expand(game, pos, budget)
         })?,
@@ -142,33 +151,32 @@ pub fn census_threaded<G: Game>(
 /// fewest moves to one as remoteness; otherwise it is `Lose` (no remoteness).
 fn puzzle_distances<P>(graph: &Graph<P>) -> Vec<Solution> {
     let n = graph.len();
-    let mut parents: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for p in 0..n {
-        for &c in graph.children_of(p) {
-            parents[c as usize].push(p as u32);
-        }
-    }
-    let mut dist: Vec<Option<u32>> = vec![None; n];
-    let mut queue = std::collections::VecDeque::new();
+    let (first, parents) = graph.parents();
+    let mut dist: Vec<u32> = vec![u32::MAX; n];
+    let mut queue: Vec<u32> = Vec::new();
     for (i, e) in graph.end.iter().enumerate() {
         if *e == Some(Value::Win) {
-            dist[i] = Some(0);
-            queue.push_back(i);
+            dist[i] = 0;
+            queue.push(i as u32);
         }
     }
-    while let Some(c) = queue.pop_front() {
-        let d = dist[c].expect("queued") + 1;
-        for &p in &parents[c] {
-            if dist[p as usize].is_none() && graph.end[p as usize].is_none() {
-                dist[p as usize] = Some(d);
-                queue.push_back(p as usize);
+    // Breadth-first: the queue is a list read from the front.
+    let mut at = 0;
+    while at < queue.len() {
+        let c = queue[at] as usize;
+        at += 1;
+        let d = dist[c] + 1;
+        for &p in &parents[first[c] as usize..first[c + 1] as usize] {
+            if dist[p as usize] == u32::MAX && graph.end[p as usize].is_none() {
+                dist[p as usize] = d;
+                queue.push(p);
             }
         }
     }
     dist.into_iter()
         .map(|d| match d {
-            Some(r) => Solution { value: Value::Win, remoteness: Some(r) },
-            None => Solution { value: Value::Lose, remoteness: None },
+            u32::MAX => Solution { value: Value::Lose, remoteness: None },
+            r => Solution { value: Value::Win, remoteness: Some(r) },
         })
         .collect()
 }
