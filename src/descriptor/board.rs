@@ -1488,14 +1488,15 @@ impl BoardRules {
 /// How a packed puzzle numbers its positions.
 enum Numbering {
     /// Peg solitaire: the set of cells holding pegs, cell by cell (2^cells): each row's
-    /// cells (`(shift, mask)` on the board) land at the next bits of the index.
-    Cells(Vec<(u32, u128)>),
+    /// cells (`(shift, mask, at)`: where on the board, where in the index).
+    Cells(Vec<(u32, u128, u32)>),
     /// The Tower of Hanoi: each disc's peg, a digit in base `pegs` (pegs^discs).
     Pegs { pegs: u64, w: usize, row: u128, power: Vec<u64> },
     /// A sliding puzzle: the cells of each kind of tile, ranked among every arrangement of
-    /// the same tiles (`Ranker`); `distinct` when every tile is different, ranked then as a
-    /// permutation (the same rank, without the tables: 9! for the 8-puzzle).
-    Tiles { ranker: crate::game::tier::Ranker, kinds: usize, cells: usize, distinct: bool },
+    /// the same tiles (`Ranker`); `ones` when every tile is different, ranked then as a
+    /// permutation (the same rank, with the number of cells in each set of at most 12 cells
+    /// from a table: 9! for the 8-puzzle).
+    Tiles { ranker: crate::game::tier::Ranker, kinds: usize, cells: usize, ones: Option<Vec<u8>> },
 }
 
 /// The positions of a puzzle reachable from one root (same board, same tiles or discs), as
@@ -1520,7 +1521,7 @@ impl BoardRules {
                 let mut cells = 0u32;
                 for r in 0..rows {
                     let width = if self.shape == BoardShape::Triangle { r + 1 } else { cols };
-                    parts.push(((r * w) as u32, (1u128 << width) - 1));
+                    parts.push(((r * w) as u32, (1u128 << width) - 1, cells.min(127)));
                     cells += width as u32;
                 }
                 (Numbering::Cells(parts), (cells < 64).then(|| 1u64 << cells))
@@ -1550,8 +1551,9 @@ impl BoardRules {
                 }
                 let ranker = crate::game::tier::Ranker::new(cells as u32);
                 let size = ranker.count(&counts);
-                let distinct = counts.iter().all(|&c| c == 1);
-                (Numbering::Tiles { ranker, kinds, cells, distinct }, size)
+                let ones = (counts.iter().all(|&c| c == 1) && cells <= 12)
+                    .then(|| (0..1u32 << cells).map(|x| x.count_ones() as u8).collect());
+                (Numbering::Tiles { ranker, kinds, cells, ones }, size)
             }
             _ => return None,
         };
@@ -1581,13 +1583,11 @@ impl BoardPacking<'_> {
     pub fn index(&self, key: u128) -> u64 {
         match &self.numbering {
             Numbering::Cells(parts) => {
-                let mut index = 0u64;
-                let mut at = 0;
-                for &(shift, mask) in parts {
-                    index |= (((key >> shift) & mask) as u64) << at;
-                    at += mask.count_ones();
+                let mut index = 0u128;
+                for &(shift, mask, at) in parts {
+                    index |= ((key >> shift) & mask) << at;
                 }
-                index
+                index as u64
             }
             Numbering::Pegs { pegs, w, row, power } => {
                 let mut index = 0u64;
@@ -1600,7 +1600,7 @@ impl BoardPacking<'_> {
                 }
                 index
             }
-            Numbering::Tiles { kinds, cells, distinct: true, .. } => {
+            Numbering::Tiles { kinds, cells, ones: Some(ones), .. } => {
                 // Each tile's cell among the cells the tiles before it left free: the
                 // Ranker's rank where every count is 1 (C(n, 1) = n).
                 let mut cell_of = [0u32; 32];
@@ -1610,11 +1610,11 @@ impl BoardPacking<'_> {
                         cell_of[code - 1] = i as u32;
                     }
                 }
-                let mut free = (1u64 << cells) - 1;
+                let mut free = (1usize << cells) - 1;
                 let mut index = 0u64;
                 for &c in &cell_of[..*kinds] {
-                    index = index * u64::from(free.count_ones()) + u64::from((free & ((1u64 << c) - 1)).count_ones());
-                    free &= !(1u64 << c);
+                    index = index * u64::from(ones[free]) + u64::from(ones[free & ((1usize << c) - 1)]);
+                    free &= !(1usize << c);
                 }
                 index
             }

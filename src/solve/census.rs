@@ -108,6 +108,10 @@ pub fn census_threaded<G: Game>(
 
     let mut by_value = ByValue::default();
     let mut ends = ByValue::default();
+    // Counted by remoteness in a list first (a map entry a position costs more than the rest),
+    // the map taking the rare remoteness past the list's end.
+    const LISTED: usize = 1 << 16;
+    let mut at_remoteness: Vec<ByValue> = Vec::new();
     let mut by_remoteness: BTreeMap<u32, ByValue> = BTreeMap::new();
     let mut by_grundy: BTreeMap<u64, u64> = BTreeMap::new();
     let (mut longest_win, mut longest_loss): (Option<usize>, Option<usize>) = (None, None);
@@ -118,7 +122,15 @@ pub fn census_threaded<G: Game>(
             ends.add(v);
         }
         if let Some(r) = s.remoteness {
-            by_remoteness.entry(r).or_default().add(s.value);
+            match r as usize {
+                i if i >= LISTED => by_remoteness.entry(r).or_default().add(s.value),
+                i => {
+                    if i >= at_remoteness.len() {
+                        at_remoteness.resize(i + 1, ByValue::default());
+                    }
+                    at_remoteness[i].add(s.value);
+                }
+            }
         }
         if let Some(g) = &grundy {
             *by_grundy.entry(g[i]).or_default() += 1;
@@ -132,6 +144,9 @@ pub fn census_threaded<G: Game>(
             *longest = Some(i);
         }
     }
+    by_remoteness.extend(
+        at_remoteness.into_iter().enumerate().filter(|(_, b)| *b != ByValue::default()).map(|(r, b)| (r as u32, b)),
+    );
     Ok(Census {
         graph,
         solutions,

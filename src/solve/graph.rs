@@ -137,7 +137,13 @@ impl<P: Clone + Eq + Hash + Footprint> Builder<P> {
 impl<P> Graph<P> {
     /// A graph built elsewhere (the packed search of `puzzle.rs`): node 0 the root, the
     /// children of node i at `children[first[i]..first[i + 1]]`.
-    pub fn from_parts(nodes: Vec<P>, end: Vec<Option<Value>>, first: Vec<u32>, children: Vec<u32>, bytes: usize) -> Self {
+    pub fn from_parts(
+        nodes: Vec<P>,
+        end: Vec<Option<Value>>,
+        first: Vec<u32>,
+        children: Vec<u32>,
+        bytes: usize,
+    ) -> Self {
         debug_assert!(nodes.len() == end.len() && first.len() == nodes.len() + 1);
         Graph { nodes, end, first, children, bytes }
     }

@@ -148,48 +148,62 @@ fn explore_keys<P, S: Seen>(
     let mut first: Vec<u32> = vec![0];
     let mut children: Vec<u32> = Vec::new();
     let mut out: Vec<u128> = Vec::new();
-    let mut at: Vec<u128> = Vec::new();
     // A node: its key, its end, its first child, its place in the table, and its position at
     // the end (the graph's nodes); an edge: a child's number.
     let per_node = 16 + 2 + 4 + S::BYTES + std::mem::size_of::<P>();
     let bytes = |nodes: usize, edges: usize| start_bytes + nodes * per_node + edges * 4;
+    // Nodes are expanded a block at a time: first every child of the block, its place in the
+    // table looked up ahead (prefetched), then the children numbered in order, so that the
+    // table's cache misses overlap. The block holds nodes found before it began, so the
+    // numbering is the same as one node at a time.
+    const BLOCK: usize = 256;
+    let (mut kids, mut places, mut spans, mut ends) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut next = 0usize;
     while next < keys.len() {
-        let key = keys[next];
-        next += 1;
-        out.clear();
-        space.children(key, &mut out);
-        let e = match space.primitive(key) {
-            Some(v) => {
-                if !puzzle {
-                    out.clear();
+        let stop = keys.len().min(next + BLOCK);
+        (kids.clear(), places.clear(), spans.clear(), ends.clear());
+        for &key in &keys[next..stop] {
+            out.clear();
+            space.children(key, &mut out);
+            let e = match space.primitive(key) {
+                Some(v) => {
+                    if !puzzle {
+                        out.clear();
+                    }
+                    Some(v)
                 }
-                Some(v)
+                None if out.is_empty() => Some(stalemate),
+                None => None,
+            };
+            for &c in &out {
+                let l = seen.locate(space, c);
+                seen.touch(l);
+                places.push(l);
             }
-            None if out.is_empty() => Some(stalemate),
-            None => None,
-        };
-        end.push(e);
-        at.clear();
-        for &c in &out {
-            let l = seen.locate(space, c);
-            seen.touch(l);
-            at.push(l);
+            kids.extend_from_slice(&out);
+            spans.push(kids.len());
+            ends.push(e);
         }
-        for (&c, &l) in out.iter().zip(&at) {
-            let n = u32::try_from(keys.len()).map_err(|_| too_many())?;
-            let (id, new) = seen.number(l, n);
-            if new {
-                keys.push(c);
+        let mut from = 0;
+        for (&e, &to) in ends.iter().zip(&spans) {
+            end.push(e);
+            for (&c, &l) in kids[from..to].iter().zip(&places[from..to]) {
+                let n = u32::try_from(keys.len()).map_err(|_| too_many())?;
+                let (id, new) = seen.number(l, n);
+                if new {
+                    keys.push(c);
+                }
+                children.push(id);
             }
-            children.push(id);
+            from = to;
+            first.push(u32::try_from(children.len()).map_err(|_| too_many())?);
+            let b = bytes(keys.len(), children.len());
+            if b > budget {
+                return Err(over_budget(keys.len()));
+            }
+            progress.tick(end.len() as u64 - 1, b)?;
         }
-        first.push(u32::try_from(children.len()).map_err(|_| too_many())?);
-        let b = bytes(keys.len(), children.len());
-        if b > budget {
-            return Err(over_budget(keys.len()));
-        }
-        progress.tick(next as u64 - 1, b)?;
+        next = stop;
     }
     let b = bytes(keys.len(), children.len());
     drop(seen);
