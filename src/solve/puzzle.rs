@@ -161,7 +161,10 @@ fn explore_keys<P, S: Seen>(
     let mut next = 0usize;
     while next < keys.len() {
         let stop = keys.len().min(next + BLOCK);
-        (kids.clear(), places.clear(), spans.clear(), ends.clear());
+        kids.clear();
+        places.clear();
+        spans.clear();
+        ends.clear();
         for &key in &keys[next..stop] {
             out.clear();
             space.children(key, &mut out);
