@@ -91,12 +91,17 @@ impl Seen for ByKey {
 }
 
 /// The flat array when the positions are numbered and their array takes at most a quarter of
-/// the budget (4 bytes a position), else a hash table of keys.
-fn seen_array<P>(space: &dyn Packed<P>, budget: usize) -> Option<ByIndex> {
+/// the budget (4 bytes a position) and `most` bytes, else a hash table of keys.
+fn seen_array<P>(space: &dyn Packed<P>, budget: usize, most: u64) -> Option<ByIndex> {
     let size = space.size()?;
     let bytes = size.checked_mul(4)?;
-    (bytes <= budget as u64 / 4 && size < u32::MAX as u64).then(|| ByIndex(vec![u32::MAX; size as usize]))
+    (bytes <= budget as u64 / 4 && bytes <= most && size < u32::MAX as u64)
+        .then(|| ByIndex(vec![u32::MAX; size as usize]))
 }
+
+/// The most bytes the array of a puzzle search (`solve`) may take: a search that stops at
+/// its goal may visit few positions, and should not fill a large array for them.
+const SEARCH_ARRAY: u64 = 16 << 20;
 
 fn too_many() -> GameError {
     GameError::OutOfMemory("more than 2^32 reachable positions".into())
@@ -122,7 +127,7 @@ pub fn packed_graph<P>(
     budget: usize,
     progress: &Progress,
 ) -> GameResult<Graph<P>> {
-    match seen_array(space, budget) {
+    match seen_array(space, budget, u64::MAX) {
         Some(ids) => {
             let start = ids.0.len() * 4;
             explore_keys(space, root, puzzle, stalemate, budget, progress, ids, start)
@@ -224,7 +229,7 @@ fn solve_packed<G: Game>(
     budget: usize,
     progress: &Progress,
 ) -> GameResult<PuzzleSolution<G::Pos, G::Move>> {
-    match seen_array(space, budget) {
+    match seen_array(space, budget, SEARCH_ARRAY) {
         Some(ids) => {
             let start_bytes = ids.0.len() * 4;
             search_keys(game, space, start, budget, progress, ids, start_bytes)
