@@ -250,3 +250,103 @@ fn errors_name_the_file_line_and_column() {
         assert!(e.starts_with("t.ron:"), "{rules}: {e}");
     }
 }
+
+/// A game seen without its packed positions ([`Game::packed`] left at its fallback): the
+/// census and the puzzle search then run over the game's own positions, as before the
+/// packed path existed.
+struct Plain<'a>(&'a DescriptorGame);
+
+impl Game for Plain<'_> {
+    type Pos = gamesman::descriptor::DPos;
+    type Move = gamesman::descriptor::DMove;
+    fn info(&self) -> &gamesman::game::GameInfo {
+        self.0.info()
+    }
+    fn parse(&self, text: &str) -> gamesman::game::GameResult<Self::Pos> {
+        self.0.parse(text)
+    }
+    fn format(&self, pos: &Self::Pos) -> gamesman::game::GameResult<String> {
+        self.0.format(pos)
+    }
+    fn moves(&self, pos: &Self::Pos) -> gamesman::game::GameResult<Vec<Self::Move>> {
+        self.0.moves(pos)
+    }
+    fn play(&self, pos: &Self::Pos, mv: &Self::Move) -> gamesman::game::GameResult<Self::Pos> {
+        self.0.play(pos, mv)
+    }
+    fn move_name(&self, pos: &Self::Pos, mv: &Self::Move) -> gamesman::game::GameResult<String> {
+        self.0.move_name(pos, mv)
+    }
+    fn primitive(&self, pos: &Self::Pos) -> gamesman::game::GameResult<Option<Value>> {
+        self.0.primitive(pos)
+    }
+    fn stalemate(&self) -> Value {
+        self.0.stalemate()
+    }
+}
+
+/// The packed search (positions as 128-bit keys, numbered into a flat array: a permutation's
+/// rank, a set of holes, each disc's peg) against the search over the game's own positions:
+/// the same graph, node for node, with the same value and remoteness at every node.
+#[test]
+fn packed_positions_agree_with_the_plain_search() {
+    use std::collections::HashSet;
+    let side6 = std::fs::read_to_string(root().join("games/peg-solitaire.ron"))
+        .unwrap()
+        .replace("size: \"5\"", "size: \"6\"")
+        .replace("start: \"./xx/xxx/xxxx/xxxxx\"", "start: \"./xx/xxx/xxxx/xxxxx/xxxxxx\"");
+    let rect = "(name: \"r\", rules: Board(moves: Jump, pieces: Shared, ends: [Left(1)]))";
+    let cases: Vec<(DescriptorGame, &str, Option<u64>)> = vec![
+        // 9! permutations of the tiles and the blank; 3^6 ways to put six discs on three pegs;
+        // 2^15 and 2^21 sets of holes of the triangles of side 5 and 6; 2^12 of a 3×4 board.
+        (descriptor("8-puzzle"), "123/456/78.", Some(362_880)),
+        (descriptor("8-puzzle"), "867/254/3.1", Some(362_880)),
+        (descriptor("hanoi"), "654321//", Some(729)),
+        (descriptor("peg-solitaire"), "./xx/xxx/xxxx/xxxxx", Some(1 << 15)),
+        (DescriptorGame::from_source("peg6.ron", &side6, None).unwrap(), "./xx/xxx/xxxx/xxxxx/xxxxxx", Some(1 << 21)),
+        (DescriptorGame::from_source("r.ron", rect, None).unwrap(), "xx.x/x.xx/.xxx", Some(1 << 12)),
+    ];
+    for (g, text, size) in &cases {
+        let root = g.parse(text).unwrap();
+        let space = g.packed(&root).expect("a board puzzle packs its positions");
+        assert_eq!(space.size(), *size, "{text}");
+        let packed = census(g, &root, 1 << 30, &Progress::default()).unwrap();
+        let plain = census(&Plain(g), &root, 1 << 30, &Progress::default()).unwrap();
+        assert_eq!((packed.graph.len(), packed.graph.edges()), (plain.graph.len(), plain.graph.edges()), "{text}");
+        let mut indices = HashSet::new();
+        for i in 0..plain.graph.len() {
+            assert_eq!(packed.graph.nodes[i], plain.graph.nodes[i], "{text}: node {i}");
+            assert_eq!(packed.graph.children_of(i), plain.graph.children_of(i), "{text}: node {i}");
+            assert_eq!(packed.solutions[i], plain.solutions[i], "{text}: node {i}");
+            // Positions by index: distinct positions, distinct indices, all below the size.
+            let index = space.index(space.pack(&plain.graph.nodes[i]));
+            assert!(index < size.unwrap() && indices.insert(index), "{text}: node {i}");
+            assert_eq!(space.unpack(space.pack(&plain.graph.nodes[i])), plain.graph.nodes[i]);
+        }
+        assert_eq!(packed.by_remoteness, plain.by_remoteness, "{text}");
+        // The puzzle search of `solve` (its own packed search) finds a solution as short.
+        let fast = solve(g, text, true);
+        let slow = solve(&Plain(g), text, true);
+        assert_eq!((fast.value, fast.remoteness), (slow.value, slow.remoteness), "{text}");
+        assert_eq!(fast.winning_moves.len(), slow.winning_moves.len(), "{text}");
+    }
+    // Dodgem's pieces move too, but it is a two-player game: not packed (the census's own
+    // path, and its threads).
+    let d = descriptor("dodgem");
+    assert!(d.packed(&d.parse("x../x../.oo").unwrap()).is_none());
+}
+
+#[test]
+fn eight_puzzle_positions_by_distance() {
+    // The count of positions at each distance from the goal, 0 to 31: Reinefeld (1993), and
+    // bench/python/moving.py's BFS prints the same ("by distance").
+    let want: [u64; 32] = [
+        1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878, 16993, 17110,
+        23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
+    ];
+    let g = descriptor("8-puzzle");
+    let c = census_of(&g, "123/456/78.");
+    let got: Vec<u64> = c.by_remoteness.values().map(|b| b.get(Value::Win)).collect();
+    assert_eq!(got, want);
+    assert_eq!(c.by_remoteness.keys().copied().collect::<Vec<u32>>(), (0..32).collect::<Vec<u32>>());
+}

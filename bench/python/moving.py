@@ -16,7 +16,7 @@ from collections import deque
 
 def eight_puzzle():
     """Everything reachable from the goal 123/456/78. (blank '.'), by BFS: the count, the
-    farthest distance and the positions that far."""
+    farthest distance, the positions that far, and the count at each distance."""
     goal = "12345678."
     dist = {goal: 0}
     queue = deque([goal])
@@ -35,7 +35,11 @@ def eight_puzzle():
                     queue.append(q)
     far = max(dist.values())
     ends = sorted('/'.join((p[0:3], p[3:6], p[6:9])) for p, d in dist.items() if d == far)
-    return len(dist), f"{len(dist)} positions, farthest {far} moves: {' '.join(ends)}"
+    counts = [0] * (far + 1)
+    for d in dist.values():
+        counts[d] += 1
+    return len(dist), (f"{len(dist)} positions, farthest {far} moves: {' '.join(ends)}; "
+                       f"by distance: {' '.join(map(str, counts))}")
 
 
 def hanoi(n=6, pegs=3):

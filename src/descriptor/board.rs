@@ -1484,6 +1484,196 @@ impl BoardRules {
     }
 }
 
+// --- Packed puzzles: keys and indices (src/game/packed.rs) ---------------------------------
+
+/// How a packed puzzle numbers its positions.
+enum Numbering {
+    /// Peg solitaire: the set of cells holding pegs, cell by cell (2^cells): each row's
+    /// cells (`(shift, mask, at)`: where on the board, where in the index).
+    Cells(Vec<(u32, u128, u32)>),
+    /// The Tower of Hanoi: each disc's peg, a digit in base `pegs` (pegs^discs).
+    Pegs { pegs: u64, w: usize, row: u128, power: Vec<u64> },
+    /// A sliding puzzle: the cells of each kind of tile, ranked among every arrangement of
+    /// the same tiles (`Ranker`); `ones` when every tile is different, ranked then as a
+    /// permutation (the same rank, with the number of cells in each set of at most 12 cells
+    /// from a table: 9! for the 8-puzzle).
+    Tiles { ranker: crate::game::tier::Ranker, kinds: usize, cells: usize, ones: Option<Vec<u8>> },
+}
+
+/// The positions of a puzzle reachable from one root (same board, same tiles or discs), as
+/// 128-bit keys: the bitboard `a` (pegs, discs, or tiles 5 bits a cell), and for tiles the
+/// blank's cell in the top 8 bits (at most 24 cells, 120 bits).
+pub struct BoardPacking<'a> {
+    rules: &'a BoardRules,
+    proto: BPos,
+    numbering: Numbering,
+    size: Option<u64>,
+}
+
+impl BoardRules {
+    /// The packing of the positions reachable from `root`, for the puzzles (`Jump`, `Slide`,
+    /// `Hanoi`); `None` for the rest, and for a sliding puzzle of more than 24 cells.
+    pub fn packing(&self, root: &BPos) -> Option<BoardPacking<'_>> {
+        let (rows, cols) = (root.rows as usize, root.cols as usize);
+        let w = cols + 1;
+        let (numbering, size) = match self.moves {
+            BoardMove::Jump => {
+                let mut parts = Vec::new();
+                let mut cells = 0u32;
+                for r in 0..rows {
+                    let width = if self.shape == BoardShape::Triangle { r + 1 } else { cols };
+                    parts.push(((r * w) as u32, (1u128 << width) - 1, cells.min(127)));
+                    cells += width as u32;
+                }
+                (Numbering::Cells(parts), (cells < 64).then(|| 1u64 << cells))
+            }
+            BoardMove::Hanoi => {
+                let pegs = rows as u64;
+                let mut power = vec![1u64];
+                let mut size = Some(1u64);
+                for _ in 0..cols {
+                    size = size.and_then(|s| s.checked_mul(pegs));
+                    power.push(size.unwrap_or(0));
+                }
+                (Numbering::Pegs { pegs, w, row: (1u128 << cols) - 1, power }, size)
+            }
+            BoardMove::Slide => {
+                let cells = rows * cols;
+                if cells > 24 || cells > 64 {
+                    return None;
+                }
+                let kinds = self.labels.len();
+                let mut counts = vec![0u32; kinds];
+                for i in 0..cells {
+                    let code = ((root.a >> (5 * i)) & 31) as usize;
+                    if code > 0 {
+                        counts[code - 1] += 1;
+                    }
+                }
+                let ranker = crate::game::tier::Ranker::new(cells as u32);
+                let size = ranker.count(&counts);
+                let ones = (counts.iter().all(|&c| c == 1) && cells <= 12)
+                    .then(|| (0..1u32 << cells).map(|x| x.count_ones() as u8).collect());
+                (Numbering::Tiles { ranker, kinds, cells, ones }, size)
+            }
+            _ => return None,
+        };
+        Some(BoardPacking { rules: self, proto: *root, numbering, size })
+    }
+}
+
+impl BoardPacking<'_> {
+    pub fn size(&self) -> Option<u64> {
+        self.size
+    }
+
+    pub fn pack(&self, p: &BPos) -> u128 {
+        match self.numbering {
+            Numbering::Tiles { .. } => p.a | p.b << 120,
+            _ => p.a,
+        }
+    }
+
+    pub fn unpack(&self, key: u128) -> BPos {
+        match self.numbering {
+            Numbering::Tiles { .. } => BPos { a: key & ((1u128 << 120) - 1), b: key >> 120, ..self.proto },
+            _ => BPos { a: key, ..self.proto },
+        }
+    }
+
+    pub fn index(&self, key: u128) -> u64 {
+        match &self.numbering {
+            Numbering::Cells(parts) => {
+                let mut index = 0u128;
+                for &(shift, mask, at) in parts {
+                    index |= ((key >> shift) & mask) << at;
+                }
+                index as u64
+            }
+            Numbering::Pegs { pegs, w, row, power } => {
+                let mut index = 0u64;
+                for p in 1..*pegs as usize {
+                    let mut discs = (key >> (p * w)) & row;
+                    while discs != 0 {
+                        index += p as u64 * power[discs.trailing_zeros() as usize];
+                        discs &= discs - 1;
+                    }
+                }
+                index
+            }
+            Numbering::Tiles { kinds, cells, ones: Some(ones), .. } => {
+                // Each tile's cell among the cells the tiles before it left free: the
+                // Ranker's rank where every count is 1 (C(n, 1) = n).
+                let mut cell_of = [0u32; 32];
+                for i in 0..*cells {
+                    let code = ((key >> (5 * i)) & 31) as usize;
+                    if code > 0 {
+                        cell_of[code - 1] = i as u32;
+                    }
+                }
+                let mut free = (1usize << cells) - 1;
+                let mut index = 0u64;
+                for &c in &cell_of[..*kinds] {
+                    index = index * u64::from(ones[free]) + u64::from(ones[free & ((1usize << c) - 1)]);
+                    free &= !(1usize << c);
+                }
+                index
+            }
+            Numbering::Tiles { ranker, kinds, cells, .. } => {
+                let mut boards = [0u64; 32];
+                for i in 0..*cells {
+                    let code = ((key >> (5 * i)) & 31) as usize;
+                    if code > 0 {
+                        boards[code - 1] |= 1u64 << i;
+                    }
+                }
+                ranker.rank(&boards[..*kinds])
+            }
+        }
+    }
+
+    pub fn children(&self, key: u128, out: &mut Vec<u128>) {
+        if let (BoardMove::Jump, Numbering::Cells(_)) = (&self.rules.moves, &self.numbering) {
+            return self.jumps(key, out);
+        }
+        let p = self.unpack(key);
+        self.rules.moving_moves(&p, |m| out.push(self.pack(&self.rules.apply(&p, m))));
+    }
+
+    /// Peg solitaire's jumps on bitboards: for each direction, the pegs with a peg beside
+    /// them and an empty cell beyond (a step off a row's end lands on the guard column, no
+    /// cell); listed peg by peg, and for a peg in the order of the directions, as
+    /// `moving_moves` lists them.
+    fn jumps(&self, a: u128, out: &mut Vec<u128>) {
+        let p = &self.proto;
+        let w = p.cols as i32 + 1;
+        let holes = self.rules.cell_mask(p.rows, p.cols) & !a;
+        let dirs: &[(i8, i8)] = if self.rules.shape == BoardShape::Triangle { &TRIANGLE } else { &ACROSS_DOWN };
+        let back = |x: u128, s: i32| if s >= 0 { shr(x, s as usize) } else { shl(x, (-s) as usize) };
+        let mut from = [0u128; 6];
+        let mut any = 0u128;
+        for (k, &(dr, dc)) in dirs.iter().enumerate() {
+            let s = i32::from(dr) * w + i32::from(dc);
+            from[k] = a & back(a, s) & back(holes, 2 * s);
+            any |= from[k];
+        }
+        while any != 0 {
+            let i = any.trailing_zeros() as i32;
+            any &= any - 1;
+            for (k, &(dr, dc)) in dirs.iter().enumerate() {
+                if from[k] >> i & 1 == 1 {
+                    let s = i32::from(dr) * w + i32::from(dc);
+                    out.push(a & !(1u128 << i) & !(1u128 << (i + s)) | 1u128 << (i + 2 * s));
+                }
+            }
+        }
+    }
+
+    pub fn primitive(&self, key: u128) -> Option<Value> {
+        self.rules.primitive(&self.unpack(key))
+    }
+}
+
 /// A domino board cut to the rows and columns holding empty cells (one covered cell when
 /// none is left): the covered cells around it change nothing.
 fn crop(p: &BPos) -> BPos {

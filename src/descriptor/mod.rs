@@ -1169,6 +1169,16 @@ impl Game for DescriptorGame {
             }
     }
 
+    /// A board puzzle's positions as keys (`board.rs`), unless a script hook decides the ends.
+    fn packed(&self, root: &DPos) -> Option<Box<dyn crate::game::packed::Packed<DPos> + '_>> {
+        match (root, &self.shape) {
+            (DPos::Board(p), Shape::Board(b)) if self.primitive_hook.is_none() => {
+                Some(Box::new(PackedBoard(b.packing(p)?)))
+            }
+            _ => None,
+        }
+    }
+
     fn canonical(&self, pos: &DPos) -> GameResult<DPos> {
         if self.primitive_hook.is_some() {
             // The script may look at the order of heaps or the place of tokens.
@@ -1197,5 +1207,32 @@ impl Game for DescriptorGame {
             (DPos::Board(p), Shape::Board(b)) => DPos::Board(b.canonical(p)),
             _ => pos.clone(),
         })
+    }
+}
+
+/// A board puzzle's packing (`board.rs`) over descriptor positions.
+struct PackedBoard<'a>(board::BoardPacking<'a>);
+
+impl crate::game::packed::Packed<DPos> for PackedBoard<'_> {
+    fn size(&self) -> Option<u64> {
+        self.0.size()
+    }
+    fn pack(&self, pos: &DPos) -> u128 {
+        match pos {
+            DPos::Board(p) => self.0.pack(p),
+            _ => unreachable!("a board puzzle's positions are boards"),
+        }
+    }
+    fn unpack(&self, key: u128) -> DPos {
+        DPos::Board(self.0.unpack(key))
+    }
+    fn index(&self, key: u128) -> u64 {
+        self.0.index(key)
+    }
+    fn children(&self, key: u128, out: &mut Vec<u128>) {
+        self.0.children(key, out)
+    }
+    fn primitive(&self, key: u128) -> Option<Value> {
+        self.0.primitive(key)
     }
 }

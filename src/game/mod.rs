@@ -8,6 +8,7 @@
 //! format positions, name moves).
 
 mod misere;
+pub mod packed;
 pub mod tier;
 
 pub use misere::Misere;
@@ -237,6 +238,7 @@ pub struct Replica<'a, G: Game> {
 ///   loss for the player to move (normal play; for a puzzle, a dead end).
 /// - [`Game::tiers`]: `None` — no positions by index: `--save` explores the game whole and
 ///   keeps it in the redb store (see [`tier`]).
+/// - [`Game::packed`]: `None` — a puzzle is searched over its own positions (see [`packed`]).
 pub trait Game {
     /// A position. Memo tables key on it, so equality must mean "same position".
     type Pos: Clone + Eq + Hash + Footprint;
@@ -371,6 +373,14 @@ pub trait Game {
     fn tiers(&self) -> Option<&dyn tier::Tiers<Pos = Self::Pos>> {
         None
     }
+
+    /// A puzzle's positions reachable from `root` packed in 128 bits, maybe numbered (see
+    /// [`packed`]): the puzzle search and `analyze` then run on keys, natively, with a flat
+    /// array or a table of keys. Its children and primitive values must agree with the rest of
+    /// the trait.
+    fn packed(&self, _root: &Self::Pos) -> Option<Box<dyn packed::Packed<Self::Pos> + '_>> {
+        None
+    }
 }
 
 /// [`Game::parse_move`]'s default: the legal move whose name `text` is.
@@ -468,5 +478,8 @@ impl<G: Game + ?Sized> Game for &G {
     }
     fn tiers(&self) -> Option<&dyn tier::Tiers<Pos = G::Pos>> {
         (**self).tiers()
+    }
+    fn packed(&self, root: &G::Pos) -> Option<Box<dyn packed::Packed<G::Pos> + '_>> {
+        (**self).packed(root)
     }
 }

@@ -85,11 +85,20 @@ pub fn census_threaded<G: Game>(
 ) -> GameResult<Census<G::Pos>> {
     let mut visited = 0u64;
     let puzzle = game.kind() == Kind::Puzzle;
-    let replica = if threads > 1 { game.replicate() } else { None };
+    // A game that packs its positions is explored on keys, on one thread (`puzzle.rs`).
+    let packed = game.packed(root);
+    let replica = if threads > 1 && packed.is_none() { game.replicate() } else { None };
     let threads = if replica.is_some() { threads } else { 1 };
-    let graph = match replica {
-        Some(r) => super::explore::parallel(game, root.clone(), budget, progress, threads, r, &mut visited, expand)?,
-        None => Graph::explore(root.clone(), budget, progress, |pos| {
+    let graph = match (packed, replica) {
+        (Some(space), _) => {
+            let g = super::puzzle::packed_graph(&*space, root, puzzle, game.stalemate(), budget, progress)?;
+            visited = g.len() as u64;
+            g
+        }
+        (None, Some(r)) => {
+            super::explore::parallel(game, root.clone(), budget, progress, threads, r, &mut visited, expand)?
+        }
+        (None, None) => Graph::explore(root.clone(), budget, progress, |pos| {
             visited += 1;
             expand(game, pos, budget)
         })?,
@@ -99,6 +108,10 @@ pub fn census_threaded<G: Game>(
 
     let mut by_value = ByValue::default();
     let mut ends = ByValue::default();
+    // Counted by remoteness in a list first (a map entry a position costs more than the rest),
+    // the map taking the rare remoteness past the list's end.
+    const LISTED: usize = 1 << 16;
+    let mut at_remoteness: Vec<ByValue> = Vec::new();
     let mut by_remoteness: BTreeMap<u32, ByValue> = BTreeMap::new();
     let mut by_grundy: BTreeMap<u64, u64> = BTreeMap::new();
     let (mut longest_win, mut longest_loss): (Option<usize>, Option<usize>) = (None, None);
@@ -109,7 +122,15 @@ pub fn census_threaded<G: Game>(
             ends.add(v);
         }
         if let Some(r) = s.remoteness {
-            by_remoteness.entry(r).or_default().add(s.value);
+            match r as usize {
+                i if i >= LISTED => by_remoteness.entry(r).or_default().add(s.value),
+                i => {
+                    if i >= at_remoteness.len() {
+                        at_remoteness.resize(i + 1, ByValue::default());
+                    }
+                    at_remoteness[i].add(s.value);
+                }
+            }
         }
         if let Some(g) = &grundy {
             *by_grundy.entry(g[i]).or_default() += 1;
@@ -123,6 +144,9 @@ pub fn census_threaded<G: Game>(
             *longest = Some(i);
         }
     }
+    by_remoteness.extend(
+        at_remoteness.into_iter().enumerate().filter(|(_, b)| *b != ByValue::default()).map(|(r, b)| (r as u32, b)),
+    );
     Ok(Census {
         graph,
         solutions,
@@ -142,30 +166,32 @@ pub fn census_threaded<G: Game>(
 /// fewest moves to one as remoteness; otherwise it is `Lose` (no remoteness).
 fn puzzle_distances<P>(graph: &Graph<P>) -> Vec<Solution> {
     let n = graph.len();
-    // In compressed form: 4 bytes an edge and 4 a node (a vector a node cost 24 bytes and an
-    // allocation of its own, more than the rest of the graph).
     let (first, parents) = graph.parents();
-    let mut dist: Vec<Option<u32>> = vec![None; n];
-    let mut queue = std::collections::VecDeque::new();
+    let mut dist: Vec<u32> = vec![u32::MAX; n];
+    let mut queue: Vec<u32> = Vec::new();
     for (i, e) in graph.end.iter().enumerate() {
         if *e == Some(Value::Win) {
-            dist[i] = Some(0);
-            queue.push_back(i);
+            dist[i] = 0;
+            queue.push(i as u32);
         }
     }
-    while let Some(c) = queue.pop_front() {
-        let d = dist[c].expect("queued") + 1;
+    // Breadth-first: the queue is a list read from the front.
+    let mut at = 0;
+    while at < queue.len() {
+        let c = queue[at] as usize;
+        at += 1;
+        let d = dist[c] + 1;
         for &p in &parents[first[c] as usize..first[c + 1] as usize] {
-            if dist[p as usize].is_none() && graph.end[p as usize].is_none() {
-                dist[p as usize] = Some(d);
-                queue.push_back(p as usize);
+            if dist[p as usize] == u32::MAX && graph.end[p as usize].is_none() {
+                dist[p as usize] = d;
+                queue.push(p);
             }
         }
     }
     dist.into_iter()
         .map(|d| match d {
-            Some(r) => Solution { value: Value::Win, remoteness: Some(r) },
-            None => Solution { value: Value::Lose, remoteness: None },
+            u32::MAX => Solution { value: Value::Lose, remoteness: None },
+            r => Solution { value: Value::Win, remoteness: Some(r) },
         })
         .collect()
 }

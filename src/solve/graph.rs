@@ -135,6 +135,19 @@ impl<P: Clone + Eq + Hash + Footprint> Builder<P> {
 }
 
 impl<P> Graph<P> {
+    /// A graph built elsewhere (the packed search of `puzzle.rs`): node 0 the root, the
+    /// children of node i at `children[first[i]..first[i + 1]]`.
+    pub fn from_parts(
+        nodes: Vec<P>,
+        end: Vec<Option<Value>>,
+        first: Vec<u32>,
+        children: Vec<u32>,
+        bytes: usize,
+    ) -> Self {
+        debug_assert!(nodes.len() == end.len() && first.len() == nodes.len() + 1);
+        Graph { nodes, end, first, children, bytes }
+    }
+
     pub fn len(&self) -> usize {
         self.nodes.len()
     }
@@ -152,7 +165,7 @@ impl<P> Graph<P> {
     }
 
     /// Parents in compressed form: `(first, parents)`, one entry per edge.
-    pub(super) fn parents(&self) -> (Vec<u32>, Vec<u32>) {
+    pub fn parents(&self) -> (Vec<u32>, Vec<u32>) {
         let n = self.len();
         let mut first = vec![0u32; n + 1];
         for &c in &self.children {

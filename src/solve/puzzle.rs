@@ -3,11 +3,314 @@
 //! Breadth-first search from the position. A position is solved when the game's primitive
 //! value is `win`; a primitive `lose` (or a position with no moves) is a dead end. Positions
 //! are de-duplicated under their canonical form, but the solution is made of the real moves.
+//!
+//! A game that packs its positions ([`Game::packed`], `src/game/packed.rs`) is searched on
+//! keys instead: children and ends computed natively on `u128` keys, and the positions seen
+//! kept in a flat array indexed by position where the game numbers them ([`Packed::size`])
+//! and the array fits a quarter of the budget, else in a hash table of keys. The same search
+//! builds the whole graph for `analyze` ([`packed_graph`]). The fallback, for every other
+//! game, is the search over the game's own positions (a hash table of positions).
 
+use super::graph::Graph;
+use crate::game::packed::Packed;
 use crate::game::{Footprint, Game, GameError, GameResult, Value};
 use crate::progress::Progress;
-use hashbrown::HashSet;
+use hashbrown::{HashMap, HashSet};
 use std::collections::VecDeque;
+
+/// The positions a packed search has seen, and the number it gave each.
+trait Seen {
+    /// Where `key` is looked up (its index, or the key itself).
+    fn locate(&self, space: &dyn Packed<impl Sized>, key: u128) -> u128;
+    /// Read the place of `at` ahead of [`Seen::number`], so that the reads of a position's
+    /// children overlap (each is a likely cache miss).
+    fn touch(&self, at: u128);
+    /// The number of the position at `at`, and whether it is new (then numbered `next`).
+    fn number(&mut self, at: u128, next: u32) -> (u32, bool);
+    /// Bytes a position costs the table, beyond what it holds from the start.
+    const BYTES: usize;
+}
+
+/// A flat array indexed by position: `u32::MAX` for a position not seen.
+struct ByIndex(Vec<u32>);
+
+impl Seen for ByIndex {
+    #[inline]
+    fn locate(&self, space: &dyn Packed<impl Sized>, key: u128) -> u128 {
+        u128::from(space.index(key))
+    }
+    #[inline]
+    fn touch(&self, at: u128) {
+        // A prefetch, where the machine has one: unlike a load, it does not hold up the
+        // instructions after it until the memory answers.
+        #[cfg(target_arch = "x86_64")]
+        if let Some(slot) = self.0.get(at as usize) {
+            // SAFETY: a prefetch reads nothing the program sees, and the address is in bounds.
+            #[allow(unused_unsafe)]
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    (slot as *const u32).cast::<i8>(),
+                );
+            }
+        }
+    }
+    #[inline]
+    fn number(&mut self, at: u128, next: u32) -> (u32, bool) {
+        let slot = &mut self.0[at as usize];
+        if *slot == u32::MAX {
+            *slot = next;
+            (next, true)
+        } else {
+            (*slot, false)
+        }
+    }
+    const BYTES: usize = 0;
+}
+
+/// A hash table of keys (the game does not number its positions, or the array is too big).
+struct ByKey(HashMap<u128, u32>);
+
+impl Seen for ByKey {
+    #[inline]
+    fn locate(&self, _: &dyn Packed<impl Sized>, key: u128) -> u128 {
+        key
+    }
+    #[inline]
+    fn touch(&self, _: u128) {}
+    #[inline]
+    fn number(&mut self, key: u128, next: u32) -> (u32, bool) {
+        match self.0.entry(key) {
+            hashbrown::hash_map::Entry::Occupied(e) => (*e.get(), false),
+            hashbrown::hash_map::Entry::Vacant(e) => {
+                e.insert(next);
+                (next, true)
+            }
+        }
+    }
+    const BYTES: usize = 40;
+}
+
+/// The flat array when the positions are numbered and their array takes at most a quarter of
+/// the budget (4 bytes a position) and `most` bytes, else a hash table of keys.
+fn seen_array<P>(space: &dyn Packed<P>, budget: usize, most: u64) -> Option<ByIndex> {
+    let size = space.size()?;
+    let bytes = size.checked_mul(4)?;
+    (bytes <= budget as u64 / 4 && bytes <= most && size < u32::MAX as u64)
+        .then(|| ByIndex(vec![u32::MAX; size as usize]))
+}
+
+/// The most bytes the array of a puzzle search (`solve`) may take: a search that stops at
+/// its goal may visit few positions, and should not fill a large array for them.
+const SEARCH_ARRAY: u64 = 16 << 20;
+
+fn too_many() -> GameError {
+    GameError::OutOfMemory("more than 2^32 reachable positions".into())
+}
+
+fn over_budget(n: usize) -> GameError {
+    GameError::OutOfMemory(format!(
+        "the reachable positions need more than the memory budget after {n} of them (raise --max-memory)"
+    ))
+}
+
+/// Everything reachable from `root` as a graph, explored on keys (see the module's
+/// documentation): node 0 the root, nodes numbered in the order a breadth-first search finds
+/// them, each node's children one a move, and each end's value (a primitive position, or
+/// `stalemate` where there is no move). A puzzle's solved positions have their moves followed
+/// (the census counts the whole puzzle); a two-player game's ends do not. The same graph as
+/// [`Graph::explore`] over the game's own positions, node for node.
+pub fn packed_graph<P>(
+    space: &dyn Packed<P>,
+    root: &P,
+    puzzle: bool,
+    stalemate: Value,
+    budget: usize,
+    progress: &Progress,
+) -> GameResult<Graph<P>> {
+    match seen_array(space, budget, u64::MAX) {
+        Some(ids) => {
+            let start = ids.0.len() * 4;
+            explore_keys(space, root, puzzle, stalemate, budget, progress, ids, start)
+        }
+        None => explore_keys(space, root, puzzle, stalemate, budget, progress, ByKey(HashMap::new()), 0),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn explore_keys<P, S: Seen>(
+    space: &dyn Packed<P>,
+    root: &P,
+    puzzle: bool,
+    stalemate: Value,
+    budget: usize,
+    progress: &Progress,
+    mut seen: S,
+    start_bytes: usize,
+) -> GameResult<Graph<P>> {
+    let mut keys: Vec<u128> = vec![space.pack(root)];
+    seen.number(seen.locate(space, keys[0]), 0);
+    let mut end: Vec<Option<Value>> = Vec::new();
+    let mut first: Vec<u32> = vec![0];
+    let mut children: Vec<u32> = Vec::new();
+    let mut out: Vec<u128> = Vec::new();
+    // A node: its key, its end, its first child, its place in the table, and its position at
+    // the end (the graph's nodes); an edge: a child's number.
+    let per_node = 16 + 2 + 4 + S::BYTES + std::mem::size_of::<P>();
+    let bytes = |nodes: usize, edges: usize| start_bytes + nodes * per_node + edges * 4;
+    // Nodes are expanded a block at a time: first every child of the block, its place in the
+    // table looked up ahead (prefetched), then the children numbered in order, so that the
+    // table's cache misses overlap. The block holds nodes found before it began, so the
+    // numbering is the same as one node at a time.
+    const BLOCK: usize = 256;
+    let (mut kids, mut places, mut spans, mut ends) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut next = 0usize;
+    while next < keys.len() {
+        let stop = keys.len().min(next + BLOCK);
+        kids.clear();
+        places.clear();
+        spans.clear();
+        ends.clear();
+        for &key in &keys[next..stop] {
+            out.clear();
+            space.children(key, &mut out);
+            let e = match space.primitive(key) {
+                Some(v) => {
+                    if !puzzle {
+                        out.clear();
+                    }
+                    Some(v)
+                }
+                None if out.is_empty() => Some(stalemate),
+                None => None,
+            };
+            for &c in &out {
+                let l = seen.locate(space, c);
+                seen.touch(l);
+                places.push(l);
+            }
+            kids.extend_from_slice(&out);
+            spans.push(kids.len());
+            ends.push(e);
+        }
+        let mut from = 0;
+        for (&e, &to) in ends.iter().zip(&spans) {
+            end.push(e);
+            for (&c, &l) in kids[from..to].iter().zip(&places[from..to]) {
+                let n = u32::try_from(keys.len()).map_err(|_| too_many())?;
+                let (id, new) = seen.number(l, n);
+                if new {
+                    keys.push(c);
+                }
+                children.push(id);
+            }
+            from = to;
+            first.push(u32::try_from(children.len()).map_err(|_| too_many())?);
+            let b = bytes(keys.len(), children.len());
+            if b > budget {
+                return Err(over_budget(keys.len()));
+            }
+            progress.tick(end.len() as u64 - 1, b)?;
+        }
+        next = stop;
+    }
+    let b = bytes(keys.len(), children.len());
+    drop(seen);
+    let nodes: Vec<P> = keys.into_iter().map(|k| space.unpack(k)).collect();
+    Ok(Graph::from_parts(nodes, end, first, children, b))
+}
+
+/// [`solve_puzzle`] on keys: a breadth-first search from `start` that stops at the first
+/// solved position, then the moves of the path found, each the move of the game whose
+/// position is the next on the path.
+fn solve_packed<G: Game>(
+    game: &G,
+    space: &dyn Packed<G::Pos>,
+    start: &G::Pos,
+    budget: usize,
+    progress: &Progress,
+) -> GameResult<PuzzleSolution<G::Pos, G::Move>> {
+    match seen_array(space, budget, SEARCH_ARRAY) {
+        Some(ids) => {
+            let start_bytes = ids.0.len() * 4;
+            search_keys(game, space, start, budget, progress, ids, start_bytes)
+        }
+        None => search_keys(game, space, start, budget, progress, ByKey(HashMap::new()), 0),
+    }
+}
+
+fn search_keys<G: Game, S: Seen>(
+    game: &G,
+    space: &dyn Packed<G::Pos>,
+    start: &G::Pos,
+    budget: usize,
+    progress: &Progress,
+    mut seen: S,
+    start_bytes: usize,
+) -> GameResult<PuzzleSolution<G::Pos, G::Move>> {
+    // Reached positions: their keys and the number of the position each was reached from.
+    let mut keys: Vec<u128> = vec![space.pack(start)];
+    let mut parent: Vec<u32> = vec![u32::MAX];
+    seen.number(seen.locate(space, keys[0]), 0);
+    let mut queue: VecDeque<u32> = VecDeque::from([0]);
+    let mut out: Vec<u128> = Vec::new();
+    let per_node = 16 + 4 + 4 + S::BYTES;
+    while let Some(i) = queue.pop_front() {
+        out.clear();
+        space.children(keys[i as usize], &mut out);
+        for &c in &out {
+            let n = u32::try_from(keys.len()).map_err(|_| too_many())?;
+            if !seen.number(seen.locate(space, c), n).1 {
+                continue;
+            }
+            keys.push(c);
+            parent.push(i);
+            let bytes = start_bytes + keys.len() * per_node;
+            if bytes > budget {
+                return Err(GameError::OutOfMemory(format!(
+                    "the puzzle search reached {} positions without a solution and needs more than \
+                     the memory budget (raise --max-memory)",
+                    keys.len()
+                )));
+            }
+            progress.tick(keys.len() as u64, bytes)?;
+            match space.primitive(c) {
+                Some(Value::Win) => {
+                    let visited = keys.len() as u64;
+                    let mut chain = vec![n];
+                    while let Some(&at) = chain.last()
+                        && at != 0
+                    {
+                        chain.push(parent[at as usize]);
+                    }
+                    chain.reverse();
+                    let mut path = Vec::with_capacity(chain.len() - 1);
+                    let mut at = start.clone();
+                    for &next in &chain[1..] {
+                        let want = space.unpack(keys[next as usize]);
+                        let mut step = None;
+                        for mv in game.moves(&at)? {
+                            if game.play(&at, &mv)? == want {
+                                step = Some(mv);
+                                break;
+                            }
+                        }
+                        let mv = step.ok_or_else(|| {
+                            GameError::Definition(
+                                "internal error: the packed puzzle search found a step that no move makes".into(),
+                            )
+                        })?;
+                        path.push((mv, want.clone()));
+                        at = want;
+                    }
+                    return Ok(PuzzleSolution { path: Some(path), visited });
+                }
+                Some(_) => {} // a dead end
+                None => queue.push_back(n),
+            }
+        }
+    }
+    Ok(PuzzleSolution { path: None, visited: keys.len() as u64 })
+}
 
 pub struct PuzzleSolution<P, M> {
     /// `Some(moves)` when solvable: each move with the position it leads to.
@@ -25,6 +328,9 @@ pub fn solve_puzzle<G: Game>(
         Some(Value::Win) => return Ok(PuzzleSolution { path: Some(Vec::new()), visited: 1 }),
         Some(_) => return Ok(PuzzleSolution { path: None, visited: 1 }),
         None => {}
+    }
+    if let Some(space) = game.packed(start) {
+        return solve_packed(game, &*space, start, budget, progress);
     }
     // Arena of reached positions: (position, parent, move from the parent).
     let mut arena: Vec<(G::Pos, u32, Option<G::Move>)> = vec![(start.clone(), u32::MAX, None)];
