@@ -257,6 +257,9 @@ fn joined(stones: u128, rows: u8, cols: u8, first: bool) -> bool {
 /// The image of the cells of `x` (a rows × cols board) under symmetry `t`: bit 1 turns the
 /// board upside down, bit 2 mirrors it left-right, bit 4 transposes it (rows become columns).
 fn transform(x: u128, rows: u8, cols: u8, t: u8) -> u128 {
+    if x == 0 {
+        return 0;
+    }
     let (w, rows, cols) = (cols as usize + 1, rows as usize, cols as usize);
     let flip_rows = |x: u128| {
         let row = (1u128 << cols) - 1;
