@@ -29,11 +29,17 @@ use hashbrown::HashSet;
 /// The deepest the recursive search goes before it hands the game to the iterative solver.
 pub const MAX_DEPTH: usize = 400;
 
-/// What the table knows of a part: its nimber (`exact`), or that it is at least `lo`.
+/// What the table knows of a part: its nimber where found, and the values below 64 that
+/// some child is known to have (so not the nimber; all of `0..v` present means at least `v`).
 #[derive(Clone, Copy, Debug)]
 struct Known {
-    lo: u64,
-    exact: bool,
+    nimber: Option<u64>,
+    present: u64,
+}
+
+/// The bit of value `v` in a mask of present values (none past 63).
+fn bit(v: u64) -> u64 {
+    if v < 64 { 1 << v } else { 0 }
 }
 
 /// Why a search stopped without an answer.
@@ -161,8 +167,8 @@ impl<G: Game> NimberSearch<G> {
         let mut known = 0;
         let mut rest = Vec::with_capacity(parts.len());
         for p in parts {
-            match self.memo.get(&p) {
-                Some(k) if k.exact => known ^= k.lo,
+            match self.memo.get(&p).and_then(|k| k.nimber) {
+                Some(v) => known ^= v,
                 _ => {
                     let n = self.game.move_count(&p)? as u64;
                     rest.push((n * n, p));
@@ -276,21 +282,21 @@ impl<G: Game> NimberSearch<G> {
         Ok(None)
     }
 
-    fn store(&mut self, pos: &G::Pos, lo: u64, exact: bool, start: u64) {
-        self.memo.insert(pos.clone(), Known { lo, exact }, self.visited - start);
+    fn store(&mut self, pos: &G::Pos, nimber: Option<u64>, present: u64, start: u64) {
+        self.memo.insert(pos.clone(), Known { nimber, present }, self.visited - start);
     }
 
     /// Does `pos` (canonical, one part) have nimber `k`?
     fn has_nimber(&mut self, pos: &G::Pos, k: u64) -> Res<bool> {
-        let mut lo = 0;
+        let mut present = 0;
         if let Some(known) = self.memo.get(pos) {
-            if known.exact {
-                return Ok(known.lo == k);
+            if let Some(v) = known.nimber {
+                return Ok(v == k);
             }
-            if k < known.lo {
+            if known.present & bit(k) != 0 {
                 return Ok(false);
             }
-            lo = known.lo;
+            present = known.present;
         }
         // A nimber is at most the number of moves.
         if k > 0 && (self.game.move_count(pos)? as u64) < k {
@@ -299,16 +305,21 @@ impl<G: Game> NimberSearch<G> {
         let start = self.visited;
         let Some((mut kids, whole)) = self.expand(pos)? else {
             self.visited += 1;
-            self.store(pos, 0, true, start);
+            self.store(pos, Some(0), 0, start);
             return Ok(k == 0);
         };
+        for &v in &whole {
+            present |= bit(v);
+        }
         if whole.contains(&k) {
+            // Remembered, so that the same question is not expanded again.
             self.visited += 1;
+            self.store(pos, None, present, start);
             return Ok(false);
         }
         let bytes = Self::frame_bytes(pos, &kids);
         self.enter(pos, bytes)?;
-        let answer = self.test(pos, k, lo, &mut kids, &whole, start);
+        let answer = self.test(pos, k, present, &mut kids, &whole, start);
         self.leave(pos, bytes);
         answer
     }
@@ -317,66 +328,75 @@ impl<G: Game> NimberSearch<G> {
         &mut self,
         pos: &G::Pos,
         k: u64,
-        lo: u64,
+        mut present: u64,
         kids: &mut Vec<Child<G::Pos>>,
         whole: &[u64],
         start: u64,
     ) -> Res<bool> {
-        for smaller in lo..k {
-            if whole.contains(&smaller) {
+        for smaller in 0..k {
+            if present & bit(smaller) != 0 || whole.contains(&smaller) {
                 continue;
             }
             match self.find(kids, smaller)? {
                 Some(i) => {
                     kids.remove(i);
+                    present |= bit(smaller);
                 }
                 None => {
                     // No child has `smaller`, every smaller value has one: the nimber.
-                    self.store(pos, smaller, true, start);
+                    self.store(pos, Some(smaller), present, start);
                     return Ok(false);
                 }
             }
         }
         if self.find(kids, k)?.is_some() {
-            self.store(pos, k + 1, false, start);
+            self.store(pos, None, present | bit(k), start);
             return Ok(false);
         }
-        self.store(pos, k, true, start);
+        self.store(pos, Some(k), present, start);
         Ok(true)
     }
 
     /// The nimber of `pos` (canonical, one part).
     fn nimber(&mut self, pos: &G::Pos) -> Res<u64> {
-        let mut lo = 0;
+        let mut present = 0;
         if let Some(known) = self.memo.get(pos) {
-            if known.exact {
-                return Ok(known.lo);
+            if let Some(v) = known.nimber {
+                return Ok(v);
             }
-            lo = known.lo;
+            present = known.present;
         }
         let start = self.visited;
         let Some((mut kids, whole)) = self.expand(pos)? else {
             self.visited += 1;
-            self.store(pos, 0, true, start);
+            self.store(pos, Some(0), 0, start);
             return Ok(0);
         };
         let bytes = Self::frame_bytes(pos, &kids);
         self.enter(pos, bytes)?;
-        let answer = self.mex(pos, lo, &mut kids, &whole, start);
+        let answer = self.mex(pos, present, &mut kids, &whole, start);
         self.leave(pos, bytes);
         answer
     }
 
-    fn mex(&mut self, pos: &G::Pos, lo: u64, kids: &mut Vec<Child<G::Pos>>, whole: &[u64], start: u64) -> Res<u64> {
-        let mut k = lo;
+    fn mex(
+        &mut self,
+        pos: &G::Pos,
+        mut present: u64,
+        kids: &mut Vec<Child<G::Pos>>,
+        whole: &[u64],
+        start: u64,
+    ) -> Res<u64> {
+        let mut k = 0;
         loop {
-            if !whole.contains(&k) {
+            if present & bit(k) == 0 && !whole.contains(&k) {
                 match self.find(kids, k)? {
                     Some(i) => {
                         kids.remove(i);
+                        present |= bit(k);
                     }
                     None => {
-                        self.store(pos, k, true, start);
+                        self.store(pos, Some(k), present, start);
                         return Ok(k);
                     }
                 }
