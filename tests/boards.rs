@@ -260,7 +260,7 @@ fn cram_positions_agree_with_the_mex_oracle() {
     use gamesman::solve::grundy::GrundySolver;
     let g = descriptor("cram");
     let shared = std::rc::Rc::new(descriptor("cram"));
-    let mut value_search = GrundySolver::new(shared.clone(), 1 << 28);
+    let mut value_search = GrundySolver::new(shared.clone(), 1 << 28).with_value_search(true);
     let mut mex_only = GrundySolver::new(shared.clone(), 1 << 28).with_value_search(false);
     let cases = cases("cram");
     assert!(cases.len() >= 100);
@@ -287,7 +287,7 @@ fn a_deep_game_falls_back_to_the_iterative_solver() {
     use gamesman::solve::grundy::GrundySolver;
     let g = std::rc::Rc::new(descriptor("subtraction-134"));
     let period = [0, 1, 0, 1, 2, 3, 2];
-    let mut s = GrundySolver::new(g.clone(), 1 << 28);
+    let mut s = GrundySolver::new(g.clone(), 1 << 28).with_value_search(true);
     for n in [3000u64, 2999, 2998, 40] {
         let pos = g.parse(&n.to_string()).unwrap();
         assert_eq!(s.grundy(&pos).unwrap(), period[(n % 7) as usize], "heap of {n}");

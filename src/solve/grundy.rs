@@ -59,7 +59,10 @@ fn frame_bytes<P: Footprint>(f: &Frame<P>) -> usize {
 impl<G: Game> GrundySolver<G> {
     pub fn new(game: std::rc::Rc<G>, budget: usize) -> Self {
         // The memo three quarters of the budget, the path from the root the rest.
-        let lv = Some(NimberSearch::new(game.clone(), budget, Progress::default()));
+        // On where the game splits (measured: Cram 5×6 2.7× faster, TacTix 4×4 as fast);
+        // off where it does not (Chomp `666655` as a script 0.01 s → 0.31 s: large nimbers
+        // tested one at a time, and a script's moves counted for every child's order).
+        let lv = game.has_split().then(|| NimberSearch::new(game.clone(), budget, Progress::default()));
         GrundySolver { game, memo: Memo::new(budget / 4 * 3), visited: 0, progress: Progress::default(), budget, lv }
     }
 
@@ -72,8 +75,8 @@ impl<G: Game> GrundySolver<G> {
         self
     }
 
-    /// Use the value-at-a-time search first (`true`, the default) or the mex of every child
-    /// only (`false`).
+    /// Use the value-at-a-time search first (`true`; the default for games that split) or
+    /// the mex of every child only (`false`; the default for the others).
     pub fn with_value_search(mut self, on: bool) -> Self {
         self.lv = on.then(|| NimberSearch::new(self.game.clone(), self.budget, self.progress.clone()));
         self

@@ -12,10 +12,11 @@
 //! that part with k XORed by the others' nimbers (`P + Q` has nimber `k` iff `P` has
 //! `k ⊕ nimber(Q)`). Equal parts cancel (`Q + Q` = 0).
 //!
-//! The table keeps, for each canonical part, its nimber where known and otherwise the lower
-//! bound the search has proved (`nimber > k` once a child with nimber k was found after every
-//! smaller value had one). Children are tried easiest first: the fewest moves, summed over
-//! their unsolved parts (squared, so that one large part counts more than two small ones).
+//! The table keeps, for each canonical part, its nimber where known, and otherwise the values
+//! (below 64) some child of it was found to have: none of them is its nimber, and a question
+//! already answered "no" is not expanded again. Children are tried easiest first: the fewest
+//! moves, summed over their unsolved parts (squared, so that one large part counts more than
+//! two small ones).
 //!
 //! The search is recursive. A game deeper than [`MAX_DEPTH`] moves (a heap of a thousand
 //! tokens taken one at a time) stops it with [`Stop::Deep`], and the caller falls back to the
@@ -253,8 +254,7 @@ impl<G: Game> NimberSearch<G> {
 
     fn frame_bytes(pos: &G::Pos, kids: &[Child<G::Pos>]) -> usize {
         let one = |p: &G::Pos| p.heap_bytes() + std::mem::size_of::<G::Pos>();
-        64 + 2 * one(pos)
-            + kids.iter().map(|k| 48 + k.rest.iter().map(one).sum::<usize>()).sum::<usize>()
+        64 + 2 * one(pos) + kids.iter().map(|k| 48 + k.rest.iter().map(one).sum::<usize>()).sum::<usize>()
     }
 
     /// Does the sum `child` have nimber `k`? Solves all its parts but the hardest.
