@@ -46,7 +46,8 @@ fn bit(v: u64) -> u64 {
 /// Why a search stopped without an answer.
 #[derive(Debug)]
 pub enum Stop {
-    /// The game is deeper than [`MAX_DEPTH`]: use the iterative solver.
+    /// The game is deeper than [`MAX_DEPTH`], or splits a part again: use the iterative
+    /// solver.
     Deep,
     /// An error of the game, the time limit or the memory budget.
     Game(GameError),
@@ -132,16 +133,26 @@ impl<G: Game> NimberSearch<G> {
     }
 
     /// The parts of `pos`, each canonical, pairs of equal parts left out (their sum is 0).
-    fn parts(&mut self, pos: &G::Pos) -> GameResult<Vec<G::Pos>> {
+    /// A part that the game splits again (a `split` that is not final, or parts that grow)
+    /// hands the game to the iterative solver, which splits every part and keeps to the
+    /// budget ([`Stop::Deep`]).
+    fn parts(&mut self, pos: &G::Pos) -> Res<Vec<G::Pos>> {
         let raw = if self.game.has_split() {
             match self.game.split(pos)? {
                 Some(parts) => {
                     if parts.len() > 1 && parts.contains(pos) {
-                        return Err(GameError::Definition(format!(
+                        return Err(Stop::Game(GameError::Definition(format!(
                             "`parts` gave the position itself as one of its {} parts: each part must be smaller \
                              than the whole, or the sum never ends (return `()` when a position does not split)",
                             parts.len()
-                        )));
+                        ))));
+                    }
+                    if parts.len() > 1 {
+                        for p in &parts {
+                            if self.game.split(p)?.is_some_and(|again| again.len() > 1) {
+                                return Err(Stop::Deep);
+                            }
+                        }
                     }
                     parts
                 }
@@ -217,13 +228,13 @@ impl<G: Game> NimberSearch<G> {
     /// The children of `pos` as sums, easiest first, and the nimbers of the children already
     /// known whole; `None` for a position with no moves (nimber 0).
     #[allow(clippy::type_complexity)]
-    fn expand(&mut self, pos: &G::Pos) -> GameResult<Option<(Vec<Child<G::Pos>>, Vec<u64>)>> {
+    fn expand(&mut self, pos: &G::Pos) -> Res<Option<(Vec<Child<G::Pos>>, Vec<u64>)>> {
         match self.game.primitive(pos)? {
             Some(Value::Lose) => return Ok(None),
             Some(v) => {
-                return Err(GameError::Unsupported(format!(
+                return Err(Stop::Game(GameError::Unsupported(format!(
                     "a primitive {v} is not normal play, so Grundy values are not defined"
-                )));
+                ))));
             }
             None => {}
         }
@@ -231,9 +242,9 @@ impl<G: Game> NimberSearch<G> {
         let children = self.game.children(pos)?;
         if children.is_empty() {
             if self.game.stalemate() != Value::Lose {
-                return Err(GameError::Unsupported(
+                return Err(Stop::Game(GameError::Unsupported(
                     "the game is not played under the normal-play rule, so Grundy values are not defined".into(),
-                ));
+                )));
             }
             return Ok(None);
         }
