@@ -249,3 +249,61 @@ fn errors_name_the_file_line_and_column() {
         assert!(e.starts_with("t.ron:"), "{rules}: {e}");
     }
 }
+
+/// Cram positions on boards up to 4×5 (empty, and reached by random dominoes), solved whole
+/// by `tests/oracles/cram.py` (a plain mex over bitmasks: no symmetry, no regions): the
+/// Grundy value of each, and how many of its moves lead to a Grundy value of 0. Checked
+/// through `solve` (the value-at-a-time search, and the winning moves it finds without
+/// solving each child) and through both Grundy solvers directly (with and without it).
+#[test]
+fn cram_positions_agree_with_the_mex_oracle() {
+    use gamesman::solve::grundy::GrundySolver;
+    let g = descriptor("cram");
+    let shared = std::rc::Rc::new(descriptor("cram"));
+    let mut value_search = GrundySolver::new(shared.clone(), 1 << 28).with_value_search(true);
+    let mut mex_only = GrundySolver::new(shared.clone(), 1 << 28).with_value_search(false);
+    let cases = cases("cram");
+    assert!(cases.len() >= 100);
+    for case in cases {
+        let text = case["position"].as_str().unwrap();
+        let want = case["grundy"].as_u64().unwrap();
+        let r = solve(&g, text, false);
+        assert_eq!(r.grundy, Some(want), "{text}");
+        assert_eq!(r.value, if want == 0 { Value::Lose } else { Value::Win }, "{text}");
+        assert_eq!(r.winning_moves.len() as u64, case["wins"].as_u64().unwrap(), "{text}");
+        assert!(r.winning_moves.iter().all(|m| m.grundy == Some(0)), "{text}");
+        let pos = shared.parse(text).unwrap();
+        assert_eq!(value_search.grundy(&pos).unwrap(), want, "{text}");
+        assert_eq!(value_search.is_zero(&pos).unwrap(), want == 0, "{text}");
+        assert_eq!(mex_only.grundy(&pos).unwrap(), want, "{text}");
+    }
+}
+
+/// A game deeper than the value-at-a-time search goes (a heap of 3,000 in the subtraction
+/// game S(1,3,4), whose Grundy values repeat 0 1 0 1 2 3 2 with period 7: Winning Ways,
+/// ch. 4; by hand from the mex) is handed to the iterative solver, with the same answers.
+#[test]
+fn a_deep_game_falls_back_to_the_iterative_solver() {
+    use gamesman::solve::grundy::GrundySolver;
+    let g = std::rc::Rc::new(descriptor("subtraction-134"));
+    let period = [0, 1, 0, 1, 2, 3, 2];
+    let mut s = GrundySolver::new(g.clone(), 1 << 28).with_value_search(true);
+    for n in [3000u64, 2999, 2998, 40] {
+        let pos = g.parse(&n.to_string()).unwrap();
+        assert_eq!(s.grundy(&pos).unwrap(), period[(n % 7) as usize], "heap of {n}");
+    }
+    let pos = g.parse("2996").unwrap();
+    assert_eq!(s.is_zero(&pos).unwrap(), period[2996 % 7] == 0);
+}
+
+/// Published Cram nimbers beyond the oracle's boards: 4×7 is 3 and 5×5 is 0 (Lemoine and
+/// Viennot's Glop; Schneider, *Das Spiel Juvavum*, 2009; the table in beling/impartial-games'
+/// README), and 4×6 and 4×8 are 0 by the symmetry strategy (even by even: the second player
+/// answers every domino with its half-turn image).
+#[test]
+fn cram_published_nimbers_of_larger_boards() {
+    let g = descriptor("cram");
+    for (size, nimber) in [("4x6", 0), ("4x7", 3), ("4x8", 0), ("5x5", 0)] {
+        assert_eq!(solve(&g, size, false).grundy, Some(nimber), "{size}");
+    }
+}

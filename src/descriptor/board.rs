@@ -258,6 +258,9 @@ fn joined(stones: u128, rows: u8, cols: u8, first: bool) -> bool {
 /// The image of the cells of `x` (a rows × cols board) under symmetry `t`: bit 1 turns the
 /// board upside down, bit 2 mirrors it left-right, bit 4 transposes it (rows become columns).
 pub(super) fn transform(x: u128, rows: u8, cols: u8, t: u8) -> u128 {
+    if x == 0 {
+        return 0;
+    }
     let (w, rows, cols) = (cols as usize + 1, rows as usize, cols as usize);
     let flip_rows = |x: u128| {
         let row = (1u128 << cols) - 1;
@@ -284,6 +287,17 @@ pub(super) fn transform(x: u128, rows: u8, cols: u8, t: u8) -> u128 {
         out |= 1 << (c * nw + r);
     }
     out
+}
+
+/// The transpose of the cells of `x` (`transform` 4), cell by cell over the fewer of the
+/// board's set and clear cells.
+fn transpose(x: u128, rows: u8, cols: u8) -> u128 {
+    let full = full_mask(rows, cols);
+    if (x & full).count_ones() * 2 <= rows as u32 * cols as u32 {
+        transform(x, rows, cols, 4)
+    } else {
+        full_mask(cols, rows) & !transform(full & !x, rows, cols, 4)
+    }
 }
 
 /// "RxC" (also "R×C"), with an optional "kK" after it.
@@ -989,8 +1003,8 @@ impl BoardRules {
         let turned = (syms.len() == 8).then(|| BPos {
             rows: p.cols,
             cols: p.rows,
-            a: transform(p.a, p.rows, p.cols, 4),
-            b: transform(p.b, p.rows, p.cols, 4),
+            a: transpose(p.a, p.rows, p.cols),
+            b: transpose(p.b, p.rows, p.cols),
             ..p
         });
         for &t in &syms[1..] {
@@ -1749,6 +1763,8 @@ mod tests {
                 for t in 0..8 {
                     assert_eq!(transform(x, rows, cols, t), naive(x, rows, cols, t), "{rows}x{cols} t={t}");
                 }
+                assert_eq!(transpose(x, rows, cols), naive(x, rows, cols, 4), "{rows}x{cols} transpose");
+                assert_eq!(transpose(full & !x, rows, cols), naive(full & !x, rows, cols, 4), "{rows}x{cols}");
             }
         }
     }

@@ -6,6 +6,7 @@
 //! anywhere in the game are solved once. Iterative, like the value solver.
 
 use super::memo::Memo;
+use super::nimber::{NimberSearch, Stop};
 use crate::game::{Footprint, Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::HashSet;
@@ -40,6 +41,9 @@ pub struct GrundySolver<G: Game> {
     progress: Progress,
     visited: u64,
     budget: usize,
+    /// The value-at-a-time search ([`super::nimber`]), tried first where it is on; dropped
+    /// for this solver's life once a game proves too deep for it.
+    lv: Option<NimberSearch<G>>,
 }
 
 /// Bytes a frame holds: its positions (the parts of a sum, the children of a position, the
@@ -55,25 +59,66 @@ fn frame_bytes<P: Footprint>(f: &Frame<P>) -> usize {
 impl<G: Game> GrundySolver<G> {
     pub fn new(game: std::rc::Rc<G>, budget: usize) -> Self {
         // The memo three quarters of the budget, the path from the root the rest.
-        GrundySolver { game, memo: Memo::new(budget / 4 * 3), visited: 0, progress: Progress::default(), budget }
+        // On where the game splits (measured: Cram 5×6 2.7× faster, TacTix 4×4 as fast);
+        // off where it does not (Chomp `666655` as a script 0.01 s → 0.31 s: large nimbers
+        // tested one at a time, and a script's moves counted for every child's order).
+        let lv = game.has_split().then(|| NimberSearch::new(game.clone(), budget, Progress::default()));
+        GrundySolver { game, memo: Memo::new(budget / 4 * 3), visited: 0, progress: Progress::default(), budget, lv }
     }
 
     /// Report progress to `progress` as positions are visited.
     pub fn with_progress(mut self, progress: Progress) -> Self {
+        if self.lv.is_some() {
+            self.lv = Some(NimberSearch::new(self.game.clone(), self.budget, progress.clone()));
+        }
         self.progress = progress;
         self
     }
 
+    /// Use the value-at-a-time search first (`true`; the default for games that split) or
+    /// the mex of every child only (`false`; the default for the others).
+    pub fn with_value_search(mut self, on: bool) -> Self {
+        self.lv = on.then(|| NimberSearch::new(self.game.clone(), self.budget, self.progress.clone()));
+        self
+    }
+
     pub fn visited(&self) -> u64 {
-        self.visited
+        self.visited + self.lv.as_ref().map_or(0, |lv| lv.visited())
     }
 
     pub fn evicted(&self) -> u64 {
-        self.memo.evicted()
+        self.memo.evicted() + self.lv.as_ref().map_or(0, |lv| lv.evicted())
+    }
+
+    /// Is the Grundy value of `pos` zero? The value-at-a-time search answers without
+    /// solving the position's hardest part exactly; otherwise, the Grundy value.
+    pub fn is_zero(&mut self, pos: &G::Pos) -> GameResult<bool> {
+        if let Some(lv) = self.lv.as_mut() {
+            match lv.is_zero(pos) {
+                Ok(z) => return Ok(z),
+                Err(Stop::Game(e)) => return Err(e),
+                Err(Stop::Deep) => self.fall_back(),
+            }
+        }
+        Ok(self.grundy(pos)? == 0)
+    }
+
+    /// The value-at-a-time search met a game too deep for it: the iterative mex from now on.
+    fn fall_back(&mut self) {
+        if let Some(lv) = self.lv.take() {
+            self.visited += lv.visited();
+        }
     }
 
     /// The Grundy value of `pos`.
     pub fn grundy(&mut self, pos: &G::Pos) -> GameResult<u64> {
+        if let Some(lv) = self.lv.as_mut() {
+            match lv.grundy(pos) {
+                Ok(g) => return Ok(g),
+                Err(Stop::Game(e)) => return Err(e),
+                Err(Stop::Deep) => self.fall_back(),
+            }
+        }
         let mut on_stack: HashSet<G::Pos> = HashSet::new();
         let mut stack: Vec<Frame<G::Pos>> = Vec::new();
         // Bytes of each frame on the stack, and their sum: the path must keep to its share.

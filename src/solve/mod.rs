@@ -10,6 +10,7 @@ pub mod explore;
 pub mod graph;
 pub mod grundy;
 pub mod memo;
+pub mod nimber;
 pub mod puzzle;
 pub mod quick;
 pub mod reach;
@@ -596,6 +597,38 @@ impl<G: Game> Analyzer<G> {
             Value::Lose => return Ok(Vec::new()),
             other => other,
         };
+        // An impartial game whose values come from Grundy values alone: the winning moves
+        // are the moves to a Grundy value of 0, which the Grundy solver tells without solving
+        // each child exactly; only those children are described.
+        if want == Value::Lose
+            && !self.opts.remoteness
+            && self.db.is_none()
+            && self.arrays.is_none()
+            && self.game.primitive(pos)?.is_none()
+            && let Some(solver) = self.grundy.as_mut()
+        {
+            let mut out = Vec::new();
+            let mut undefined = false;
+            for mv in self.game.moves(pos)? {
+                let child = self.game.play(pos, &mv)?;
+                match solver.is_zero(&child) {
+                    Ok(true) => out.push(mv),
+                    Ok(false) => {}
+                    Err(GameError::Unsupported(_)) => {
+                        undefined = true;
+                        break;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            if !undefined {
+                let mut infos = Vec::with_capacity(out.len());
+                for mv in &out {
+                    infos.push(self.describe(pos, mv, None)?.0);
+                }
+                return Ok(infos);
+            }
+        }
         Ok(self.move_list(pos)?.into_iter().filter(|m| m.value == want).collect())
     }
 
