@@ -14,6 +14,7 @@
 //! and value and remoteness come from a plain recursion over every bitmask in increasing
 //! order (a move only clears bits, so every child comes first).
 
+mod common;
 use gamesman::catalog::session::{Live, Session};
 use gamesman::catalog::{Database, Engine, How};
 use gamesman::db::Identity;
@@ -264,15 +265,6 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
-/// Every file of a save's directory, by name.
-fn files(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
-        .collect()
-}
-
 #[test]
 fn the_nim_sequence_by_mex_is_oeis_a002186() {
     assert_eq!(nim_sequence(84), A002186);
@@ -302,7 +294,7 @@ fn kayles_grundy_values_from_the_arrays() {
         assert_eq!(stats.positions, 1 << 20);
         saves.push((dir, db));
     }
-    assert_eq!(files(&saves[0].0), files(&saves[1].0), "parents or reversed edges: the same arrays");
+    assert_eq!(common::files(&saves[0].0), common::files(&saves[1].0), "parents or reversed edges: the same arrays");
     let db = &saves[0].1;
     let order = tier_order(&with, root);
     assert_eq!(order.len(), 7, "pins 0-2, 3-5, ..., 18-20");

@@ -12,13 +12,14 @@
 //! from an even count stays in its tier and the solver's retrograde analysis runs on
 //! Connect-Four's parents.
 
+mod common;
 use gamesman::db::array::{ArrayDb, TierArray, unrec};
 use gamesman::game::tier::{Tier, TierSpace, Tiers, tier_order};
 use gamesman::game::{Game, Kind, Value};
 use gamesman::native::connect4::Connect4;
 use gamesman::progress::Progress;
 use gamesman::solve::tier::{TierOptions, solve_with};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 fn c4() -> Connect4 {
     Connect4::new(gamesman::catalog::table::info("connect4", "", Kind::Partisan))
@@ -29,15 +30,6 @@ fn tmp(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     d
 }
-
-fn files(dir: &std::path::Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
-        .collect()
-}
-
 /// For every representative of every tier of 4×4 (k = 4 and 3): its parents are
 /// exactly the representatives whose children include it (each child as `children_at`
 /// lists it: a representative; a primitive board has none).
@@ -161,7 +153,11 @@ fn connect4_solved_with_parents_is_the_same_bytes() {
                 solve_with(space, root, &db, &Progress::silent(), TierOptions { grundy: false, parents }).unwrap();
                 saves.push((dir, db));
             }
-            assert_eq!(files(&saves[0].0), files(&saves[1].0), "{board} {name}: parents or reversed edges");
+            assert_eq!(
+                common::files(&saves[0].0),
+                common::files(&saves[1].0),
+                "{board} {name}: parents or reversed edges"
+            );
             let order = tier_order(space, root);
             arrays.push(order.iter().map(|&t| (t, saves[0].1.load_full(t).unwrap())).collect());
             for (dir, _) in saves {

@@ -351,6 +351,24 @@ impl Ranker {
     }
 }
 
+/// For boards of columns at most `h` high (gravity: Connect-Four), `t[w * n + m]` = in how
+/// many ways `m` pieces fill `w` columns, for `w, m < n` (saturating at 2^64 - 1): the count
+/// behind a gravity-aware numbering of a tier (column heights, then the colouring).
+pub fn column_fills(h: usize, n: usize) -> Vec<u64> {
+    let mut t = vec![0u64; n * n];
+    t[0] = 1;
+    for w in 1..n {
+        for m in 0..n {
+            let mut sum = 0u64;
+            for v in 0..=h.min(m) {
+                sum = sum.saturating_add(t[(w - 1) * n + m - v]);
+            }
+            t[w * n + m] = sum;
+        }
+    }
+    t
+}
+
 /// The bits of `x` placed, in order, on the set bits of `mask` (what BMI2's `pdep` does).
 fn deposit(mut x: u64, mut mask: u64) -> u64 {
     let mut out = 0;

@@ -170,21 +170,7 @@ impl Tables {
     }
 
     fn fill(&self, h: u8) -> &[u64] {
-        self.fill[h as usize].get_or_init(|| {
-            let n = MAX_CELLS as usize + 1;
-            let mut t = vec![0u64; n * n];
-            t[0] = 1;
-            for w in 1..n {
-                for m in 0..n {
-                    let mut sum = 0u64;
-                    for v in 0..=(h as usize).min(m) {
-                        sum = sum.saturating_add(t[(w - 1) * n + m - v]);
-                    }
-                    t[w * n + m] = sum;
-                }
-            }
-            t
-        })
+        self.fill[h as usize].get_or_init(|| crate::game::tier::column_fills(h as usize, MAX_CELLS as usize + 1))
     }
 
     /// How many boards of `rows` × `cols` hold `pieces` pieces (obeying gravity, the counts

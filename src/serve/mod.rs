@@ -50,6 +50,9 @@ pub const MAX_POSITION: usize = 20_000;
 /// percent-encoded, fits.
 pub const MAX_URI: usize = 3 * MAX_POSITION + 1024;
 
+/// Request headers larger than this in all are refused (431).
+pub const MAX_HEADERS: usize = 64 * 1024;
+
 /// Replies larger than this are refused (413): the answer, and the work that builds it (a
 /// move's position text for every move), are bounded before they are made.
 pub const MAX_REPLY: usize = 16 << 20;
@@ -469,6 +472,15 @@ async fn json_errors(req: axum::extract::Request, next: axum::middleware::Next) 
             json!({ "error": format!("the request line is longer than the {MAX_URI} bytes served") }),
         );
     }
+    // hyper refuses (431) headers past its buffer only when they arrive in pieces; a head
+    // read whole (it may be, up to the buffer's growth) is refused here the same way.
+    let header_bytes: usize = req.headers().iter().map(|(k, v)| k.as_str().len() + v.len() + 4).sum();
+    if header_bytes > MAX_HEADERS {
+        return json_response(
+            431,
+            json!({ "error": format!("the request's headers are larger than the {MAX_HEADERS} bytes this server reads") }),
+        );
+    }
     let r = next.run(req).await;
     let is_json = r
         .headers()
@@ -570,7 +582,7 @@ pub fn run(
                 let _ = hyper::server::conn::http1::Builder::new()
                     .timer(hyper_util::rt::TokioTimer::new())
                     .header_read_timeout(header_timeout)
-                    .max_buf_size(MAX_URI + 64 * 1024)
+                    .max_buf_size(MAX_URI + MAX_HEADERS)
                     .serve_connection(io, service)
                     .await;
             });

@@ -171,3 +171,12 @@ pub fn disagreements_from_database<'a>(
     }
     wrong
 }
+
+/// Every file of a directory (a save's), by name, with its bytes: two saves compared whole.
+pub fn files(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect()
+}
