@@ -590,16 +590,7 @@ impl<G: Game> Live<G> {
             sample.iter().map(|&(t, i)| tiers.try_position(t, i)).collect::<GameResult<_>>()?;
         let bytes = arrays.bytes();
         let path = arrays.path().to_path_buf();
-        let (mut sum, mut worst, mut moves) = (0.0f64, 0.0f64, 0usize);
-        for p in &positions {
-            let t = Instant::now();
-            let list = self.a.moves(p)?;
-            std::hint::black_box(list.iter().min_by_key(|m| (m.value as u8, m.remoteness)));
-            let dt = t.elapsed().as_secs_f64();
-            sum += dt;
-            worst = worst.max(dt);
-            moves += list.len();
-        }
+        let (mean, worst, per) = self.time_moves(&positions)?;
         // Again: the blocks read are cached now (as far as the cache holds them).
         let t = Instant::now();
         for p in &positions {
@@ -615,10 +606,28 @@ impl<G: Game> Live<G> {
             open_seconds,
             lookup_seconds,
             samples: sample.len(),
-            move_mean_seconds: sum / positions.len() as f64,
+            move_mean_seconds: mean,
             move_worst_seconds: worst,
-            moves_per_position: moves as f64 / positions.len() as f64,
+            moves_per_position: per,
         }))
+    }
+
+    /// `db bench`'s timing of `moves` at each of `positions` and of what `play`'s perfect player
+    /// does with the list (the best move for the mover): the mean and worst seconds a position,
+    /// and the moves a position.
+    fn time_moves(&mut self, positions: &[G::Pos]) -> Result<(f64, f64, f64)> {
+        let (mut total, mut worst, mut moves) = (0.0f64, 0.0f64, 0usize);
+        for p in positions {
+            let t = Instant::now();
+            let list = self.a.moves(p)?;
+            std::hint::black_box(list.iter().min_by_key(|m| (m.value as u8, m.remoteness)));
+            let dt = t.elapsed().as_secs_f64();
+            total += dt;
+            worst = worst.max(dt);
+            moves += list.len();
+        }
+        let n = positions.len().max(1) as f64;
+        Ok((total / n, worst, moves as f64 / n))
     }
 
     fn fmt(&self, pos: &G::Pos) -> GameResult<String> {
@@ -1040,18 +1049,7 @@ impl<G: Game> Session for Live<G> {
         }
         let lookup_seconds = t.elapsed().as_secs_f64() / sample.len() as f64;
         let positions: Vec<G::Pos> = sample.iter().map(|k| self.parse(k)).collect::<Result<_, _>>()?;
-        let (mut total, mut worst) = (0.0f64, 0.0f64);
-        let mut moves = 0usize;
-        for p in &positions {
-            let t = Instant::now();
-            let list = self.a.moves(p)?;
-            // What `play`'s perfect player does with the list: the best move for the mover.
-            std::hint::black_box(list.iter().min_by_key(|m| (m.value as u8, m.remoteness)));
-            let dt = t.elapsed().as_secs_f64();
-            total += dt;
-            worst = worst.max(dt);
-            moves += list.len();
-        }
+        let (mean, worst, per) = self.time_moves(&positions)?;
         Ok(DbBench {
             path,
             positions: keys.len(),
@@ -1059,9 +1057,9 @@ impl<G: Game> Session for Live<G> {
             open_seconds,
             lookup_seconds,
             samples: sample.len(),
-            move_mean_seconds: total / positions.len() as f64,
+            move_mean_seconds: mean,
             move_worst_seconds: worst,
-            moves_per_position: moves as f64 / positions.len() as f64,
+            moves_per_position: per,
             move_warm_seconds: None,
         })
     }

@@ -572,14 +572,8 @@ impl Tiers for Connect4 {
 pub fn sample(rng: &mut fastrand::Rng) -> String {
     let g = Connect4::new(super::super::catalog::table::info("connect4", "", Kind::Partisan));
     let (rows, cols, k) = [(4, 4, 3), (4, 4, 4), (3, 5, 3), (5, 3, 3)][rng.usize(0..4)];
-    let mut p = Connect4::empty(rows, cols, k);
-    for _ in 0..rng.usize(3..=rows as usize * cols as usize) {
-        let kids = g.children(&p).unwrap_or_default();
-        if kids.is_empty() {
-            break;
-        }
-        p = kids[rng.usize(..kids.len())];
-    }
+    let steps = rng.usize(3..=rows as usize * cols as usize);
+    let p = super::random_play(&g, Connect4::empty(rows, cols, k), steps, rng);
     g.format(&p).unwrap_or_default()
 }
 

@@ -113,6 +113,18 @@ pub fn grid_board(g: &crate::grid::Grid) -> Option<crate::game::Board> {
     Some(crate::game::Board::new(rows, cols, cells))
 }
 
+/// `steps` random moves from `p` in `g` (fewer if the game ends), for `gamesman check`'s samples.
+fn random_play<G: crate::game::Game>(g: &G, mut p: G::Pos, steps: usize, rng: &mut fastrand::Rng) -> G::Pos {
+    for _ in 0..steps {
+        let mut kids = g.children(&p).unwrap_or_default();
+        if kids.is_empty() {
+            break;
+        }
+        p = kids.swap_remove(rng.usize(..kids.len()));
+    }
+    p
+}
+
 #[cfg(test)]
 mod decimal_tests {
     use super::parse_decimal;

@@ -475,14 +475,8 @@ impl Tiers for Quixo {
 /// A random 3×3 position (for `gamesman check`): a few random moves from the empty board.
 pub fn sample(rng: &mut fastrand::Rng) -> String {
     let q = Quixo::new(super::super::catalog::table::info("quixo", "", Kind::Partisan));
-    let mut p = Quixo::empty(3);
-    for _ in 0..rng.usize(0..12) {
-        let kids = q.children(&p).unwrap_or_default();
-        if kids.is_empty() {
-            break;
-        }
-        p = kids[rng.usize(..kids.len())];
-    }
+    let steps = rng.usize(0..12);
+    let p = super::random_play(&q, Quixo::empty(3), steps, rng);
     q.format(&p).unwrap_or_default()
 }
 
