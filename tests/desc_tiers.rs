@@ -191,12 +191,14 @@ fn connect4_descriptor_by_tiers_agrees_with_the_native_module_record_for_record(
     // Both number exactly the boards that obey gravity: 201,755 on 4×4.
     let total = |a: &HashMap<u64, Vec<u16>>| a.values().map(|v| v.len()).sum::<usize>();
     assert_eq!((total(&n_arrays), total(&d_arrays)), (201_755, 201_755));
-    let d_record = |text: &str| {
-        let p = desc.canonical(&desc.parse(text).unwrap()).unwrap();
+    let d_record = |p: &<gamesman::descriptor::DescriptorGame as Game>::Pos| {
+        let p = desc.canonical(p).unwrap();
         let (t, i) = dt.locate(&p);
         d_arrays[&t][i as usize]
     };
-    let mut compared = 0;
+    // The numbering holds boards no game reaches (four in a row for the player to move):
+    // the descriptor refuses them as text, so they are counted apart, not compared.
+    let (mut compared, mut refused) = (0, 0);
     for (&t, records) in &n_arrays {
         for (i, &rec) in records.iter().enumerate() {
             if native.canonical_index(t, i as u64) != i as u64 {
@@ -204,18 +206,20 @@ fn connect4_descriptor_by_tiers_agrees_with_the_native_module_record_for_record(
             }
             let text = native.format(&native.position(t, i as u64)).unwrap();
             assert!(unrec(rec).is_some(), "native {text}: no record");
-            assert_eq!(
-                d_record(&text),
-                rec,
-                "{text}: descriptor {:?}, native {:?}",
-                unrec(d_record(&text)),
-                unrec(rec)
-            );
+            let p = match desc.parse(&text) {
+                Ok(p) => p,
+                Err(e) => {
+                    assert!(e.to_string().contains("in a row but is to move"), "{text}: {e}");
+                    refused += 1;
+                    continue;
+                }
+            };
+            assert_eq!(d_record(&p), rec, "{text}: descriptor {:?}, native {:?}", unrec(d_record(&p)), unrec(rec));
             compared += 1;
         }
     }
     // Half the boards and those that are their own mirror image.
-    assert!(compared > 201_755 / 2, "{compared}");
+    assert!(compared > 201_755 / 2 - refused, "{compared}, {refused} refused");
     let _ = std::fs::remove_dir_all(&ddir);
     let _ = std::fs::remove_dir_all(&ndir);
 }

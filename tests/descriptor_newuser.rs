@@ -356,7 +356,24 @@ fn typos_are_refused_with_the_file_line_and_column_and_what_to_write() {
             "expected one of `N`, `S`, `E`, `W`",
         ),
         // A wrong type: RON points at the blank before the value, and says only what it expected.
-        (ttt("\"3x3\"", "", &place.replace("\"3x3\"", "3x3")), " 3x3,", "Expected string"),
+        (ttt("\"3x3\"", "", &place.replace("\"3x3\"", "3x3")), " 3x3,", "Expected string (texts are in double quotes"),
+        // RON's own messages get what to write instead.
+        (
+            ttt("\"3x3\"", "", place).replace("// a new game", "# a new game"),
+            " a new game",
+            "`#` is not a comment in RON",
+        ),
+        (ttt("\"3x3\"", "    kind: \"partisan\",\n", place), "\"partisan\"", "without quotes: `kind: Partisan`"),
+        (
+            ttt("\"3x7\"", "", "Board(moves: Domino, pieces: Shared)"),
+            ", pieces",
+            "`Domino(Either)` or `Domino(PerPlayer)`",
+        ),
+        (
+            ttt("\"3x7\"", "", "Board(moves: Domino(Either), cells: \"#.\")"),
+            "rules:",
+            "with one mark for both players (Cram, Notakto), write `pieces: Shared`",
+        ),
         (
             ttt("\"x../.../..o\"", "", "Board(moves: Step(first: [E], second: [W], off: \"yes\"))"),
             " \"yes\"",
@@ -409,7 +426,7 @@ fn typos_are_refused_with_the_file_line_and_column_and_what_to_write() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Found by the new user, not fixed yet (src/descriptor/board.rs): starts no game reaches are
+/// Found by the new user (and fixed in src/descriptor/board.rs): starts no game reaches were
 /// accepted and answered. Both players with three in a row (`xxx/ooo/...`) is answered "lose,
 /// remoteness 0"; X with three in a row and X to move (`xxx/oo./o..`: the game ended when X
 /// made the line, so O never moved after it) is answered "win, remoteness 1", the engine
@@ -418,7 +435,6 @@ fn typos_are_refused_with_the_file_line_and_column_and_what_to_write() {
 /// impossible; they should be refused on the line of `start:`, like the other impossible
 /// positions (a wrong piece count, a floating Connect-Four piece).
 #[test]
-#[ignore = "bug: positions no game reaches (a line for the player to move, lines for both) are accepted"]
 fn starts_no_game_reaches_are_refused() {
     let dir = temp_dir("newuser-impossible");
     for (i, start) in ["\"xxx/ooo/...\"", "\"xxx/oo./o..\""].into_iter().enumerate() {
@@ -428,5 +444,25 @@ fn starts_no_game_reaches_are_refused() {
         let (line, col) = at(&src, "start:");
         assert!(err.starts_with(&format!("gamesman: error: {file}:{line}:{col}: ")), "{err}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A board of fixed size needs no `start:`: its empty board is the start (the new user's
+/// fourth finding). Tic-tac-toe from the empty board is a tie, and every first move but none
+/// loses (the known result); a descriptor whose pieces move still needs its start.
+#[test]
+fn a_fixed_size_is_the_start_when_none_is_written() {
+    let dir = temp_dir("newuser-nostart");
+    let src = "(name: \"mine\", rules: Board(size: \"3x3\", moves: Place, ends: [InRow(3)]))\n";
+    std::fs::write(dir.join("nostart.ron"), src).unwrap();
+    let out = bin().current_dir(&dir).args(["solve", "nostart.ron"]).output().expect("gamesman runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.lines().any(|l| l.starts_with("value:") && l.ends_with("tie")), "{text}");
+    let src = "(name: \"mine\", rules: Board(size: \"3x3\", moves: Step(first: [E], second: [N], off: true), ends: [Gone]))\n";
+    std::fs::write(dir.join("steps.ron"), src).unwrap();
+    let out = bin().current_dir(&dir).args(["solve", "steps.ron"]).output().expect("gamesman runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has no start position"));
     let _ = std::fs::remove_dir_all(&dir);
 }

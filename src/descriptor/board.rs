@@ -492,7 +492,16 @@ impl BoardRules {
         if chars.len() != want {
             return Err(format!(
                 "`cells: {cells:?}` must be {want} characters: the empty cell, then {}",
-                if want == 3 { "the first player's mark and the second's (\".xo\")" } else { "the mark (\".x\")" }
+                if want == 3 {
+                    if chars.len() == 2 {
+                        "the first player's mark and the second's (\".xo\"); with one mark for both players \
+                         (Cram, Notakto), write `pieces: Shared`"
+                    } else {
+                        "the first player's mark and the second's (\".xo\")"
+                    }
+                } else {
+                    "the mark (\".x\")"
+                }
             ));
         }
         for (i, &ch) in chars.iter().enumerate() {
@@ -718,7 +727,41 @@ impl BoardRules {
                 }
             }
         };
-        Ok(BPos { rows: r, cols: c, a, b, k: if self.k == 0 { 0 } else { k }, turn })
+        let p = BPos { rows: r, cols: c, a, b, k: if self.k == 0 { 0 } else { k }, turn };
+        self.reachable(&p)?;
+        Ok(p)
+    }
+
+    /// The start a descriptor without `start:` gets: the empty board of its fixed size, for
+    /// games whose pieces are placed, dropped or dominoes (pieces that move need them set out).
+    pub fn empty_start(&self) -> Option<String> {
+        let (r, c) = self.fixed?;
+        (matches!(self.moves, BoardMove::Place | BoardMove::Drop | BoardMove::Domino(_))
+            && self.shape != BoardShape::Triangle)
+            .then(|| format!("{r}x{c}"))
+    }
+
+    /// A two-player position no game reaches: the game ends when a player makes the line
+    /// (joins their sides, moves their last piece off), so the player to move never has one.
+    /// Only where each player has pieces of their own (with shared marks a line is anyone's).
+    fn reachable(&self, p: &BPos) -> Result<(), String> {
+        if self.kind != Kind::Partisan || self.pieces != Pieces::Own {
+            return Ok(());
+        }
+        let first = p.turn == 0;
+        let (mover, mark) = if first { (p.a, self.chars[1]) } else { (p.b, self.chars[2]) };
+        let ended = if p.k != 0 && has_line(mover, p.cols, p.k) {
+            format!("{mark:?} has {} in a row", p.k)
+        } else if self.connect && joined(mover, p.rows, p.cols, first) {
+            format!("{mark:?} has joined its sides")
+        } else if self.gone && mover == 0 {
+            format!("{mark:?} has no piece left")
+        } else {
+            return Ok(());
+        };
+        Err(format!(
+            "{ended} but is to move: the game ended on the move that made it, so no game reaches this position"
+        ))
     }
 
     fn rows_text(&self, p: &BPos, sep: &str) -> String {

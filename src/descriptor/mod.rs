@@ -298,7 +298,13 @@ impl DescriptorGame {
     pub fn from_source_within(file: &str, text: &str, dir: Option<&Path>, budget: usize) -> GameResult<DescriptorGame> {
         let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
         let d: Descriptor = options.from_str(text).map_err(|e| {
-            GameError::Definition(format!("{file}:{}:{}: {}", e.span.start.line, e.span.start.col, e.code))
+            GameError::Definition(format!(
+                "{file}:{}:{}: {}{}",
+                e.span.start.line,
+                e.span.start.col,
+                e.code,
+                ron_hint(&e.code, text, e.span.start.line, e.span.start.col)
+            ))
         })?;
         // The line of a top-level field, for errors found after parsing.
         let at = |field: &str| -> String {
@@ -506,6 +512,10 @@ impl DescriptorGame {
         let mut game = game;
         if let (Shape::Board(b), None) = (&game.shape, &game.primitive_hook) {
             game.tiers = BoardTiers::new(b).ok().map(Box::new);
+        }
+        // A fixed size with nothing placed yet is a start of its own (tic-tac-toe's `3x3`).
+        if let (None, Shape::Board(b)) = (&game.start, &game.shape) {
+            game.start = b.empty_start();
         }
         if let Some(s) = &game.start {
             game.parse(s).map_err(|e| bad_at("start", format!("the start position: {e}")))?;
@@ -1234,5 +1244,37 @@ impl crate::game::packed::Packed<DPos> for PackedBoard<'_> {
     }
     fn primitive(&self, key: u128) -> Option<Value> {
         self.0.primitive(key)
+    }
+}
+
+/// What to write instead, for the RON errors a new user meets most (docs/descriptors.md,
+/// "Errors you may meet"): RON's own message names the place but not the fix.
+fn ron_hint(code: &ron::error::Error, text: &str, line: usize, col: usize) -> &'static str {
+    use ron::error::Error as E;
+    // The text from the error's place on (RON counts lines and columns from 1, in characters).
+    let rest: String =
+        text.lines().nth(line.saturating_sub(1)).unwrap_or("").chars().skip(col.saturating_sub(1)).collect();
+    let rest = rest.trim_start();
+    match code {
+        E::ExpectedAttribute
+            if rest.starts_with('#')
+                || text.lines().any(|l| l.trim_start().starts_with('#') && !l.trim_start().starts_with("#!")) =>
+        {
+            " (`#` is not a comment in RON: write `// ...`)"
+        }
+        E::ExpectedString => " (texts are in double quotes: `size: \"3x3\"`, `start: \"...\"`)",
+        E::ExpectedIdentifier if rest.starts_with('"') => {
+            " (the words of the vocabulary are bare, without quotes: `kind: Partisan`)"
+        }
+        E::ExpectedStructLike => {
+            let before: String =
+                text.lines().nth(line.saturating_sub(1)).unwrap_or("").chars().take(col.saturating_sub(1)).collect();
+            if before.trim_end().ends_with("Domino") || rest.starts_with("Domino") {
+                " (`Domino` takes its orientation in parentheses: `Domino(Either)` or `Domino(PerPlayer)`)"
+            } else {
+                " (this word takes its parameters in parentheses, as in `InRow(3)`)"
+            }
+        }
+        _ => "",
     }
 }
