@@ -200,6 +200,42 @@ fn heap_options_give_a_script_its_nim_sequence_one_call_a_heap() {
 }
 
 #[test]
+fn a_puzzle_may_list_its_goal_instead_of_primitive() {
+    // A count-down puzzle: from n, take 1 or 2; solved at 0. Remoteness of 7: 4 (by hand:
+    // 2 + 2 + 2 + 1).
+    let dir = temp_dir("goal");
+    let base = "const KIND = \"puzzle\";\nfn parse(t) { let n = parse_int(t); if n < 0 { throw \"no\"; } n }\n\
+                fn moves(n) { if n >= 2 { [1, 2] } else if n == 1 { [1] } else { [] } }\nfn play(n, m) { n - m }\n";
+    let write = |name: &str, text: &str| {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        f.display().to_string()
+    };
+    let f = write("goal.rhai", &format!("{base}const GOAL = \"0\";\n"));
+    let (code, out, err) = run_in(&["solve", &f, "7"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("remoteness:  4"), "{out}");
+    let f = write("both.rhai", &format!("{base}const GOAL = \"0\";\nfn primitive(n) {{ () }}\n"));
+    let (code, _, err) = run_in(&["solve", &f, "7"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("defines both GOAL and `primitive`"), "{err}");
+    let f = write("bad.rhai", &format!("{base}const GOAL = \"-1\";\n"));
+    let (code, _, err) = run_in(&["solve", &f, "7"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("GOAL \"-1\""), "{err}");
+    let f = write("two.rhai", &format!("{base}const GOAL = \"0\";\n").replace("puzzle", "impartial"));
+    let (code, _, err) = run_in(&["solve", &f, "7"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("GOAL is a puzzle's solved positions"), "{err}");
+    let f = write("none.rhai", base);
+    let (code, _, err) = run_in(&["solve", &f, "7"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("or list its solved positions as `const GOAL"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_script_whose_positions_split_gets_its_value_from_the_parts() {
     let g = grundys_game(60);
     // One heap of 60: the value from the parts' Grundy values; the remoteness search of

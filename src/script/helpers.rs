@@ -341,9 +341,7 @@ pub fn register(engine: &mut Engine) {
             any_line(a, &lines, |x| x.as_int() == Ok(v))
         })
         .register_fn("swapped", |s: &str, i: i64, j: i64| -> Res<String> { swapped_str(s, i, &[j]).map(first) })
-        .register_fn("swapped", |a: &mut Array, i: i64, j: i64| -> Res<Array> {
-            swapped_array(a, i, &[j]).map(first)
-        })
+        .register_fn("swapped", |a: &mut Array, i: i64, j: i64| -> Res<Array> { swapped_array(a, i, &[j]).map(first) })
         .register_fn("swaps", |s: &str, i: i64, js: Array| -> Res<Array> {
             Ok(swapped_str(s, i, &cells(&js)?)?.into_iter().map(Dynamic::from).collect())
         })
