@@ -521,7 +521,7 @@ impl Catalog {
                 if script.kind() != Kind::Impartial {
                     bail!("{file}: a nim-sequence is for an impartial game (this script's KIND is not \"impartial\")");
                 }
-                let options = if script.has_heap_options() { Some(script.copy()?) } else { None };
+                let options = if script.has_heap_options() { Some(Box::new(script.copy()?)) } else { None };
                 let session = self.open_definition(Definition::Script(script), how)?;
                 Ok(HeapGame::Script { file, session, options })
             }
@@ -537,7 +537,7 @@ pub enum HeapGame {
     /// its own rules by the Grundy search (each distinct part solved once).
     /// With `heap_options(n)` (`options`), each value comes from the options of one heap of
     /// n, one call a heap ([`HeapGame::script_values`]).
-    Script { file: String, session: Box<dyn Session>, options: Option<ScriptGame> },
+    Script { file: String, session: Box<dyn Session>, options: Option<Box<ScriptGame>> },
 }
 
 /// Heaps on which a script's `heap_options` is checked against its own moves (the Grundy

@@ -32,7 +32,9 @@ pub struct SequenceArgs {
 pub fn run(args: &SequenceArgs) -> Result<i32> {
     let game = match super::catalog().heap_game(&args.game, &How::default())? {
         HeapGame::Descriptor(game) => game,
-        HeapGame::Script { file, mut session, options } => return script(args, &file, &mut *session, options.as_ref()),
+        HeapGame::Script { file, mut session, options } => {
+            return script(args, &file, &mut *session, options.as_deref());
+        }
     };
     let file = game.file();
     let Some(mut seq) = game.nim_sequence() else {

@@ -354,9 +354,7 @@ pub fn register(engine: &mut Engine) {
         .register_type_with_name::<HeapSplits>("HeapSplits")
         .register_fn("splits", |n: i64| -> Res<HeapSplits> { HeapSplits::new(n, false) })
         .register_fn("unequal_splits", |n: i64| -> Res<HeapSplits> { HeapSplits::new(n, true) })
-        .register_fn("to_array", |s: &mut HeapSplits| -> Array {
-            s.clone().into_iter().map(Dynamic::from_array).collect()
-        })
+        .register_fn("to_array", |s: &mut HeapSplits| -> Array { (*s).into_iter().map(Dynamic::from_array).collect() })
         .register_fn("to_string", |s: &mut HeapSplits| s.to_string())
         .register_fn("to_debug", |s: &mut HeapSplits| s.to_string())
         .register_iterator::<HeapSplits>();
