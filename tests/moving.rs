@@ -350,3 +350,29 @@ fn eight_puzzle_positions_by_distance() {
     assert_eq!(got, want);
     assert_eq!(c.by_remoteness.keys().copied().collect::<Vec<u32>>(), (0..32).collect::<Vec<u32>>());
 }
+
+#[test]
+fn eight_puzzle_script_with_goal_and_children_counts_as_reinefeld() {
+    // tests/games/eight_puzzle.rhai is written for speed: a string board, its solved position
+    // as `const GOAL` (no `primitive`), `children` by the native `swaps`. The counts at each
+    // distance are Reinefeld's (1993), as in the test above.
+    let want: [u64; 32] = [
+        1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878, 16993, 17110,
+        23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2,
+    ];
+    let g = gamesman::script::ScriptGame::load(std::path::Path::new("tests/games/eight_puzzle.rhai")).unwrap();
+    let root = g.parse("123/456/78.").unwrap();
+    let c = census(&g, &root, 1 << 30, &Progress::default()).unwrap();
+    assert_eq!(c.graph.len(), 181_440);
+    let got: Vec<u64> = c.by_remoteness.values().map(|b| b.get(Value::Win)).collect();
+    assert_eq!(got, want);
+    // Only the goal is solved: one slide from it is not (`GOAL` is the only end).
+    assert_eq!(c.ends.get(Value::Win), 1);
+    let far: Vec<String> = (0..c.graph.len())
+        .filter(|&i| c.solutions[i].remoteness == Some(31))
+        .map(|i| g.format(&c.graph.nodes[i]).unwrap())
+        .collect();
+    let mut far = far;
+    far.sort();
+    assert_eq!(far, ["647/85./321", "867/254/3.1"]);
+}

@@ -127,6 +127,114 @@ fn a_heap_script_has_a_nim_sequence() {
     assert!(err.contains("impartial"), "{err}");
 }
 
+/// The values a `gamesman sequence` printed, in order.
+fn sequence_values(out: &str) -> Vec<u64> {
+    out.lines()
+        .filter_map(|l| l.split_once(':').filter(|(n, _)| n.trim().parse::<usize>().is_ok()))
+        .flat_map(|(_, vs)| vs.split_whitespace().map(|v| v.parse::<u64>().unwrap()).collect::<Vec<_>>())
+        .collect()
+}
+
+/// Kayles (octal 0.77) by the definition: knock down 1 or 2 adjacent pins of a row of n,
+/// leaving rows a and n - k - a for every a.
+fn kayles(to: usize) -> Vec<u64> {
+    let mut g = vec![0u64; to + 1];
+    for n in 1..=to {
+        let mut seen = HashSet::new();
+        for k in 1..=2.min(n) {
+            for a in 0..=n - k {
+                seen.insert(g[a] ^ g[n - k - a]);
+            }
+        }
+        g[n] = (0..).find(|v| !seen.contains(v)).unwrap();
+    }
+    g
+}
+
+#[test]
+fn heap_options_give_a_script_its_nim_sequence_one_call_a_heap() {
+    // tests/games/grundy.rhai has `heap_options` (`[unequal_splits(n)]`): the values to
+    // 1,000 against the definition, read natively.
+    let (code, out, err) = run_in(&["sequence", "tests/games/grundy.rhai", "--to", "1000"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(sequence_values(&out), grundys_game(1000), "{out}");
+    assert!(out.contains("from heap_options, one call a heap"), "{out}");
+    // Kayles: a row's options mix single rows (`[n - k]`) and `splits(n - k)`.
+    let (code, out, err) = run_in(&["sequence", "games/kayles.rhai", "--to", "300"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(sequence_values(&out), kayles(300), "{out}");
+    // Without the hook, the same script's values come from the search of its moves.
+    let dir = temp_dir("heap-options");
+    let source = std::fs::read_to_string("tests/games/grundy.rhai").unwrap();
+    let plain: String = source.lines().filter(|l| !l.contains("heap_options")).collect::<Vec<_>>().join("\n");
+    let write = |name: &str, text: &str| {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        f.display().to_string()
+    };
+    let f = write("plain.rhai", &plain);
+    let (code, out, err) = run_in(&["sequence", &f, "--to", "40"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(sequence_values(&out), grundys_game(40), "{out}");
+    assert!(out.contains("by search of the script's own moves"), "{out}");
+    // A wrong hook is one line naming it. Equal splits allowed: g(2) would be 1, the moves
+    // (unequal splits only) say 0.
+    let f = write("equal.rhai", &format!("{plain}\nfn heap_options(n) {{ [splits(n)] }}\n"));
+    let (code, _, err) = run_in(&["sequence", &f, "--to", "40"], "");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("heap_options disagrees with moves + play at heap 2"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let f = write("big.rhai", &format!("{plain}\nfn heap_options(n) {{ [[n]] }}\n"));
+    let (code, _, err) = run_in(&["sequence", &f, "--to", "40"], "");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("heap_options(0) gave a heap of 0"), "{err}");
+    let f = write("type.rhai", &format!("{plain}\nfn heap_options(n) {{ n }}\n"));
+    let (code, _, err) = run_in(&["sequence", &f, "--to", "40"], "");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("heap_options(0) must return an array of options, not `i64`"), "{err}");
+    let f = write("over.rhai", &format!("{plain}\nfn heap_options(n) {{ [splits(n + 1)] }}\n"));
+    let (code, _, err) = run_in(&["sequence", &f, "--to", "40"], "");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("heap_options(0) gave splits(1): a split of more than the heap"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_puzzle_may_list_its_goal_instead_of_primitive() {
+    // A count-down puzzle: from n, take 1 or 2; solved at 0. Remoteness of 7: 4 (by hand:
+    // 2 + 2 + 2 + 1).
+    let dir = temp_dir("goal");
+    let base = "const KIND = \"puzzle\";\nfn parse(t) { let n = parse_int(t); if n < 0 { throw \"no\"; } n }\n\
+                fn moves(n) { if n >= 2 { [1, 2] } else if n == 1 { [1] } else { [] } }\nfn play(n, m) { n - m }\n";
+    let write = |name: &str, text: &str| {
+        let f = dir.join(name);
+        std::fs::write(&f, text).unwrap();
+        f.display().to_string()
+    };
+    let f = write("goal.rhai", &format!("{base}const GOAL = \"0\";\n"));
+    let (code, out, err) = run_in(&["solve", &f, "7"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("remoteness:  4"), "{out}");
+    let f = write("both.rhai", &format!("{base}const GOAL = \"0\";\nfn primitive(n) {{ () }}\n"));
+    let (code, _, err) = run_in(&["solve", &f, "7"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("defines both GOAL and `primitive`"), "{err}");
+    let f = write("bad.rhai", &format!("{base}const GOAL = \"-1\";\n"));
+    let (code, _, err) = run_in(&["solve", &f, "7"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("GOAL \"-1\""), "{err}");
+    let f = write("two.rhai", &format!("{base}const GOAL = \"0\";\n").replace("puzzle", "impartial"));
+    let (code, _, err) = run_in(&["solve", &f, "7"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("GOAL is a puzzle's solved positions"), "{err}");
+    let f = write("none.rhai", base);
+    let (code, _, err) = run_in(&["solve", &f, "7"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("or list its solved positions as `const GOAL"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_script_whose_positions_split_gets_its_value_from_the_parts() {
     let g = grundys_game(60);

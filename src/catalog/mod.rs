@@ -521,8 +521,9 @@ impl Catalog {
                 if script.kind() != Kind::Impartial {
                     bail!("{file}: a nim-sequence is for an impartial game (this script's KIND is not \"impartial\")");
                 }
+                let options = if script.has_heap_options() { Some(Box::new(script.copy()?)) } else { None };
                 let session = self.open_definition(Definition::Script(script), how)?;
-                Ok(HeapGame::Script { file, session })
+                Ok(HeapGame::Script { file, session, options })
             }
         }
     }
@@ -534,7 +535,44 @@ pub enum HeapGame {
     Descriptor(Box<DescriptorGame>),
     /// An impartial script: its position text `n` is one heap of n, and each value comes from
     /// its own rules by the Grundy search (each distinct part solved once).
-    Script { file: String, session: Box<dyn Session> },
+    /// With `heap_options(n)` (`options`), each value comes from the options of one heap of
+    /// n, one call a heap ([`HeapGame::script_values`]).
+    Script { file: String, session: Box<dyn Session>, options: Option<Box<ScriptGame>> },
+}
+
+/// Heaps on which a script's `heap_options` is checked against its own moves (the Grundy
+/// search of `moves` and `play`): a `heap_options` that disagrees would make every value
+/// after silently wrong.
+pub const HEAP_OPTIONS_CHECKED: usize = 24;
+
+impl HeapGame {
+    /// The nim-sequence of a script with `heap_options`, heaps 0 to `to`, and the options
+    /// read: each heap's options from one call, the values by mex (`solve::sequence`), the
+    /// first [`HEAP_OPTIONS_CHECKED`] heaps checked against the Grundy search of the
+    /// script's moves. `None` for a script without the hook.
+    pub fn script_values(
+        file: &str,
+        session: &mut dyn Session,
+        options: Option<&ScriptGame>,
+        to: usize,
+    ) -> Result<Option<(Vec<u32>, u64)>> {
+        let Some(game) = options else { return Ok(None) };
+        use crate::solve::sequence::{MAX_COMPUTED, by_options};
+        if to >= MAX_COMPUTED {
+            bail!("{file}: heaps to {to}: at most {} values are computed (4 bytes each)", MAX_COMPUTED - 1);
+        }
+        let (values, read) = by_options(to, |n| game.heap_options(n)).map_err(|e| anyhow!("{e}"))?;
+        for (n, &v) in values.iter().enumerate().take(HEAP_OPTIONS_CHECKED) {
+            let g = session.grundy(&n.to_string()).map_err(|e| anyhow!("{file}: heap {n}: {e}"))?;
+            if g != Some(u64::from(v)) {
+                let by_moves = g.map_or("none".to_string(), |g| g.to_string());
+                bail!(
+                    "{file}: heap_options disagrees with moves + play at heap {n}: Grundy value {v} from                      heap_options, {by_moves} from the moves. They must give the same options"
+                );
+            }
+        }
+        Ok(Some((values, read)))
+    }
 }
 
 /// The `.rhai` and `.ron` files of a directory.

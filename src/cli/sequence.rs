@@ -1,7 +1,8 @@
 //! `gamesman sequence`: the nim-sequence of a heap game (one heap of each size), with its
 //! period once the periodicity theorem confirms it.
 
-use crate::catalog::{HeapGame, How, Session};
+use crate::catalog::{HEAP_OPTIONS_CHECKED, HeapGame, How, Session};
+use crate::script::ScriptGame;
 use crate::solve::sequence::{Method, Pattern, Rare, find_pattern};
 use anyhow::{Result, bail};
 use clap::Args;
@@ -31,7 +32,9 @@ pub struct SequenceArgs {
 pub fn run(args: &SequenceArgs) -> Result<i32> {
     let game = match super::catalog().heap_game(&args.game, &How::default())? {
         HeapGame::Descriptor(game) => game,
-        HeapGame::Script { file, mut session } => return script(args, &file, &mut *session),
+        HeapGame::Script { file, mut session, options } => {
+            return script(args, &file, &mut *session, options.as_deref());
+        }
     };
     let file = game.file();
     let Some(mut seq) = game.nim_sequence() else {
@@ -135,18 +138,13 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
 
 /// The sequence of an impartial script: position `n` for n = 0..=to, each Grundy value by
 /// search (the script's `parts` make each distinct heap a search of its own, done once).
-fn script(args: &SequenceArgs, file: &str, session: &mut dyn Session) -> Result<i32> {
+fn script(args: &SequenceArgs, file: &str, session: &mut dyn Session, options: Option<&ScriptGame>) -> Result<i32> {
     let started = std::time::Instant::now();
-    let mut values: Vec<u32> = Vec::new();
-    for n in 0..=args.to {
-        let text = n.to_string();
-        let g = session.grundy(&text).map_err(|e| anyhow::anyhow!("{file}: heap {n}: {e}"))?;
-        let Some(g) = g else {
-            let why = session.remoteness_note().unwrap_or_default();
-            bail!("{file}: heap {n} has no Grundy value (normal play, no loops are needed){why}");
-        };
-        values.push(u32::try_from(g).map_err(|_| anyhow::anyhow!("{file}: heap {n}: Grundy value {g} too large"))?);
-    }
+    let by_options = HeapGame::script_values(file, session, options, args.to)?;
+    let values = match &by_options {
+        Some((values, _)) => values.clone(),
+        None => by_search(args.to, file, session)?,
+    };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if !args.quiet {
         for row in (0..=args.to).step_by(12) {
@@ -154,13 +152,23 @@ fn script(args: &SequenceArgs, file: &str, session: &mut dyn Session) -> Result<
             writeln!(out, "{row:>8}: {}", shown.join(" "))?;
         }
     }
-    writeln!(
-        out,
-        "values computed up to n = {} by search of the script's own moves ({:.3} s, {} positions)",
-        args.to,
-        started.elapsed().as_secs_f64(),
-        session.visited()
-    )?;
+    match &by_options {
+        Some((_, read)) => writeln!(
+            out,
+            "values computed up to n = {} from heap_options, one call a heap ({:.3} s, {read} options read; \
+             the first {} heaps checked against the search of the script's moves)",
+            args.to,
+            started.elapsed().as_secs_f64(),
+            HEAP_OPTIONS_CHECKED.min(args.to + 1),
+        )?,
+        None => writeln!(
+            out,
+            "values computed up to n = {} by search of the script's own moves ({:.3} s, {} positions)",
+            args.to,
+            started.elapsed().as_secs_f64(),
+            session.visited()
+        )?,
+    }
     match find_pattern(&values) {
         Some(Pattern { n0, period, saltus: 0, to }) => writeln!(
             out,
@@ -175,4 +183,19 @@ fn script(args: &SequenceArgs, file: &str, session: &mut dyn Session) -> Result<
     }
     out.flush()?;
     Ok(0)
+}
+
+/// Heaps 0 to `to` of a script, each by the Grundy search of its own moves.
+fn by_search(to: usize, file: &str, session: &mut dyn Session) -> Result<Vec<u32>> {
+    let mut values: Vec<u32> = Vec::new();
+    for n in 0..=to {
+        let text = n.to_string();
+        let g = session.grundy(&text).map_err(|e| anyhow::anyhow!("{file}: heap {n}: {e}"))?;
+        let Some(g) = g else {
+            let why = session.remoteness_note().unwrap_or_default();
+            bail!("{file}: heap {n} has no Grundy value (normal play, no loops are needed){why}");
+        };
+        values.push(u32::try_from(g).map_err(|_| anyhow::anyhow!("{file}: heap {n}: Grundy value {g} too large"))?);
+    }
+    Ok(values)
 }

@@ -148,6 +148,100 @@ pub fn parse_heaps(text: &str) -> Result<Vec<i64>, String> {
         .collect()
 }
 
+/// Every way to split a heap of `total` into two non-empty heaps `[a, total - a]`, smaller
+/// first (`a <= total - a`), only the unequal ones when `unequal`: `splits(n)` and
+/// `unequal_splits(n)` in a script. A `heap_options` hook returns it as one entry for all of
+/// them, and the nim-sequence engine reads them natively; a script may also loop over it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeapSplits {
+    pub total: usize,
+    pub unequal: bool,
+}
+
+/// The largest heap `splits` takes (a heap of more could not be listed in memory anyway).
+const MAX_SPLIT_HEAP: i64 = 1 << 40;
+
+impl HeapSplits {
+    fn new(n: i64, unequal: bool) -> Res<HeapSplits> {
+        if !(0..=MAX_SPLIT_HEAP).contains(&n) {
+            let f = if unequal { "unequal_splits" } else { "splits" };
+            return Err(format!("{f} of a heap of {n}: a heap is a whole number from 0 to 2^40").into());
+        }
+        Ok(HeapSplits { total: n as usize, unequal })
+    }
+
+    /// The smaller heap of each split: 1 to ⌊total/2⌋, without total/2 when unequal and even.
+    pub fn smaller(&self) -> std::ops::RangeInclusive<usize> {
+        let top = if self.unequal { (self.total.saturating_sub(1)) / 2 } else { self.total / 2 };
+        1..=top
+    }
+}
+
+impl std::fmt::Display for HeapSplits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}({})", if self.unequal { "unequal_splits" } else { "splits" }, self.total)
+    }
+}
+
+impl IntoIterator for HeapSplits {
+    type Item = Array;
+    type IntoIter = Box<dyn Iterator<Item = Array>>;
+    fn into_iter(self) -> Self::IntoIter {
+        let n = self.total as i64;
+        Box::new(self.smaller().map(move |a| vec![Dynamic::from_int(a as i64), Dynamic::from_int(n - a as i64)]))
+    }
+}
+
+fn first<T>(mut v: Vec<T>) -> T {
+    v.swap_remove(0)
+}
+
+/// The cell indices of an array (checked against the board later).
+fn cells(js: &Array) -> Res<Vec<i64>> {
+    js.iter().map(|v| v.as_int().map_err(|_| format!("cells are integers, not `{}`", v.type_name()).into())).collect()
+}
+
+/// Copies of the string `s`, each with character `i` swapped with one of `js`.
+fn swapped_str(s: &str, i: i64, js: &[i64]) -> Res<Vec<String>> {
+    if s.is_ascii() {
+        let b = s.as_bytes();
+        let i = index(i, b.len(), "index")?;
+        return js
+            .iter()
+            .map(|&j| {
+                let j = index(j, b.len(), "index")?;
+                let mut t = b.to_vec();
+                t.swap(i, j);
+                // ASCII bytes swapped are still ASCII.
+                Ok(String::from_utf8(t).unwrap_or_default())
+            })
+            .collect();
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let i = index(i, chars.len(), "index")?;
+    js.iter()
+        .map(|&j| {
+            let j = index(j, chars.len(), "index")?;
+            let mut t = chars.clone();
+            t.swap(i, j);
+            Ok(t.into_iter().collect())
+        })
+        .collect()
+}
+
+/// Copies of the array `a`, each with entry `i` swapped with one of `js`.
+fn swapped_array(a: &Array, i: i64, js: &[i64]) -> Res<Vec<Array>> {
+    let i = index(i, a.len(), "index")?;
+    js.iter()
+        .map(|&j| {
+            let j = index(j, a.len(), "index")?;
+            let mut t = a.clone();
+            t.swap(i, j);
+            Ok(t)
+        })
+        .collect()
+}
+
 fn ints(arr: &Array) -> Res<Vec<i64>> {
     arr.iter()
         .map(|v| v.as_int().map_err(|_| format!("a heap list holds integers, not `{}`", v.type_name()).into()))
@@ -245,7 +339,25 @@ pub fn register(engine: &mut Engine) {
         })
         .register_fn("any_line", |a: &mut Array, lines: Array, v: i64| -> Res<bool> {
             any_line(a, &lines, |x| x.as_int() == Ok(v))
+        })
+        .register_fn("swapped", |s: &str, i: i64, j: i64| -> Res<String> { swapped_str(s, i, &[j]).map(first) })
+        .register_fn("swapped", |a: &mut Array, i: i64, j: i64| -> Res<Array> { swapped_array(a, i, &[j]).map(first) })
+        .register_fn("swaps", |s: &str, i: i64, js: Array| -> Res<Array> {
+            Ok(swapped_str(s, i, &cells(&js)?)?.into_iter().map(Dynamic::from).collect())
+        })
+        .register_fn("swaps", |a: &mut Array, i: i64, js: Array| -> Res<Array> {
+            Ok(swapped_array(a, i, &cells(&js)?)?.into_iter().map(Dynamic::from_array).collect())
         });
+
+    // Heap games given heap by heap (`heap_options`): every split of a heap into two.
+    engine
+        .register_type_with_name::<HeapSplits>("HeapSplits")
+        .register_fn("splits", |n: i64| -> Res<HeapSplits> { HeapSplits::new(n, false) })
+        .register_fn("unequal_splits", |n: i64| -> Res<HeapSplits> { HeapSplits::new(n, true) })
+        .register_fn("to_array", |s: &mut HeapSplits| -> Array { (*s).into_iter().map(Dynamic::from_array).collect() })
+        .register_fn("to_string", |s: &mut HeapSplits| s.to_string())
+        .register_fn("to_debug", |s: &mut HeapSplits| s.to_string())
+        .register_iterator::<HeapSplits>();
 
     engine
         .register_fn("parse_heaps", |text: ImmutableString| -> Res<Array> {
@@ -333,6 +445,29 @@ mod tests {
         assert_eq!(eval::<String>(r#"least_image("ba", [[1, 0]])"#), "ab");
         assert!(error(r#"least_image("abc", [[0, 0, 1]])"#).contains("a symmetry is an array of the 3 indices"));
         assert!(error(r#"least_image("abc", [[0, 1]])"#).contains("a symmetry is an array of the 3 indices"));
+    }
+
+    #[test]
+    fn swaps_of_two_cells() {
+        assert_eq!(eval::<String>(r#""ab.".swapped(2, 0)"#), ".ba");
+        assert_eq!(eval::<String>(r#""aé.".swapped(1, 2)"#), "a.é");
+        let all = eval::<rhai::Array>(r#""1.3".swaps(1, [0, 2])"#);
+        assert_eq!(all.iter().map(|v| v.to_string()).collect::<Vec<_>>(), [".13", "13."]);
+        let a = eval::<rhai::Array>("[1, 0, 3].swapped(1, 2)");
+        assert_eq!(a.iter().map(|v| v.as_int().unwrap()).collect::<Vec<_>>(), [1, 3, 0]);
+        assert_eq!(eval::<rhai::Array>("[1, 0, 3].swaps(1, [0, 2, 1])").len(), 3);
+        assert!(error(r#""abc".swapped(0, 3)"#).contains("index 3 is outside 0..3"));
+        assert!(error("[1, 2].swaps(0, [1, 2])").contains("index 2 is outside 0..2"));
+    }
+
+    #[test]
+    fn splits_of_a_heap() {
+        // 6 = 1 + 5 = 2 + 4 = 3 + 3; unequal: without 3 + 3.
+        let text = "let s = \"\"; for p in splits(6) { s += `${p[0]}+${p[1]} `; } s";
+        assert_eq!(eval::<String>(text), "1+5 2+4 3+3 ");
+        assert_eq!(eval::<rhai::Array>("unequal_splits(6).to_array()").len(), 2);
+        assert_eq!(eval::<rhai::Array>("splits(1).to_array()").len(), 0);
+        assert!(error("splits(-1)").contains("a heap is a whole number"));
     }
 
     #[test]

@@ -35,6 +35,7 @@ const OPTIONAL: &[(&str, usize)] = &[
     ("to_move", 1),
     ("parts", 1),
     ("board", 1),
+    ("heap_options", 1),
 ];
 
 #[derive(Default, Clone, Copy)]
@@ -50,6 +51,8 @@ struct Hooks {
     parse_move: bool,
     to_move: bool,
     board: bool,
+    /// `heap_options(n)`: the options of one heap of n, for `gamesman sequence`.
+    heap_options: bool,
     /// The decomposition hook's name: `parts`, or `split` (its older name), if either.
     split_name: Option<&'static str>,
 }
@@ -65,6 +68,8 @@ pub struct ScriptGame {
     constants: Constants,
     info: GameInfo,
     start_text: Option<String>,
+    /// A puzzle's solved positions, from `const GOAL` (instead of a `primitive` hook).
+    goals: hashbrown::HashSet<Key>,
     hooks: Hooks,
     /// The line of each function's definition (`fn name(`), to point at a function whose
     /// result is wrong.
@@ -599,6 +604,25 @@ impl ScriptGame {
             }
         };
         let start_text = text_const("START")?;
+        let goal_texts: Option<Vec<String>> = match scope.get("GOAL") {
+            None => None,
+            Some(v) if v.is_string() => Some(vec![v.to_string()]),
+            Some(v) => {
+                let texts: Option<Vec<String>> = v
+                    .read_lock::<rhai::Array>()
+                    .and_then(|a| a.iter().map(|t| t.is_string().then(|| t.to_string())).collect());
+                match texts {
+                    Some(t) if !t.is_empty() => Some(t),
+                    _ => {
+                        return Err(def(
+                            Position::NONE,
+                            "GOAL must be a puzzle's solved position as text, or an array of them: \
+                             `const GOAL = \"123/456/78.\";`",
+                        ));
+                    }
+                }
+            }
+        };
         let move_verb = text_const("MOVE_VERB")?;
         let solved_message = text_const("SOLVED_MESSAGE")?;
 
@@ -637,10 +661,12 @@ impl ScriptGame {
             parse_move: next()?,
             to_move: next()?,
             board: false,
+            heap_options: false,
             split_name: None,
         };
         let parts = next()?;
         hooks.board = next()?;
+        hooks.heap_options = next()?;
         hooks.split_name = match (parts, hooks.split) {
             (true, true) => {
                 return Err(def(
@@ -663,11 +689,21 @@ impl ScriptGame {
             (false, false) => None,
         };
         hooks.split = hooks.split_name.is_some();
-        if kind == Kind::Puzzle && !hooks.primitive {
+        if goal_texts.is_some() && kind != Kind::Puzzle {
+            return Err(def(Position::NONE, "GOAL is a puzzle's solved positions; a two-player game uses `primitive`"));
+        }
+        if goal_texts.is_some() && hooks.primitive {
             return Err(def(
                 Position::NONE,
-                "a puzzle must define `fn primitive(pos)`: \"win\" at its goal (two-player games default to \
-                 normal play, where the player who cannot move loses)",
+                "defines both GOAL and `primitive`: keep one (GOAL when the solved positions can be listed)",
+            ));
+        }
+        if kind == Kind::Puzzle && !hooks.primitive && goal_texts.is_none() {
+            return Err(def(
+                Position::NONE,
+                "a puzzle must define `fn primitive(pos)`: \"win\" at its goal, or list its solved positions as \
+                 `const GOAL = \"...\";` (two-player games default to normal play, where the player who cannot \
+                 move loses)",
             ));
         }
         let layout = tiers::declare(scope.get("TIER_BOARD"), &defined, kind, &|m| def(Position::NONE, m))?;
@@ -675,7 +711,7 @@ impl ScriptGame {
         let calls = ast.clone_functions_only();
         let source: std::sync::Arc<str> = source.into();
         let fn_lines = defined_lines(&source);
-        Ok(ScriptGame {
+        let mut game = ScriptGame {
             file: file.to_string(),
             tiers: layout.map(|l| tiers::ScriptTiers::new(file, source.clone(), budget, l)),
             source,
@@ -689,16 +725,78 @@ impl ScriptGame {
             constants,
             info,
             start_text,
+            goals: Default::default(),
             hooks,
             fn_lines,
             children_checked: std::cell::Cell::new(0),
             canonical_memo: CallMemo::new(),
             parts_memo: CallMemo::new(),
-        })
+        };
+        for text in goal_texts.unwrap_or_default() {
+            let key = game.parse(&text).map_err(|e| def(Position::NONE, &format!("GOAL {text:?}: {e}")))?;
+            game.goals.insert(key);
+        }
+        Ok(game)
     }
 
     pub fn file(&self) -> &str {
         &self.file
+    }
+
+    /// The same script compiled again, with nothing remembered.
+    pub fn copy(&self) -> GameResult<ScriptGame> {
+        ScriptGame::from_source_within(&self.file, &self.source, self.budget)
+    }
+
+    /// Whether the script defines `heap_options(n)` (the options of one heap of n, for
+    /// `gamesman sequence`).
+    pub fn has_heap_options(&self) -> bool {
+        self.hooks.heap_options
+    }
+
+    /// The options of one heap of `n`, from `heap_options(n)`: an array whose entries are each
+    /// one option, the heaps a move leaves (`[a, b]`, `[a]`, `[]`), or `splits(k)` /
+    /// `unequal_splits(k)`, every way to leave two heaps that add up to k. Every heap an
+    /// option leaves must be smaller than `n` (the values are found from the smaller heaps).
+    pub fn heap_options(&self, n: usize) -> GameResult<Vec<crate::solve::sequence::HeapOption>> {
+        use crate::solve::sequence::HeapOption;
+        let f = "heap_options";
+        let d = self.call(f, || (n as i64,))?;
+        let bad = |why: String| GameError::Definition(format!("{}: {f}({n}) {why}", self.at_fn(f)));
+        let t = d.type_name();
+        let Some(arr) = d.try_cast::<rhai::Array>() else {
+            return Err(bad(format!("must return an array of options, not `{t}`")));
+        };
+        let mut out = Vec::with_capacity(arr.len());
+        for entry in arr {
+            if let Some(s) = entry.read_lock::<helpers::HeapSplits>().map(|s| *s) {
+                if s.total > n {
+                    return Err(bad(format!("gave {s}: a split of more than the heap")));
+                }
+                out.push(HeapOption::Splits { total: s.total, unequal: s.unequal });
+                continue;
+            }
+            let t = entry.type_name();
+            let Some(heaps) = entry.try_cast::<rhai::Array>() else {
+                return Err(bad(format!(
+                    "gave `{t}`: each option is an array of the heaps the move leaves, or splits(k) / unequal_splits(k)"
+                )));
+            };
+            let mut hs = Vec::with_capacity(heaps.len());
+            for h in heaps {
+                match h.as_int() {
+                    Ok(h) if (0..n as i64).contains(&h) => hs.push(h as usize),
+                    Ok(h) => {
+                        return Err(bad(format!(
+                            "gave a heap of {h}: every heap an option leaves must be at least 0 and less than {n}"
+                        )));
+                    }
+                    Err(t) => return Err(bad(format!("gave a heap that is `{t}`, not a whole number"))),
+                }
+            }
+            out.push(HeapOption::Heaps(hs));
+        }
+        Ok(out)
     }
 
     /// Call script function `f` with the arguments `args` makes. They are made again for an
@@ -945,7 +1043,7 @@ impl Game for ScriptGame {
 
     fn primitive(&self, pos: &Key) -> GameResult<Option<Value>> {
         if !self.hooks.primitive {
-            return Ok(None);
+            return Ok(self.goals.contains(pos).then_some(Value::Win));
         }
         let d = self.call("primitive", || (pos.to_dynamic(),))?;
         if d.is_unit() {

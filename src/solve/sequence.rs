@@ -459,6 +459,48 @@ fn read_splits(g: &[u32], rest: usize, unequal: bool, into: &mut Bits) -> u64 {
     last as u64
 }
 
+/// One option of one heap, in a heap game given heap by heap (a script's `heap_options`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeapOption {
+    /// The heaps the move leaves, each smaller than the heap moved on (none: it leaves nothing).
+    Heaps(Vec<usize>),
+    /// Every way to leave two non-empty heaps a and `total` − a (a ≤ `total` − a, or a <
+    /// `total` − a when `unequal`), `total` at most the heap moved on.
+    Splits { total: usize, unequal: bool },
+}
+
+/// The nim-sequence g(0), …, g(`to`) of a heap game whose options of a heap of n are
+/// `options(n)`: one call a heap, every option read (the splits natively, as the octal
+/// engine reads them). `options` must keep to [`HeapOption`]'s bounds (heaps smaller than n,
+/// splits of at most n): the caller checks what it is given. Also returns how many options
+/// were read.
+pub fn by_options<E>(
+    to: usize,
+    mut options: impl FnMut(usize) -> Result<Vec<HeapOption>, E>,
+) -> Result<(Vec<u32>, u64), E> {
+    let mut g: Vec<u32> = Vec::with_capacity(to + 1);
+    let mut seen = Bits::default();
+    let mut read = 0u64;
+    for n in 0..=to {
+        seen.clear();
+        for option in options(n)? {
+            match option {
+                HeapOption::Heaps(heaps) => {
+                    debug_assert!(heaps.iter().all(|&h| h < n));
+                    seen.insert(heaps.iter().fold(0u32, |x, &h| x ^ g[h]) as usize);
+                    read += 1;
+                }
+                HeapOption::Splits { total, unequal } => {
+                    debug_assert!(total <= n);
+                    read += read_splits(&g, total, unequal, &mut seen);
+                }
+            }
+        }
+        g.push(seen.mex_from(0) as u32);
+    }
+    Ok((g, read))
+}
+
 /// The shortest p, and then the smallest n0, with g(n + p) = g(n) + s for a saltus s ≥ 0 and
 /// every n from n0 on, where the values show it for at least three periods and on at least
 /// the later half of them. Seen in the values given, not proved.
