@@ -212,13 +212,13 @@ fn tictactoe_moves_match_a_negamax() {
 /// more than the time limit.
 #[test]
 fn the_time_limit_keeps_the_value_found_before_it() {
-    let (code, out, err) = run(&["solve", "domineering", "6x6", "--time-limit", "6", "--json"]);
+    let (code, out, err) = run(&["solve", "domineering", "6x6", "--time-limit", "6", "--threads", "1", "--json"]);
     assert_eq!(code, 0, "the value is the answer: {err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["value"], "win", "{v}");
     assert!(v["remoteness"].is_null(), "{v}");
     assert!(v["remoteness_note"].as_str().is_some_and(|n| n.contains("time limit")), "{v}");
-    let (code, out, err) = run(&["solve", "domineering", "6x6", "--time-limit", "6"]);
+    let (code, out, err) = run(&["solve", "domineering", "6x6", "--time-limit", "6", "--threads", "1"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("value:       win\n"), "{out}");
     assert!(out.contains("remoteness:  - (not found: the time limit ran out (--time-limit)"), "{out}");
@@ -226,29 +226,38 @@ fn the_time_limit_keeps_the_value_found_before_it() {
 
 /// `moves` stopped by the time limit: the rows found are printed, and one line says how many
 /// of the 30 moves (6 × 5 vertical places) they are; exit 1, the answer being incomplete.
+/// (On a machine fast enough to find all 30 values in time, the remoteness is what the limit
+/// stops: exit 0, and stderr says so.)
 #[test]
 fn the_time_limit_keeps_the_moves_valued_before_it() {
     let (code, out, err) = run(&["moves", "domineering", "6x6", "--time-limit", "1.5"]);
-    assert_eq!(code, 1, "{out}{err}");
     let last = err.lines().last().unwrap_or("");
     let valued = out.lines().count().saturating_sub(1);
+    for row in out.lines().skip(1) {
+        let f: Vec<&str> = row.split_whitespace().collect();
+        assert!(matches!(f.as_slice(), [_, "win" | "lose", "…", _]), "{row}");
+    }
+    if code == 0 {
+        assert_eq!(valued, 30, "{out}");
+        assert!(err.contains("remoteness: not found: the time limit ran out (--time-limit)"), "{err}");
+        return;
+    }
+    assert_eq!(code, 1, "{out}{err}");
     if valued == 0 {
         assert!(last.contains("nothing was decided yet"), "{err}");
     } else {
         let said = format!("after the values of {valued} of 30 moves were found (listed above)");
         assert!(last.starts_with("gamesman: error: the time limit of 1.5 s ran out") && last.contains(&said), "{err}");
-        for row in out.lines().skip(1) {
-            let f: Vec<&str> = row.split_whitespace().collect();
-            assert!(matches!(f.as_slice(), [_, "win" | "lose", "…", _]), "{row}");
-        }
     }
     assert_eq!(err.lines().filter(|l| l.starts_with("gamesman: error")).count(), 1, "{err}");
 }
 
-/// `analyze` stopped by the time limit says how many positions it had visited.
+/// `analyze` stopped by the time limit says how many positions it had visited. (On one
+/// thread: the explorer on two, under a heavy load, has been seen to miss the clock by more
+/// than the watchdog's grace, which then ends the command with its own message.)
 #[test]
 fn the_time_limit_says_how_far_analyze_got() {
-    let (code, _, err) = run(&["analyze", "domineering", "6x6", "--time-limit", "1"]);
+    let (code, _, err) = run(&["analyze", "domineering", "6x6", "--time-limit", "2", "--threads", "1"]);
     assert_eq!(code, 1, "{err}");
     let line = err.lines().last().unwrap();
     let n: u64 = line
