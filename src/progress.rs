@@ -43,6 +43,8 @@ struct Inner {
     last_line: Instant,
     deadline: Option<(Instant, Duration)>,
     countdown: u32,
+    /// The positions a solver had visited when the time limit stopped it.
+    stopped_at: Option<u64>,
 }
 
 /// A handle to the indicator; cheap to clone, and a no-op when disabled.
@@ -78,6 +80,7 @@ impl Progress {
             last_line: now.checked_sub(LINE_EVERY).unwrap_or(now),
             deadline: limit.map(|l| (now + l, l)),
             countdown: 0,
+            stopped_at: None,
         }))))
     }
 
@@ -103,6 +106,7 @@ impl Progress {
             last_line: now,
             deadline: limit.map(|l| (now + l, l)),
             countdown: 0,
+            stopped_at: None,
         }))))
     }
 
@@ -137,6 +141,22 @@ impl Progress {
         self.0.as_ref().is_some_and(|inner| inner.borrow().deadline.is_some_and(|(at, _)| Instant::now() >= at))
     }
 
+    /// The positions the work had visited when the time limit stopped it (as its last
+    /// [`Progress::tick`] counted them), if it did.
+    pub fn stopped_at(&self) -> Option<u64> {
+        self.0.as_ref().and_then(|inner| inner.borrow().stopped_at)
+    }
+
+    /// Run `f` (which writes to the terminal) with the indicator hidden, so that the two do
+    /// not mix on one line.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        let bar = self.0.as_ref().and_then(|inner| inner.borrow().bar.clone());
+        match bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
+    }
+
     /// Start the time budget afresh (the next request's).
     pub fn restart(&self) {
         if let Some(inner) = &self.0 {
@@ -168,6 +188,7 @@ impl Progress {
                 bar.finish_and_clear();
             }
             STOPPED.store(true, std::sync::atomic::Ordering::Relaxed);
+            inner.stopped_at = Some(positions);
             return Err(GameError::TimeLimit(format!(
                 "the time limit of {} ran out after {positions} positions visited (--time-limit); nothing was \
                  decided yet",
@@ -279,7 +300,7 @@ pub fn enforce(limit: Duration) {
 }
 
 /// "5 s", "0.5 s".
-fn seconds(d: Duration) -> String {
+pub fn seconds(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s.fract() == 0.0 { format!("{s:.0} s") } else { format!("{s} s") }
 }

@@ -121,6 +121,16 @@ pub trait Session {
     fn source(&mut self, text: &str) -> GameResult<&'static str>;
     /// Every move with the value of the position it leads to.
     fn moves(&mut self, text: &str) -> GameResult<Vec<MoveInfo>>;
+    /// `moves` in two steps, the first: every move with its value, `each` called with each
+    /// as soon as it is known (and whether its remoteness is still to come). A remoteness
+    /// that needs a full search is left out (`None`) for [`Session::fill_remoteness`].
+    fn move_values(&mut self, text: &str, each: &mut dyn FnMut(&MoveInfo, bool)) -> GameResult<Vec<MoveInfo>>;
+    /// `moves` in two steps, the second: the remoteness `move_values` left out, filled in
+    /// `list` where the full search finishes in its share of time (else
+    /// [`Session::remoteness_note`] says why). Nothing to do when none was left out.
+    fn fill_remoteness(&mut self, list: &mut [MoveInfo]) -> GameResult<()>;
+    /// Did `move_values` leave a remoteness for later?
+    fn remoteness_pending(&self) -> bool;
     /// The Grundy value: the game's closed form where it has one, else by search.
     fn grundy(&mut self, text: &str) -> GameResult<Option<u64>>;
     /// Every move with the Grundy value of the position it leads to (what a sum needs).
@@ -830,6 +840,20 @@ impl<G: Game> Session for Live<G> {
         self.attach()?;
         let pos = self.parse(text)?;
         self.a.moves(&pos)
+    }
+
+    fn move_values(&mut self, text: &str, each: &mut dyn FnMut(&MoveInfo, bool)) -> GameResult<Vec<MoveInfo>> {
+        self.attach()?;
+        let pos = self.parse(text)?;
+        self.a.move_values(&pos, each)
+    }
+
+    fn fill_remoteness(&mut self, list: &mut [MoveInfo]) -> GameResult<()> {
+        self.a.fill_remoteness(list)
+    }
+
+    fn remoteness_pending(&self) -> bool {
+        self.a.remoteness_pending()
     }
 
     fn grundy(&mut self, text: &str) -> GameResult<Option<u64>> {

@@ -1,7 +1,7 @@
 //! `gamesman analyze`: solve everything reachable from a position and count it.
 
 use super::{GameArgs, WatchArgs, output};
-use crate::game::{Kind, Value};
+use crate::game::{GameError, Kind, Value};
 use crate::solve::Options;
 use anyhow::Result;
 use clap::Args;
@@ -35,7 +35,20 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
     let threads = args.threads.map_or_else(super::default_threads, usize::from);
     let report = session.analyze(&root, threads, args.save);
     progress.finish();
-    let (report, saved) = report?;
+    let (report, saved) = match report {
+        Ok(r) => r,
+        // What the count had reached when the time limit stopped it.
+        Err(e) if matches!(e.downcast_ref(), Some(GameError::TimeLimit(_))) && progress.stopped_at().is_some() => {
+            let limit =
+                args.watch.time_limit.map_or_else(String::new, |l| format!("of {} ", crate::progress::seconds(l)));
+            anyhow::bail!(
+                "the time limit {limit}ran out (--time-limit) after {} of the game were visited, not yet all that \
+                 are reachable: none were counted by value",
+                output::count(progress.stopped_at().unwrap_or(0), "position")
+            );
+        }
+        Err(e) => return Err(e),
+    };
     if let Some(saved) = &saved {
         output::saved(saved);
     }

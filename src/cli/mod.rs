@@ -5,6 +5,7 @@ mod assignments;
 mod bench;
 mod check;
 mod database;
+mod moves;
 mod output;
 mod play;
 mod sequence;
@@ -321,13 +322,7 @@ fn solve(args: &SolveArgs, moves: bool) -> Result<i32> {
         output::saved(&saved?);
     }
     if moves {
-        let list = session.moves(&pos);
-        progress.finish();
-        let over = session.primitive(&pos)?;
-        output::moves(&*session, &list?, over, args.json, session.visited(), started.elapsed());
-        if let (Some(why), false) = (session.remoteness_note(), args.json) {
-            eprintln!("remoteness: {why}");
-        }
+        return moves::run(args, &mut *session, &pos, &progress, started);
     } else {
         let report = session.solve(&pos);
         progress.finish();

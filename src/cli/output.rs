@@ -62,6 +62,7 @@ pub fn report(game: &dyn Session, r: &Report, as_json: bool, elapsed: Duration) 
             "remoteness_note": r.remoteness_note,
             "grundy": r.grundy,
             "winning_moves": r.winning_moves.iter().map(move_json).collect::<Vec<_>>(),
+            "winning_moves_note": r.moves_note,
             "engine": engine,
             "source": r.source,
             "positions_visited": r.visited,
@@ -91,7 +92,9 @@ pub fn report(game: &dyn Session, r: &Report, as_json: bool, elapsed: Duration) 
         (_, crate::game::Value::Draw) => "drawing moves",
         _ => "winning moves",
     };
-    if r.winning_moves.is_empty() {
+    if let (true, Some(why)) = (r.winning_moves.is_empty(), &r.moves_note) {
+        println!("{title}: - ({why})");
+    } else if r.winning_moves.is_empty() {
         println!("{title}: none");
     } else {
         println!("{title}:");
@@ -114,19 +117,98 @@ pub fn report(game: &dyn Session, r: &Report, as_json: bool, elapsed: Duration) 
     println!("time:        {:.3} s", elapsed.as_secs_f64());
 }
 
-/// `over`: the position's value when the game is over there (primitive).
-pub fn moves(
+/// The `moves` table, printed a row at a time as the values come, and again (or in place, on
+/// a terminal) once the remoteness is filled in.
+pub struct MovesTable {
+    impartial: bool,
+    /// Is the remoteness column shown (not with `--no-remoteness`)?
+    remoteness: bool,
+    /// Lines written on stdout so far, and the widest (to rewrite them on a terminal).
+    lines: usize,
+    widest: usize,
+}
+
+/// What the remoteness column shows while the search for it runs.
+pub const PENDING: &str = "…";
+
+impl MovesTable {
+    pub fn new(game: &dyn Session, remoteness: bool) -> Self {
+        MovesTable { impartial: game.info().kind == crate::game::Kind::Impartial, remoteness, lines: 0, widest: 0 }
+    }
+
+    fn header(&self) -> String {
+        format!(
+            "{:<14} {:<6}{}{}  position after the move (value is for the player then to move)",
+            "move",
+            "value",
+            if self.remoteness { format!(" {:>10}", "remoteness") } else { String::new() },
+            if self.impartial { "  grundy" } else { "" }
+        )
+    }
+
+    fn line(&self, m: &MoveInfo, pending: bool) -> String {
+        let r = match (self.remoteness, pending) {
+            (false, _) => String::new(),
+            (true, true) => format!(" {PENDING:>10}"),
+            (true, false) => format!(" {:>10}", opt(m.remoteness)),
+        };
+        let g = if self.impartial { format!("  {:>6}", opt(m.grundy)) } else { String::new() };
+        format!("{:<14} {:<6}{r}{g}  {}", m.name, m.value.as_str(), block(&m.position))
+    }
+
+    fn print(&mut self, text: &str) {
+        println!("{text}");
+        for l in text.lines() {
+            self.lines += 1;
+            self.widest = self.widest.max(console::measure_text_width(l));
+        }
+    }
+
+    /// One row (the heading first, before the first): `pending` when its remoteness is still
+    /// being searched for.
+    pub fn row(&mut self, m: &MoveInfo, pending: bool) {
+        if self.lines == 0 {
+            self.print(&self.header());
+        }
+        self.print(&self.line(m, pending));
+    }
+
+    /// The whole table, its heading first.
+    pub fn all(&mut self, list: &[MoveInfo]) {
+        self.print(&self.header());
+        for m in list {
+            self.print(&self.line(m, false));
+        }
+    }
+
+    /// On a terminal where the table printed so far is still on the screen (no line wrapped,
+    /// fewer lines than the screen has): the table in its place, with `list`'s remoteness.
+    /// `false` (nothing done) elsewhere.
+    pub fn rewrite(&mut self, list: &[MoveInfo]) -> bool {
+        use std::io::IsTerminal;
+        let term = console::Term::stdout();
+        if !std::io::stdout().is_terminal() || self.lines == 0 {
+            return false;
+        }
+        let Some((rows, cols)) = term.size_checked() else { return false };
+        if self.lines >= rows as usize || self.widest >= cols as usize || term.clear_last_lines(self.lines).is_err() {
+            return false;
+        }
+        self.lines = 0;
+        self.all(list);
+        true
+    }
+}
+
+/// What `moves` prints after its table: where the game is over (`over`: its value there, if
+/// primitive), why there are no moves; on stderr, the work done.
+pub fn moves_end(
     game: &dyn Session,
     list: &[MoveInfo],
     over: Option<crate::game::Value>,
-    as_json: bool,
     visited: u64,
     elapsed: Duration,
 ) {
-    if as_json {
-        println!("{}", Json::Array(list.iter().map(move_json).collect()));
-        return;
-    }
     let puzzle = game.info().kind == crate::game::Kind::Puzzle;
     if list.is_empty() {
         match over {
@@ -135,19 +217,11 @@ pub fn moves(
             None if puzzle => println!("no moves: a dead end (unsolvable)"),
             None => println!("no moves: the game is over ({} for the player to move)", game.stalemate()),
         }
-    } else {
-        let impartial = game.info().kind == crate::game::Kind::Impartial;
-        println!(
-            "{:<14} {:<6} {:>10}{}  position after the move (value is for the player then to move)",
-            "move",
-            "value",
-            "remoteness",
-            if impartial { "  grundy" } else { "" }
-        );
-        for m in list {
-            let g = if impartial { format!("  {:>6}", opt(m.grundy)) } else { String::new() };
-            println!("{:<14} {:<6} {:>10}{g}  {}", m.name, m.value.as_str(), opt(m.remoteness), block(&m.position));
-        }
     }
     eprintln!("visited {} in {:.3} s", count(visited, "position"), elapsed.as_secs_f64());
+}
+
+/// `moves --json`: the list as one array.
+pub fn moves_json(list: &[MoveInfo]) {
+    println!("{}", Json::Array(list.iter().map(move_json).collect()));
 }

@@ -160,11 +160,19 @@ pub struct Report {
     /// Two players: the moves that keep the value (to a losing child from a win, to a tying
     /// child from a tie, to a drawing child from a draw). A puzzle: one shortest solution.
     pub winning_moves: Vec<MoveInfo>,
+    /// Why `winning_moves` is empty though there may be such moves: the time limit ran out
+    /// after the value was found, before the moves were.
+    pub moves_note: Option<String>,
     pub visited: u64,
     pub evicted: u64,
     /// Where the answer came from: "database" (a saved solve) or "search".
     pub source: &'static str,
 }
+
+/// Why a remoteness is missing where the command's time limit stopped its search after the
+/// value was found.
+const TIME_LIMIT_NOTE: &str =
+    "not found: the time limit ran out (--time-limit) before the search for remoteness finished";
 
 /// Solves positions of one game with all the solvers that apply to it.
 pub struct Analyzer<G: Game> {
@@ -185,6 +193,14 @@ pub struct Analyzer<G: Game> {
     /// A remoteness search ran out of its share of time in this command: later positions
     /// get their value alone.
     remoteness_cut: bool,
+    /// `moves` in two steps ([`Analyzer::move_values`]): the value-first search leaves the
+    /// remoteness for later; how many times it did, and the time the values took.
+    defer: bool,
+    deferred: u64,
+    deferred_took: std::time::Duration,
+    /// The moves whose remoteness was left for later: (their place in the list, the position
+    /// they lead to, its value).
+    pending: Vec<(usize, G::Pos, Value)>,
 
     /// A saved tier solve (the array database) of a game with tiers, read first.
     arrays: Option<crate::db::array::ArrayDb>,
@@ -232,6 +248,10 @@ impl<G: Game> Analyzer<G> {
             db: None,
             quick,
             remoteness_cut: false,
+            defer: false,
+            deferred: 0,
+            deferred_took: std::time::Duration::ZERO,
+            pending: Vec::new(),
 
             arrays: None,
         }
@@ -459,6 +479,11 @@ impl<G: Game> Analyzer<G> {
             self.remoteness_note.get_or_insert_with(|| "not searched (--no-remoteness)".into());
             return Ok(Some(Solution { value, remoteness: None }));
         }
+        if self.defer {
+            self.deferred += 1;
+            self.deferred_took += started.elapsed();
+            return Ok(Some(Solution { value, remoteness: None }));
+        }
         let why = "the value comes from a search that stops at the first winning move";
         self.remoteness_in_share(pos, value, started.elapsed(), why, false).map(Some)
     }
@@ -497,6 +522,12 @@ impl<G: Game> Analyzer<G> {
                     )));
                 }
                 Err(GameError::TimeLimit(_)) if !self.opts.progress.expired() => {}
+                // The command's own time limit: the value stands, the remoteness was not found.
+                Err(GameError::TimeLimit(_)) => {
+                    self.remoteness_cut = true;
+                    self.remoteness_note = Some(TIME_LIMIT_NOTE.into());
+                    return Ok(Solution { value, remoteness: None });
+                }
                 Err(GameError::OutOfMemory(_)) => {}
                 Err(e) => return Err(e),
             }
@@ -542,6 +573,110 @@ impl<G: Game> Analyzer<G> {
     pub fn moves(&mut self, pos: &G::Pos) -> GameResult<Vec<MoveInfo>> {
         self.remoteness_cut = false;
         self.move_list(pos)
+    }
+
+    /// `moves` in two steps, the first: every move from `pos` with the value of the position
+    /// it leads to, `each` called with each move as soon as its value is known (and whether
+    /// its remoteness is still to come). Where the value-first search ([`quick`]) found the
+    /// value, the remoteness is left out (`None`) for [`Analyzer::fill_remoteness`]: it needs
+    /// a full search, which may not finish in its share of time. Elsewhere (a database, a
+    /// closed form, an impartial game, `--full-search`) each move comes complete.
+    pub fn move_values(&mut self, pos: &G::Pos, each: &mut dyn FnMut(&MoveInfo, bool)) -> GameResult<Vec<MoveInfo>> {
+        self.remoteness_cut = false;
+        self.pending.clear();
+        self.deferred_took = std::time::Duration::ZERO;
+        self.defer = true;
+        let result = self.move_values_deferred(pos, each);
+        self.defer = false;
+        result
+    }
+
+    fn move_values_deferred(
+        &mut self,
+        pos: &G::Pos,
+        each: &mut dyn FnMut(&MoveInfo, bool),
+    ) -> GameResult<Vec<MoveInfo>> {
+        if self.game.primitive(pos)?.is_some() {
+            return Ok(Vec::new());
+        }
+        let here = self.here(pos)?;
+        let mut out = Vec::new();
+        for mv in self.game.moves(pos)? {
+            let before = self.deferred;
+            let (info, child) = self.describe(pos, &mv, here)?;
+            let pending = self.deferred != before && info.remoteness.is_none();
+            if pending {
+                self.pending.push((out.len(), child, info.value));
+            }
+            each(&info, pending);
+            out.push(info);
+        }
+        Ok(out)
+    }
+
+    /// Did [`Analyzer::move_values`] leave any remoteness for later?
+    pub fn remoteness_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// `moves` in two steps, the second: the remoteness [`Analyzer::move_values`] left out,
+    /// filled in `list` (what it returned), by a full search of each position given four times
+    /// as long as the values took, all together (10 s to 30 s, within the time limit). Where
+    /// the search does not finish, the rest stay `None` and [`Analyzer::remoteness_note`]
+    /// says why.
+    pub fn fill_remoteness(&mut self, list: &mut [MoveInfo]) -> GameResult<()> {
+        use std::time::Duration;
+        let pending = std::mem::take(&mut self.pending);
+        if pending.is_empty() {
+            return Ok(());
+        }
+        let share = (self.deferred_took * 4).clamp(Duration::from_secs(10), Duration::from_secs(30));
+        let before = self.opts.progress.tighten(share);
+        let mut stopped = None;
+        for (i, child, value) in pending {
+            match self.values.solve(&child) {
+                Ok((s, _)) if s.value == value => list[i].remoteness = s.remoteness,
+                Ok((s, _)) => {
+                    stopped = Some(Err(GameError::Definition(format!(
+                        "internal error: the search that stops at the first winning move says {value}, but the full \
+                         search says {} at {}",
+                        s.value,
+                        self.game.format(&child)?
+                    ))));
+                    break;
+                }
+                Err(GameError::TimeLimit(_)) => {
+                    stopped = Some(Ok("time"));
+                    break;
+                }
+                Err(GameError::OutOfMemory(_)) => {
+                    stopped = Some(Ok("memory"));
+                    break;
+                }
+                Err(e) => {
+                    stopped = Some(Err(e));
+                    break;
+                }
+            }
+        }
+        self.opts.progress.restore(before);
+        let why = "the values come from a search that stops at the first winning move";
+        let note = match stopped {
+            None => return Ok(()),
+            Some(Err(e)) => return Err(e),
+            Some(Ok("time")) if self.opts.progress.expired() => TIME_LIMIT_NOTE.to_string(),
+            Some(Ok("time")) => format!(
+                "not computed: {why}, and the search for remoteness did not finish in its share of time ({:.0} s); \
+                 --full-search waits for it",
+                share.as_secs_f64()
+            ),
+            Some(Ok(_)) => format!(
+                "not computed: {why}, and the search for remoteness needed more than its share of the memory budget \
+                 (--max-memory)"
+            ),
+        };
+        self.remoteness_note = Some(note);
+        Ok(())
     }
 
     fn move_list(&mut self, pos: &G::Pos) -> GameResult<Vec<MoveInfo>> {
@@ -685,13 +820,20 @@ impl<G: Game> Analyzer<G> {
         let position = self.game.format(pos)?;
         let source = if self.saved(pos)?.is_some() { "database" } else { "search" };
         let (s, grundy) = self.value(pos)?;
-        let winning_moves = match (self.game.kind(), s.value) {
+        let moves = match (self.game.kind(), s.value) {
             (Kind::Puzzle, Value::Win) => {
-                let path = self.solution_path(pos, s.remoteness.unwrap_or(0))?;
-                self.path(pos, path)?
+                self.solution_path(pos, s.remoteness.unwrap_or(0)).and_then(|path| self.path(pos, path))
             }
-            (Kind::Puzzle, _) => Vec::new(),
-            (_, v) => self.keeping_moves(pos, v)?,
+            (Kind::Puzzle, _) => Ok(Vec::new()),
+            (_, v) => self.keeping_moves(pos, v),
+        };
+        // The value stands when the time limit runs out while its moves are looked for.
+        let (winning_moves, moves_note) = match moves {
+            Ok(m) => (m, None),
+            Err(GameError::TimeLimit(_)) => {
+                (Vec::new(), Some("not found: the time limit ran out (--time-limit) before they were".to_string()))
+            }
+            Err(e) => return Err(e),
         };
         Ok(Report {
             position,
@@ -701,6 +843,7 @@ impl<G: Game> Analyzer<G> {
             grundy_note: self.grundy_note.clone(),
             remoteness_note: self.remoteness_note.clone(),
             winning_moves,
+            moves_note,
             visited: self.visited(),
             evicted: self.evicted(),
             source,
