@@ -314,7 +314,11 @@ fn cram_published_nimbers_of_larger_boards() {
 /// the oracle of the solver's searches: no symmetry, no cut (every move of every position),
 /// positions keyed by their text. A win is 1 + the smallest remoteness of its losing
 /// children, a tie 1 + the smallest of its tying ones, a loss 1 + the largest of all.
-fn negamax(g: &DescriptorGame, p: &<DescriptorGame as Game>::Pos, memo: &mut HashMap<String, (Value, u32)>) -> (Value, u32) {
+fn negamax(
+    g: &DescriptorGame,
+    p: &<DescriptorGame as Game>::Pos,
+    memo: &mut HashMap<String, (Value, u32)>,
+) -> (Value, u32) {
     let key = g.format(p).unwrap();
     if let Some(&e) = memo.get(&key) {
         return e;

@@ -255,10 +255,12 @@ fn joined(stones: u128, rows: u8, cols: u8, first: bool) -> bool {
     }
 }
 
+/// A board's shape, rows, columns and whether by the column alone: what an order is for.
+type OrderKey = (BoardShape, u8, u8, bool);
+
 thread_local! {
     /// [`centre_first`]'s orders, one a board size and shape met on this thread.
-    static CENTRE_FIRST: std::cell::RefCell<Vec<((BoardShape, u8, u8, bool), Vec<u8>)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    static CENTRE_FIRST: std::cell::RefCell<Vec<(OrderKey, Vec<u8>)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Calls `f` with the cells (bit indices) of a rows × cols board nearest its centre first
