@@ -275,7 +275,7 @@ impl<G: Game> QuickSolver<G> {
     /// from the value search to be the wrong one, and remembers what each depth showed. It
     /// sees far fewer positions than the full search where the game is short next to its
     /// width (Hex). `None` for a tie or a draw (their remoteness needs the full search) and
-    /// past [`REMOTENESS_CAP`] moves.
+    /// past 400 moves (`REMOTENESS_CAP`).
     pub fn remoteness(&mut self, pos: &G::Pos, value: Value) -> GameResult<Option<u32>> {
         if !matches!(value, Value::Win | Value::Lose) {
             return Ok(None);
