@@ -11,6 +11,8 @@ use gamesman::descriptor::DescriptorGame;
 use gamesman::game::{Game, Value};
 use gamesman::progress::Progress;
 use gamesman::solve::census::census;
+use gamesman::solve::{Analyzer, Options};
+use std::collections::HashMap;
 
 fn value(g: &DescriptorGame, text: &str) -> Value {
     solve(g, text, false).value
@@ -305,5 +307,85 @@ fn cram_published_nimbers_of_larger_boards() {
     let g = descriptor("cram");
     for (size, nimber) in [("4x6", 0), ("4x7", 3), ("4x8", 0), ("5x5", 0)] {
         assert_eq!(solve(&g, size, false).grundy, Some(nimber), "{size}");
+    }
+}
+
+/// GAMESMAN's value and remoteness by a plain negamax over every position, written here as
+/// the oracle of the solver's searches: no symmetry, no cut (every move of every position),
+/// positions keyed by their text. A win is 1 + the smallest remoteness of its losing
+/// children, a tie 1 + the smallest of its tying ones, a loss 1 + the largest of all.
+fn negamax(
+    g: &DescriptorGame,
+    p: &<DescriptorGame as Game>::Pos,
+    memo: &mut HashMap<String, (Value, u32)>,
+) -> (Value, u32) {
+    let key = g.format(p).unwrap();
+    if let Some(&e) = memo.get(&key) {
+        return e;
+    }
+    let e = if let Some(v) = g.primitive(p).unwrap() {
+        (v, 0)
+    } else {
+        let kids: Vec<_> = g.moves(p).unwrap().iter().map(|m| negamax(g, &g.play(p, m).unwrap(), memo)).collect();
+        let best = |want: Value| kids.iter().filter(|k| k.0 == want).map(|k| k.1).min();
+        if kids.is_empty() {
+            (g.stalemate(), 0)
+        } else if let Some(r) = best(Value::Lose) {
+            (Value::Win, r + 1)
+        } else if let Some(r) = best(Value::Tie) {
+            (Value::Tie, r + 1)
+        } else {
+            (Value::Lose, kids.iter().map(|k| k.1).max().unwrap() + 1)
+        }
+    };
+    memo.insert(key, e);
+    e
+}
+
+/// The remoteness the default solve gives (the value-first search, then depth-bounded
+/// searches for a win's or a loss's remoteness) and every move's, against the negamax above:
+/// Hex 3×3 and positions of Hex 4×4 a few stones in, Connect-3 4×4 (and positions of it),
+/// Domineering, tic-tac-toe (a tie: the full search) and Notakto.
+#[test]
+fn remoteness_agrees_with_a_plain_negamax() {
+    let mut seed = 99u64;
+    let mut next = |n: usize| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    for (game, start, stones, samples) in [
+        ("hex", "3x3", 0, 1),
+        ("hex", "4x4", 6, 4),
+        ("connect4", "4x4k3", 0, 1),
+        ("connect4", "4x4k3", 3, 4),
+        ("connect4", "4x4", 6, 3),
+        ("domineering", "4x4", 0, 1),
+        ("domineering", "3x4", 0, 1),
+        ("domineering", "4x4 o", 2, 3),
+        ("tictactoe", "3x3", 1, 3),
+        ("notakto", "3x3", 0, 1),
+    ] {
+        let g = descriptor(game);
+        let mut memo = HashMap::new();
+        for _ in 0..samples {
+            let mut p = g.parse(start).unwrap();
+            for _ in 0..stones {
+                let moves = g.moves(&p).unwrap();
+                if g.primitive(&p).unwrap().is_some() || moves.is_empty() {
+                    break;
+                }
+                p = g.play(&p, &moves[next(moves.len())]).unwrap();
+            }
+            let text = g.format(&p).unwrap();
+            let want = negamax(&g, &p, &mut memo);
+            let mut a = Analyzer::new(&g, Options { remoteness: true, ..Options::default() });
+            let r = a.solve(&p).unwrap();
+            assert_eq!((r.value, r.remoteness), (want.0, Some(want.1)), "{game} {text}");
+            for m in a.moves(&p).unwrap() {
+                let child = g.parse(&m.position.replace('\n', "/")).unwrap();
+                let want = negamax(&g, &child, &mut memo);
+                assert_eq!((m.value, m.remoteness), (want.0, Some(want.1)), "{game} {text}, move {}", m.name);
+            }
+        }
     }
 }

@@ -255,6 +255,47 @@ fn joined(stones: u128, rows: u8, cols: u8, first: bool) -> bool {
     }
 }
 
+/// A board's shape, rows, columns and whether by the column alone: what an order is for.
+type OrderKey = (BoardShape, u8, u8, bool);
+
+thread_local! {
+    /// [`centre_first`]'s orders, one a board size and shape met on this thread.
+    static CENTRE_FIRST: std::cell::RefCell<Vec<(OrderKey, Vec<u8>)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Calls `f` with the cells (bit indices) of a rows × cols board nearest its centre first
+/// (on a Hex rhombus by the hexagons' distance, elsewhere by the straight-line one, or by
+/// the column's alone with `columns`; ties in reading order). Worked out once a size and
+/// kept for the thread.
+fn centre_first(shape: BoardShape, rows: u8, cols: u8, columns: bool, f: impl FnOnce(&[u8])) {
+    CENTRE_FIRST.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        let at = match cache.iter().position(|(k, _)| *k == (shape, rows, cols, columns)) {
+            Some(at) => at,
+            None => {
+                let w = cols as usize + 1;
+                let mut cells: Vec<(i32, u8)> = Vec::with_capacity(rows as usize * cols as usize);
+                for r in 0..rows as i32 {
+                    for c in 0..cols as i32 {
+                        // Doubled offsets from the centre, so that an even side has one too.
+                        let (dr, dc) = (2 * r - (rows as i32 - 1), 2 * c - (cols as i32 - 1));
+                        let far = match shape {
+                            _ if columns => dc.abs(),
+                            BoardShape::Hex => dr.abs() + dc.abs() + (dr + dc).abs(),
+                            _ => dr * dr + dc * dc,
+                        };
+                        cells.push((far, (r as usize * w + c as usize) as u8));
+                    }
+                }
+                cells.sort();
+                cache.push(((shape, rows, cols, columns), cells.into_iter().map(|c| c.1).collect()));
+                cache.len() - 1
+            }
+        };
+        f(&cache[at].1)
+    })
+}
+
 /// The image of the cells of `x` (a rows × cols board) under symmetry `t`: bit 1 turns the
 /// board upside down, bit 2 mirrors it left-right, bit 4 transposes it (rows become columns).
 pub(super) fn transform(x: u128, rows: u8, cols: u8, t: u8) -> u128 {
@@ -934,10 +975,29 @@ impl BoardRules {
         }
     }
 
+    /// The positions one move away. Pieces placed or dropped come nearest the centre first
+    /// (the value-first search tries children in the order listed, among those with as
+    /// many replies: in Hex, Connect-Four and tic-tac-toe the central cells are the strong
+    /// ones, and a winning move found first spares the search of its siblings); `moves`
+    /// keeps reading order.
     pub fn children(&self, p: &BPos) -> Vec<BPos> {
         if self.moving() {
             let mut out = Vec::new();
             self.moving_moves(p, |m| out.push(self.apply(p, m)));
+            return out;
+        }
+        if matches!(self.moves, BoardMove::Place | BoardMove::Drop) {
+            let empty = full_mask(p.rows, p.cols) & !(p.a | p.b);
+            let w = p.cols as usize + 1;
+            let targets = if self.moves == BoardMove::Drop { empty & !(empty >> w) } else { empty };
+            let mut out = Vec::with_capacity(targets.count_ones() as usize);
+            centre_first(self.shape, p.rows, p.cols, self.moves == BoardMove::Drop, |order| {
+                for &i in order {
+                    if targets >> i & 1 != 0 {
+                        out.extend(self.play(p, BMove(i, i)));
+                    }
+                }
+            });
             return out;
         }
         self.moves(p).into_iter().filter_map(|m| self.play(p, m)).collect()

@@ -503,7 +503,26 @@ impl<G: Game> Analyzer<G> {
         from_parts: bool,
     ) -> GameResult<Solution> {
         use std::time::Duration;
-        let share = (took * 4).clamp(Duration::from_secs(10), Duration::from_secs(30));
+        let whole = (took * 4).clamp(Duration::from_secs(10), Duration::from_secs(30));
+        let mut share = whole;
+        // A win or a loss found by the value-first search: first the depth-bounded searches
+        // for its remoteness alone (half the share), then the full search (what is left).
+        if !self.remoteness_cut
+            && !from_parts
+            && let Some(quick) = self.quick.as_mut()
+        {
+            let started = std::time::Instant::now();
+            let before = self.opts.progress.tighten(share / 2);
+            let bounded = quick.remoteness(pos, value);
+            self.opts.progress.restore(before);
+            match bounded {
+                Ok(Some(r)) => return Ok(Solution { value, remoteness: Some(r) }),
+                Ok(None) | Err(GameError::OutOfMemory(_)) => {}
+                Err(GameError::TimeLimit(_)) if !self.opts.progress.expired() => {}
+                Err(e) => return Err(e),
+            }
+            share = share.saturating_sub(started.elapsed()).max(Duration::from_secs(1));
+        }
         if !self.remoteness_cut {
             let before = self.opts.progress.tighten(share);
             let full = self.values.solve(pos);
@@ -537,7 +556,7 @@ impl<G: Game> Analyzer<G> {
             format!(
                 "not computed: {why}, and the search for remoteness did not finish in its share of time ({:.0} s); \
                  --full-search waits for it",
-                share.as_secs_f64()
+                whole.as_secs_f64()
             )
         });
         Ok(Solution { value, remoteness: None })

@@ -30,6 +30,9 @@ struct Frame<P> {
 pub struct QuickSolver<G: Game> {
     game: std::rc::Rc<G>,
     memo: Memo<G::Pos, Value>,
+    /// What the depth-bounded searches of [`QuickSolver::remoteness`] have shown, made at
+    /// the first of them.
+    bounds: Option<Memo<G::Pos, Bounds>>,
     budget: usize,
     visited: u64,
     progress: Progress,
@@ -55,6 +58,7 @@ impl<G: Game> QuickSolver<G> {
         QuickSolver {
             game,
             memo: Memo::new(budget / 4 * 3),
+            bounds: None,
             budget,
             visited: 0,
             progress,
@@ -211,6 +215,167 @@ impl<G: Game> QuickSolver<G> {
         keyed.reverse();
         keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         Ok(Err(keyed.into_iter().map(|k| k.1).collect()))
+    }
+}
+
+/// What depth-bounded searches have shown of one position: it is won within `win_at` moves
+/// and not within fewer than `win_below` (likewise lost), `u32::MAX` for "never" and
+/// "unknown" respectively.
+#[derive(Clone, Copy)]
+struct Bounds {
+    win_below: u32,
+    win_at: u32,
+    lose_below: u32,
+    lose_at: u32,
+}
+
+impl Bounds {
+    const NONE: Bounds = Bounds { win_below: 0, win_at: u32::MAX, lose_below: 0, lose_at: u32::MAX };
+
+    fn of(&mut self, want: Value) -> (&mut u32, &mut u32) {
+        if want == Value::Win {
+            (&mut self.win_below, &mut self.win_at)
+        } else {
+            (&mut self.lose_below, &mut self.lose_at)
+        }
+    }
+
+    /// Is the position `want` within `d` moves, as far as known?
+    fn decided(mut self, want: Value, d: u32) -> Option<bool> {
+        let (below, at) = self.of(want);
+        if d < *below {
+            Some(false)
+        } else if d >= *at {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
+    fn record(&mut self, want: Value, d: u32, within: bool) {
+        let (below, at) = self.of(want);
+        if within {
+            *at = (*at).min(d);
+        } else {
+            *below = (*below).max(d.saturating_add(1));
+        }
+    }
+}
+
+/// The deepest remoteness [`QuickSolver::remoteness`] looks for before leaving it to the full
+/// search (each depth is one more search, and the search recurses that deep).
+const REMOTENESS_CAP: u32 = 400;
+
+impl<G: Game> QuickSolver<G> {
+    /// The remoteness of `pos`, whose value is `value`, by depth-bounded searches of growing
+    /// depth: a position is won within d moves when one of its moves leads to a position lost
+    /// within d - 1, and lost within d when it is over and lost, or every move leads to a
+    /// position won within d - 1 (GAMESMAN's remoteness: the first d that holds is it). A
+    /// search stops at the first move that settles it, skips children whose value is known
+    /// from the value search to be the wrong one, and remembers what each depth showed. It
+    /// sees far fewer positions than the full search where the game is short next to its
+    /// width (Hex). `None` for a tie or a draw (their remoteness needs the full search) and
+    /// past 400 moves (`REMOTENESS_CAP`).
+    pub fn remoteness(&mut self, pos: &G::Pos, value: Value) -> GameResult<Option<u32>> {
+        if !matches!(value, Value::Win | Value::Lose) {
+            return Ok(None);
+        }
+        let root = self.game.canonical(pos)?;
+        let mut bounds = self.bounds.take().unwrap_or_else(|| Memo::new(self.budget / 4));
+        let mut found = None;
+        let mut result = Ok(());
+        for d in 0..=REMOTENESS_CAP {
+            match self.within(&mut bounds, &root, value, d) {
+                Ok(true) => {
+                    found = Some(d);
+                    break;
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.bounds = Some(bounds);
+        result.map(|()| found)
+    }
+
+    /// Is `pos` (canonical) `want` (a win or a loss for the player to move) within `d` moves?
+    fn within(&mut self, bounds: &mut Memo<G::Pos, Bounds>, pos: &G::Pos, want: Value, d: u32) -> GameResult<bool> {
+        let b = bounds.get(pos).unwrap_or(Bounds::NONE);
+        if let Some(known) = b.decided(want, d) {
+            return Ok(known);
+        }
+        if self.memo.get(pos).is_some_and(|v| v != want) {
+            let mut b = b;
+            b.record(want, u32::MAX, false);
+            bounds.insert(pos.clone(), b, 1);
+            return Ok(false);
+        }
+        self.visited += 1;
+        self.progress.tick(self.visited, self.memo.bytes() + bounds.bytes())?;
+        let start = self.visited;
+        let children = match self.game.primitive(pos)? {
+            Some(v) => Err(v),
+            None => {
+                super::check_fanout(&*self.game, pos, self.budget)?;
+                let children = self.game.children(pos)?;
+                if children.is_empty() { Err(self.game.stalemate()) } else { Ok(children) }
+            }
+        };
+        let (within, depth) = match children {
+            // An end, or no move, is what it is at once (remoteness 0), at any depth.
+            Err(v) => (v == want, if v == want { 0 } else { u32::MAX }),
+            Ok(_) if d == 0 => (false, 0),
+            Ok(children) => {
+                // Children whose value is known to be the wrong one for this question are
+                // left out (a win looks for a lost child) or settle it (a loss needs every
+                // child won); those known right are tried first (a win), or last (a loss).
+                let need = if want == Value::Win { Value::Lose } else { Value::Win };
+                let mut known = Vec::new();
+                let mut unknown = Vec::new();
+                let mut hopeless = false;
+                for c in &children {
+                    let c = self.game.canonical(c)?;
+                    match self.memo.get(&c) {
+                        Some(v) if v == need => known.push(c),
+                        Some(_) if want == Value::Lose => {
+                            hopeless = true;
+                            break;
+                        }
+                        Some(_) => {}
+                        None => unknown.push(c),
+                    }
+                }
+                if hopeless || (want == Value::Win && known.is_empty() && unknown.is_empty()) {
+                    (false, u32::MAX)
+                } else if want == Value::Win {
+                    let mut any = false;
+                    for c in known.iter().chain(&unknown) {
+                        if self.within(bounds, c, need, d - 1)? {
+                            any = true;
+                            break;
+                        }
+                    }
+                    (any, d)
+                } else {
+                    let mut all = true;
+                    for c in unknown.iter().chain(&known) {
+                        if !self.within(bounds, c, need, d - 1)? {
+                            all = false;
+                            break;
+                        }
+                    }
+                    (all, d)
+                }
+            }
+        };
+        // The entry may have moved on below (a transposition): read it again.
+        let mut b = bounds.get(pos).unwrap_or(Bounds::NONE);
+        b.record(want, depth, within);
+        bounds.insert(pos.clone(), b, self.visited - start + 1);
+        Ok(within)
     }
 }
 
