@@ -385,10 +385,8 @@ fn derived_symmetry_groups_are_the_ones_worked_out_by_hand() {
     // The 6 are the triangle's: the images of a peg in the top corner are the three corners,
     // each twice (the mirror through a corner fixes it).
     let corner = peg.parse("x/../.../..../.....").unwrap();
-    let mut images: Vec<String> = derived(&peg, "5")
-        .iter()
-        .map(|s| peg.format(&peg.board_image(&corner, s).unwrap()).unwrap())
-        .collect();
+    let mut images: Vec<String> =
+        derived(&peg, "5").iter().map(|s| peg.format(&peg.board_image(&corner, s).unwrap()).unwrap()).collect();
     images.sort();
     assert_eq!(
         images,
@@ -431,7 +429,10 @@ fn derived_symmetry_groups_are_the_ones_worked_out_by_hand() {
     // Steps in all four directions, no exit: all 8; with an exit north for both, only the
     // left-right mirror keeps north; N for one and S for the other: the same; E and N with
     // exits: none but the identity.
-    assert_eq!(derived(&stepping("N, S, E, W", "N, S, E, W", false), "x../.../..o"), (0..8).map(Square).collect::<Vec<_>>());
+    assert_eq!(
+        derived(&stepping("N, S, E, W", "N, S, E, W", false), "x../.../..o"),
+        (0..8).map(Square).collect::<Vec<_>>()
+    );
     assert_eq!(derived(&stepping("N, S, E, W", "N, S, E, W", true), "x../.../..o"), [Square(0), Square(2)]);
     assert_eq!(derived(&stepping("N, E, W", "S, E, W", true), "x../.../..o"), [Square(0), Square(2)]);
     assert_eq!(derived(&stepping("E, N, S", "N, E, W", false), "x../.../..o"), [Square(0)]);
@@ -460,12 +461,13 @@ fn derived_symmetries_are_exactly_the_transforms_that_keep_the_rules() {
             mapped == theirs && g.primitive(p).unwrap() == g.primitive(&q).unwrap()
         })
     }
-    let check = |g: &DescriptorGame, positions: Vec<gamesman::descriptor::DPos>, all: Vec<gamesman::descriptor::MoveSym>| {
-        let got = g.moving_symmetries(&positions[0]);
-        for s in all {
-            assert_eq!(keeps(g, &positions, &s), got.contains(&s), "{s:?}");
-        }
-    };
+    let check =
+        |g: &DescriptorGame, positions: Vec<gamesman::descriptor::DPos>, all: Vec<gamesman::descriptor::MoveSym>| {
+            let got = g.moving_symmetries(&positions[0]);
+            for s in all {
+                assert_eq!(keeps(g, &positions, &s), got.contains(&s), "{s:?}");
+            }
+        };
     // Dodgem 3×3 and the variants above: every placing of cars (3^9), either player to move.
     let every_step = |g: &DescriptorGame| -> Vec<gamesman::descriptor::DPos> {
         let mut out = Vec::new();
@@ -537,7 +539,10 @@ fn positions_up_to_symmetry_agree_with_the_brute_force_oracle() {
         assert_eq!(up_to.positions(), case["reachable"].as_u64().unwrap(), "side {n}");
         assert_eq!(whole.graph.len() as u64, case["reachable"].as_u64().unwrap(), "side {n}");
         assert_eq!(up_to.moves(), whole.graph.edges() as u64, "side {n}");
-        assert_eq!((up_to.by_value, up_to.ends, &up_to.by_remoteness), (whole.by_value, whole.ends, &whole.by_remoteness));
+        assert_eq!(
+            (up_to.by_value, up_to.ends, &up_to.by_remoteness),
+            (whole.by_value, whole.ends, &whole.by_remoteness)
+        );
         assert_eq!(up_to.solutions[0], whole.solutions[0]);
         // The start's stabiliser: the orbit sizes are 1 or 2 (the mirror through the top).
         assert_eq!(case["stabiliser"].as_u64(), Some(2));
@@ -563,7 +568,8 @@ fn positions_up_to_symmetry_agree_with_the_brute_force_oracle() {
     assert_eq!(up_to.graph.len() as u64, h["classes"].as_u64().unwrap());
     assert_eq!(up_to.positions(), h["positions"].as_u64().unwrap());
     // From the start, which the swap moves, nothing is reduced.
-    let from_start = census_up_to_symmetry(&g, &g.parse("654321//").unwrap(), 1 << 30, &Progress::default(), 1).unwrap();
+    let from_start =
+        census_up_to_symmetry(&g, &g.parse("654321//").unwrap(), 1 << 30, &Progress::default(), 1).unwrap();
     assert!(from_start.weight.is_none());
     assert_eq!(from_start.graph.len(), 729);
     // The 8-puzzle has no symmetry (above), and its report's census leaves the positions as

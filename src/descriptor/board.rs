@@ -1669,9 +1669,10 @@ impl BoardRules {
             return false;
         }
         let moves = match &self.moves {
-            BoardMove::Step { .. } => self.steps.iter().all(|dirs| {
-                keeps_set(dirs, |d| s.delta(d)) && (!self.off || s.delta(dirs[0]) == dirs[0])
-            }),
+            BoardMove::Step { .. } => self
+                .steps
+                .iter()
+                .all(|dirs| keeps_set(dirs, |d| s.delta(d)) && (!self.off || s.delta(dirs[0]) == dirs[0])),
             BoardMove::Jump if self.shape == BoardShape::Triangle => keeps_set(&TRIANGLE, |d| s.delta(d)),
             BoardMove::Jump | BoardMove::Slide => keeps_set(&ACROSS_DOWN, |d| s.delta(d)),
             _ => true,
@@ -1802,9 +1803,8 @@ impl BoardRules {
                 // Tile k's digit has radix cells - k (the cells left free): its weight is the
                 // product of the radixes after it.
                 let ones = (counts.iter().all(|&c| c == 1) && cells <= 12).then(|| {
-                    let weight: Vec<u64> = (0..kinds)
-                        .map(|k| (k + 1..kinds).map(|j| (cells - j) as u64).product::<u64>())
-                        .collect();
+                    let weight: Vec<u64> =
+                        (0..kinds).map(|k| (k + 1..kinds).map(|j| (cells - j) as u64).product::<u64>()).collect();
                     ((0..1u32 << cells).map(|x| x.count_ones() as u8).collect(), weight)
                 });
                 (Numbering::Tiles { ranker, kinds, cells, ones }, size)

@@ -15,8 +15,8 @@ use serde::Deserialize;
 use std::path::Path;
 
 mod board;
-use board::{BMove, BPos, BoardRules, BoardSpec};
 pub use board::MoveSym;
+use board::{BMove, BPos, BoardRules, BoardSpec};
 mod tiers;
 pub use tiers::{BoardTiers, MAX_TIER_CELLS};
 

@@ -271,7 +271,11 @@ fn explore_keys<P, S: Seen>(
         keys.iter().map(|&k| (group / (1 + syms.iter().filter(|&&t| space.image(k, t) == k).count())) as u16).collect()
     });
     if !unpack {
-        return Ok(PackedGraph { graph: Graph::from_parts(Vec::new(), end, first, children, b), weight: weights, keys: Some(keys) });
+        return Ok(PackedGraph {
+            graph: Graph::from_parts(Vec::new(), end, first, children, b),
+            weight: weights,
+            keys: Some(keys),
+        });
     }
     let nodes: Vec<P> = keys.into_iter().map(|k| space.unpack(k)).collect();
     Ok(PackedGraph { graph: Graph::from_parts(nodes, end, first, children, b), weight: weights, keys: None })
