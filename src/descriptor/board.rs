@@ -1508,7 +1508,7 @@ impl BoardRules {
 
 // --- Symmetry of boards whose pieces move --------------------------------------------------
 
-/// A transform of a board whose pieces move: one of the square's 8 (`t` as in [`transform`]:
+/// A transform of a board whose pieces move: one of the square's 8 (`t` as in `transform`:
 /// bit 1 upside down, bit 2 left-right, bit 4 transposed after them), one of the triangle's 6
 /// (a permutation of a cell's three distances to the sides), or a permutation of Hanoi's pegs
 /// (the new place of each peg).
