@@ -376,3 +376,240 @@ fn eight_puzzle_script_with_goal_and_children_counts_as_reinefeld() {
     far.sort();
     assert_eq!(far, ["647/85./321", "867/254/3.1"]);
 }
+
+// --- Symmetry derived from the board and the rules -----------------------------------------
+
+/// A descriptor from its text.
+fn ron(src: &str) -> DescriptorGame {
+    DescriptorGame::from_source("t.ron", src, None).unwrap_or_else(|e| panic!("{src}: {e}"))
+}
+
+/// The derived symmetries of a game's board at position `text`.
+fn derived(g: &DescriptorGame, text: &str) -> Vec<gamesman::descriptor::MoveSym> {
+    g.moving_symmetries(&g.parse(text).unwrap())
+}
+
+/// Dodgem 3×3 written with other directions and exits: the first player's, the second's.
+fn stepping(first: &str, second: &str, off: bool) -> DescriptorGame {
+    ron(&format!(
+        "(name: \"s\", end: Misere, rules: Board(size: \"3x3\", moves: Step(first: [{first}], second: [{second}], \
+         off: {off}){}))",
+        if off { ", ends: [Gone]" } else { "" }
+    ))
+}
+
+/// The groups worked out by hand. The square's transforms are numbered as in board.rs (bit 1
+/// upside down, bit 2 left-right, bit 4 transposed after them); the triangle's 6 are all of
+/// them; Hanoi's are the new places of the pegs.
+#[test]
+fn derived_symmetry_groups_are_the_ones_worked_out_by_hand() {
+    use gamesman::descriptor::MoveSym::{Pegs, Square, Triangle};
+    // Triangular peg solitaire: a jump along a row or either slant, one peg left: all 6
+    // symmetries of the triangle keep the three directions of a jump and the end.
+    let peg = descriptor("peg-solitaire");
+    assert_eq!(derived(&peg, "./xx/xxx/xxxx/xxxxx"), (0..6).map(Triangle).collect::<Vec<_>>());
+    // The 6 are the triangle's: the images of a peg in the top corner are the three corners,
+    // each twice (the mirror through a corner fixes it).
+    let corner = peg.parse("x/../.../..../.....").unwrap();
+    let mut images: Vec<String> =
+        derived(&peg, "5").iter().map(|s| peg.format(&peg.board_image(&corner, s).unwrap()).unwrap()).collect();
+    images.sort();
+    assert_eq!(
+        images,
+        [
+            "./../.../..../....x",
+            "./../.../..../....x",
+            "./../.../..../x....",
+            "./../.../..../x....",
+            "x/../.../..../.....",
+            "x/../.../..../....."
+        ]
+    );
+    // Dodgem: X moves E (forward, off the board), N, S; O moves N (forward), E, W. Keeping
+    // X's forward E needs no left-right mirror and no transpose; keeping O's N needs no
+    // upside-down turn: only the identity keeps the player to move. (The anti-transpose
+    // swaps X's directions for O's: a symmetry that swaps the players, not used.)
+    let dodgem = descriptor("dodgem");
+    assert_eq!(derived(&dodgem, "x../x../.oo"), [Square(0)]);
+    // The 8-puzzle: the slides are kept by all 8, but the goal 123/456/78. by none but the
+    // identity (its blank is in a corner and its tiles are all different).
+    assert_eq!(derived(&descriptor("8-puzzle"), "123/456/78."), [Square(0)]);
+    // A sliding puzzle whose goal is symmetric: 8 alike tiles round a central blank: all 8;
+    // with the blank in a corner: the identity and the transpose (the corner's diagonal).
+    assert_eq!(
+        derived(&ron("(name: \"t\", rules: Board(moves: Slide, ends: [Goal(\"111/1.1/111\")]))"), "111/1.1/111"),
+        (0..8).map(Square).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        derived(&ron("(name: \"t\", rules: Board(moves: Slide, ends: [Goal(\"111/111/11.\")]))"), "111/111/11."),
+        [Square(0), Square(4)]
+    );
+    // Hanoi, goal on the last peg: any move of a disc is from any peg to any other, so every
+    // permutation of the pegs keeps the moves; those that keep the goal leave the last peg
+    // where it is: the identity and the swap of the first two.
+    assert_eq!(derived(&descriptor("hanoi"), "654321//"), [Pegs(vec![0, 1, 2]), Pegs(vec![1, 0, 2])]);
+    // Four pegs, goal on the second: the 3! permutations of the other three.
+    let h4 = ron("(name: \"h\", rules: Board(moves: Hanoi, ends: [Goal(\"/321//\")]))");
+    assert_eq!(derived(&h4, "321///").len(), 6);
+    assert!(derived(&h4, "321///").iter().all(|s| matches!(s, Pegs(p) if p[1] == 1)));
+    // Steps in all four directions, no exit: all 8; with an exit north for both, only the
+    // left-right mirror keeps north; N for one and S for the other: the same; E and N with
+    // exits: none but the identity.
+    assert_eq!(
+        derived(&stepping("N, S, E, W", "N, S, E, W", false), "x../.../..o"),
+        (0..8).map(Square).collect::<Vec<_>>()
+    );
+    assert_eq!(derived(&stepping("N, S, E, W", "N, S, E, W", true), "x../.../..o"), [Square(0), Square(2)]);
+    assert_eq!(derived(&stepping("N, E, W", "S, E, W", true), "x../.../..o"), [Square(0), Square(2)]);
+    assert_eq!(derived(&stepping("E, N, S", "N, E, W", false), "x../.../..o"), [Square(0)]);
+    // Peg solitaire on rectangles: across and down are kept by all 8 on a square, by the
+    // two mirrors and the half turn on a 3×4.
+    let rect = ron("(name: \"r\", rules: Board(moves: Jump, pieces: Shared, ends: [Left(1)]))");
+    assert_eq!(derived(&rect, "xx./.../..."), (0..8).map(Square).collect::<Vec<_>>());
+    assert_eq!(derived(&rect, "xx../..../...."), (0..4).map(Square).collect::<Vec<_>>());
+}
+
+/// Every transform of a board's shape checked against the rules themselves, position by
+/// position: it is derived as a symmetry exactly when, on every position tried, it maps the
+/// position's children onto the children of its image and keeps its end (and a transform
+/// not derived is caught by one of those positions).
+#[test]
+fn derived_symmetries_are_exactly_the_transforms_that_keep_the_rules() {
+    use gamesman::descriptor::MoveSym::{Pegs, Square, Triangle};
+    use std::collections::BTreeSet;
+    fn keeps(g: &DescriptorGame, positions: &[gamesman::descriptor::DPos], s: &gamesman::descriptor::MoveSym) -> bool {
+        let fmt = |p: &gamesman::descriptor::DPos| g.format(p).unwrap();
+        positions.iter().all(|p| {
+            let q = g.board_image(p, s).unwrap();
+            let mapped: BTreeSet<String> =
+                g.children(p).unwrap().iter().map(|c| fmt(&g.board_image(c, s).unwrap())).collect();
+            let theirs: BTreeSet<String> = g.children(&q).unwrap().iter().map(fmt).collect();
+            mapped == theirs && g.primitive(p).unwrap() == g.primitive(&q).unwrap()
+        })
+    }
+    let check =
+        |g: &DescriptorGame, positions: Vec<gamesman::descriptor::DPos>, all: Vec<gamesman::descriptor::MoveSym>| {
+            let got = g.moving_symmetries(&positions[0]);
+            for s in all {
+                assert_eq!(keeps(g, &positions, &s), got.contains(&s), "{s:?}");
+            }
+        };
+    // Dodgem 3×3 and the variants above: every placing of cars (3^9), either player to move.
+    let every_step = |g: &DescriptorGame| -> Vec<gamesman::descriptor::DPos> {
+        let mut out = Vec::new();
+        for n in 0..3u32.pow(9) {
+            let cells: String = (0..9).map(|i| ['.', 'x', 'o'][(n / 3u32.pow(i) % 3) as usize]).collect();
+            let rows = format!("{}/{}/{}", &cells[0..3], &cells[3..6], &cells[6..9]);
+            for turn in [" x", " o"] {
+                out.push(g.parse(&format!("{rows}{turn}")).unwrap());
+            }
+        }
+        out
+    };
+    let square: Vec<_> = (0..8).map(Square).collect();
+    for g in [
+        descriptor("dodgem"),
+        stepping("N, S, E, W", "N, S, E, W", true),
+        stepping("N, E, W", "S, E, W", true),
+        stepping("N, S, E, W", "N, S, E, W", false),
+    ] {
+        check(&g, every_step(&g), square.clone());
+    }
+    // Peg solitaire, side 5: every set of pegs (2^15).
+    let peg = descriptor("peg-solitaire");
+    let pegs: Vec<_> = (0..1u32 << 15)
+        .map(|n| {
+            let mut cells = (0..15).map(|i| if n >> i & 1 == 1 { 'x' } else { '.' });
+            let rows: Vec<String> = (1..=5).map(|r| cells.by_ref().take(r).collect()).collect();
+            peg.parse(&rows.join("/")).unwrap()
+        })
+        .collect();
+    check(&peg, pegs, (0..6).map(Triangle).collect());
+    // The 8-puzzle and a symmetric sliding puzzle: the first 3,000 positions reachable.
+    let reach = |g: &DescriptorGame, text: &str| -> Vec<gamesman::descriptor::DPos> {
+        let c = census_of(g, text);
+        c.graph.nodes.into_iter().take(3000).collect()
+    };
+    let eight = descriptor("8-puzzle");
+    check(&eight, reach(&eight, "123/456/78."), square.clone());
+    let ring = ron("(name: \"t\", rules: Board(moves: Slide, ends: [Goal(\"111/111/11.\")]))");
+    check(&ring, reach(&ring, "111/111/11."), square.clone());
+    // Hanoi, 6 discs: all 729 positions, the 6 permutations of the pegs.
+    let hanoi = descriptor("hanoi");
+    let perms = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    check(&hanoi, reach(&hanoi, "654321//"), perms.iter().map(|p| Pegs(p.to_vec())).collect());
+}
+
+/// Counts up to symmetry against `tests/oracles/moving_symmetry.py` (brute force over tuples,
+/// the triangle's symmetries listed by hand as two generators): the classes of every set of
+/// pegs, the classes `analyze` explores (under the symmetries that fix the start), and the
+/// counts of positions, unchanged by exploring classes.
+#[test]
+fn positions_up_to_symmetry_agree_with_the_brute_force_oracle() {
+    use gamesman::solve::census::census_up_to_symmetry;
+    let path = root().join("tests/data/moving_symmetry.json");
+    let oracle: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for case in oracle["peg_solitaire"].as_array().unwrap() {
+        let n = case["side"].as_u64().unwrap() as usize;
+        let g = if n == 5 {
+            descriptor("peg-solitaire")
+        } else {
+            ron("(name: \"p\", rules: Board(shape: Triangle, moves: Jump, ends: [Left(1)]))")
+        };
+        let start: Vec<String> = (1..=n).map(|r| if r == 1 { ".".to_string() } else { "x".repeat(r) }).collect();
+        let start = start.join("/");
+        let root_pos = g.parse(&start).unwrap();
+        let up_to = census_up_to_symmetry(&g, &root_pos, 1 << 30, &Progress::default(), 1).unwrap();
+        let whole = census_of(&g, &start);
+        assert_eq!(up_to.graph.len() as u64, case["classes"].as_u64().unwrap(), "side {n}");
+        assert_eq!(up_to.positions(), case["reachable"].as_u64().unwrap(), "side {n}");
+        assert_eq!(whole.graph.len() as u64, case["reachable"].as_u64().unwrap(), "side {n}");
+        assert_eq!(up_to.moves(), whole.graph.edges() as u64, "side {n}");
+        assert_eq!(
+            (up_to.by_value, up_to.ends, &up_to.by_remoteness),
+            (whole.by_value, whole.ends, &whole.by_remoteness)
+        );
+        assert_eq!(up_to.solutions[0], whole.solutions[0]);
+        // The start's stabiliser: the orbit sizes are 1 or 2 (the mirror through the top).
+        assert_eq!(case["stabiliser"].as_u64(), Some(2));
+        assert!(up_to.weight.as_ref().unwrap().iter().all(|&w| w == 1 || w == 2));
+        if n == 5 {
+            // Every set of pegs of the side-5 triangle, by its canonical form.
+            let mut forms = std::collections::HashSet::new();
+            for bits in 0..1u32 << 15 {
+                let mut cells = (0..15).map(|i| if bits >> i & 1 == 1 { 'x' } else { '.' });
+                let rows: Vec<String> = (1..=5).map(|r| cells.by_ref().take(r).collect()).collect();
+                forms.insert(g.canonical(&g.parse(&rows.join("/")).unwrap()).unwrap());
+            }
+            assert_eq!(forms.len() as u64, case["orbits"].as_u64().unwrap());
+            // Still solvable to one peg, and the search meets fewer positions up to symmetry.
+            let r = solve(&g, &start, true);
+            assert_eq!((r.value, r.remoteness), (Value::Win, Some(13)));
+        }
+    }
+    // Hanoi from its goal (which the swap of the first two pegs fixes): 365 classes of 729.
+    let h = &oracle["hanoi"];
+    let g = descriptor("hanoi");
+    let up_to = census_up_to_symmetry(&g, &g.parse("//654321").unwrap(), 1 << 30, &Progress::default(), 1).unwrap();
+    assert_eq!(up_to.graph.len() as u64, h["classes"].as_u64().unwrap());
+    assert_eq!(up_to.positions(), h["positions"].as_u64().unwrap());
+    // From the start, which the swap moves, nothing is reduced.
+    let from_start =
+        census_up_to_symmetry(&g, &g.parse("654321//").unwrap(), 1 << 30, &Progress::default(), 1).unwrap();
+    assert!(from_start.weight.is_none());
+    assert_eq!(from_start.graph.len(), 729);
+    // The 8-puzzle has no symmetry (above), and its report's census leaves the positions as
+    // keys: the same report as the whole census's, but for time and memory.
+    let g = descriptor("8-puzzle");
+    let root_pos = g.parse("867/254/3.1").unwrap();
+    let strip = |mut r: serde_json::Value| {
+        for k in ["seconds", "memory_bytes"] {
+            r.as_object_mut().unwrap().remove(k);
+        }
+        r
+    };
+    let lean = census_up_to_symmetry(&g, &root_pos, 1 << 30, &Progress::default(), 1).unwrap();
+    assert!(lean.graph.nodes.is_empty() && lean.weight.is_none());
+    let whole = census(&g, &root_pos, 1 << 30, &Progress::default()).unwrap();
+    assert_eq!(strip(lean.report(&g, "descriptor", 0.0).unwrap()), strip(whole.report(&g, "descriptor", 0.0).unwrap()));
+}

@@ -10,7 +10,7 @@ use crate::db::array::ArrayDb;
 use crate::db::{self, Identity, Record, Store};
 use crate::game::{Board, Game, GameError, GameInfo, GameResult, Kind, Value};
 use crate::progress::Progress;
-use crate::solve::census::{Census, census, census_threaded};
+use crate::solve::census::{Census, census, census_threaded, census_up_to_symmetry};
 use crate::solve::{Analyzer, MoveInfo, Report, Solution, consistency, mover_value, strategy, tier};
 use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
@@ -652,9 +652,15 @@ impl<G: Game> Live<G> {
         self.a.options().max_memory
     }
 
-    /// Solve everything reachable from `root` on `threads` threads.
-    fn census_of(&self, root: &G::Pos, threads: usize) -> GameResult<Census<G::Pos>> {
-        census_threaded(self.game(), root, self.budget(), &self.progress(), threads)
+    /// Solve everything reachable from `root` on `threads` threads; for a report alone,
+    /// up to the symmetries that fix the root where the game packs its positions (a save
+    /// keeps every position).
+    fn census_of(&self, root: &G::Pos, threads: usize, report_only: bool) -> GameResult<Census<G::Pos>> {
+        if report_only {
+            census_up_to_symmetry(self.game(), root, self.budget(), &self.progress(), threads)
+        } else {
+            census_threaded(self.game(), root, self.budget(), &self.progress(), threads)
+        }
     }
 
     /// Save a solved census and its report in the game's database.
@@ -935,7 +941,7 @@ impl<G: Game> Session for Live<G> {
                 return Ok((report, None));
             }
         }
-        let c = self.census_of(&root, threads)?;
+        let c = self.census_of(&root, threads, !save)?;
         let mut report = c.report(self.game(), self.engine, started.elapsed().as_secs_f64())?;
         let saved = if save { Some(self.write(&c, &report)?) } else { None };
         report["source"] = "search".into();
@@ -949,7 +955,7 @@ impl<G: Game> Session for Live<G> {
         if self.game().tiers().is_some() {
             return self.save_tiers(&root);
         }
-        let c = self.census_of(&root, threads)?;
+        let c = self.census_of(&root, threads, false)?;
         let report = c.report(self.game(), self.engine, started.elapsed().as_secs_f64())?;
         self.write(&c, &report)
     }

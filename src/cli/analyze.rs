@@ -86,11 +86,16 @@ fn print_text(kind: Kind, r: &Json) -> Result<()> {
             println!("classes:     {} (one a symmetry class, as the arrays hold them)", num(&r["classes"]));
             println!("by class:    {}", line(&r["classes_by_value"]));
         }
-        None => println!(
-            "positions:   {} reachable, {} between them",
-            num(&r["positions"]),
-            output::count(num(&r["moves"]), "move")
-        ),
+        None => {
+            println!(
+                "positions:   {} reachable, {} between them",
+                num(&r["positions"]),
+                output::count(num(&r["moves"]), "move")
+            );
+            if let Some(n) = r["classes"].as_u64() {
+                println!("classes:     {n} (explored one a class under the symmetries that fix the position)");
+            }
+        }
     }
     println!("by value:    {}", line(&r["by_value"]));
     if r["primitive"].is_object() {

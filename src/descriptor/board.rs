@@ -171,6 +171,9 @@ pub struct BoardRules {
     /// goal's labels sorted (every position holds the same tiles).
     labels: Vec<char>,
     tiles: Vec<char>,
+    /// Pieces that move on a board of fixed size: its size and the symmetries the rules keep
+    /// there (derived once).
+    fixed_syms: Option<((u8, u8), Vec<MoveSym>)>,
 }
 
 /// A position: the first player's (or the shared) marks, the second player's, the size, k,
@@ -570,6 +573,7 @@ impl BoardRules {
             left,
             labels: Vec::new(),
             tiles: Vec::new(),
+            fixed_syms: None,
         };
         if let Some(g) = goal_text {
             if rules.moves == BoardMove::Slide {
@@ -592,6 +596,11 @@ impl BoardRules {
             if n > cells {
                 return Err(format!("Left({n}): a {r}x{c} board has only {cells} cells"));
             }
+        }
+        if let Some((r, c)) = rules.fixed
+            && rules.moving()
+        {
+            rules.fixed_syms = Some(((r, c), rules.derive_symmetries(r, c)));
         }
         Ok(rules)
     }
@@ -1092,8 +1101,7 @@ impl BoardRules {
     /// also cut to the rows and columns that hold empty cells (covered cells are walls).
     pub fn canonical(&self, p: &BPos) -> BPos {
         if self.moving() {
-            // A goal, a direction or an exit breaks the board's symmetry: no reduction.
-            return *p;
+            return self.moving_canonical(p);
         }
         let mut p = *p;
         if self.domino() {
@@ -1601,6 +1609,221 @@ impl BoardRules {
     }
 }
 
+// --- Symmetry of boards whose pieces move --------------------------------------------------
+
+/// A transform of a board whose pieces move: one of the square's 8 (`t` as in `transform`:
+/// bit 1 upside down, bit 2 left-right, bit 4 transposed after them), one of the triangle's 6
+/// (a permutation of a cell's three distances to the sides), or a permutation of Hanoi's pegs
+/// (the new place of each peg).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveSym {
+    Square(u8),
+    Triangle(u8),
+    Pegs(Vec<u8>),
+}
+
+/// The triangle's 6 transforms: coordinate `i` of the image is coordinate `TRI_PERMS[t][i]`
+/// of the cell, where a cell (r, c) of a side-n triangle has the coordinates
+/// (c, r - c, n - 1 - r), its distances to the three sides (the left side, the right slant
+/// and the bottom row), which sum to n - 1. 0 is the identity; 1, 2, 3 swap two coordinates
+/// (the three mirrors); 4 and 5 are the two turns.
+const TRI_PERMS: [[usize; 3]; 6] = [[0, 1, 2], [1, 0, 2], [2, 1, 0], [0, 2, 1], [1, 2, 0], [2, 0, 1]];
+
+/// The most pegs whose permutations are tried as Hanoi's symmetries (6! = 720); on more pegs,
+/// only the permutations of the first six (a subgroup: fewer symmetries, never a wrong one).
+const MAX_PEG_PERMS: usize = 6;
+
+impl MoveSym {
+    /// Where cell (r, c) of a rows × cols board (or triangle of side rows) goes.
+    fn cell(&self, rows: usize, cols: usize, r: usize, c: usize) -> (usize, usize) {
+        match self {
+            MoveSym::Square(t) => {
+                let (mut a, mut b) = (r, c);
+                if t & 1 != 0 {
+                    a = rows - 1 - a;
+                }
+                if t & 2 != 0 {
+                    b = cols - 1 - b;
+                }
+                if t & 4 != 0 {
+                    (a, b) = (b, a);
+                }
+                (a, b)
+            }
+            MoveSym::Triangle(t) => {
+                let x = [c, r - c, rows - 1 - r];
+                let y = TRI_PERMS[*t as usize].map(|i| x[i]);
+                (rows - 1 - y[2], y[0])
+            }
+            MoveSym::Pegs(to) => (to[r] as usize, c),
+        }
+    }
+
+    /// Where a step of (dr, dc) goes (the linear part of [`MoveSym::cell`]).
+    fn delta(&self, (dr, dc): (i8, i8)) -> (i8, i8) {
+        match self {
+            MoveSym::Square(t) => {
+                let (mut a, mut b) = (dr, dc);
+                if t & 1 != 0 {
+                    a = -a;
+                }
+                if t & 2 != 0 {
+                    b = -b;
+                }
+                if t & 4 != 0 {
+                    (a, b) = (b, a);
+                }
+                (a, b)
+            }
+            MoveSym::Triangle(t) => {
+                let x = [dc, dr - dc, -dr];
+                let y = TRI_PERMS[*t as usize].map(|i| x[i]);
+                (-y[2], y[0])
+            }
+            MoveSym::Pegs(_) => (dr, dc),
+        }
+    }
+}
+
+/// Every permutation of `0..n`, the identity first.
+fn permutations(n: usize) -> Vec<Vec<u8>> {
+    let mut out = vec![Vec::new()];
+    for k in 0..n as u8 {
+        out = out
+            .into_iter()
+            .flat_map(|p: Vec<u8>| {
+                (0..=p.len()).rev().map(move |at| {
+                    let mut q = p.clone();
+                    q.insert(at, k);
+                    q
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// Does `f` map the set `dirs` onto itself?
+fn keeps_set(dirs: &[(i8, i8)], f: impl Fn((i8, i8)) -> (i8, i8)) -> bool {
+    dirs.iter().all(|&d| dirs.contains(&f(d)))
+}
+
+impl BoardRules {
+    /// The symmetries the rules of a board whose pieces move keep on a rows × cols board,
+    /// derived from the board and the rules (the identity first): of the transforms of the
+    /// board's shape (the square's 8, or the 4 that keep a rectangle that is not square; the
+    /// triangle's 6; every permutation of Hanoi's pegs), those that
+    /// - map the board's cells onto themselves,
+    /// - map each player's directions (`Step`) onto that same player's, the first (forward,
+    ///   the way off the board with `off: true`) onto the first; the jumps' directions (`Jump`:
+    ///   across and down, and the slant on a triangle) onto themselves; the slides' (`Slide`:
+    ///   across and down) onto themselves (Hanoi's moves, from any peg to any other, are kept
+    ///   by every permutation of the pegs),
+    /// - and map the goal (`Goal`) onto itself (`Left(n)` and `Gone` count pieces, which no
+    ///   transform changes).
+    ///
+    /// Empty for the other boards (their symmetries are [`BoardRules::symmetries`]).
+    pub fn moving_symmetries(&self, rows: u8, cols: u8) -> std::borrow::Cow<'_, [MoveSym]> {
+        if let Some((size, syms)) = &self.fixed_syms
+            && *size == (rows, cols)
+        {
+            return std::borrow::Cow::Borrowed(syms);
+        }
+        std::borrow::Cow::Owned(self.derive_symmetries(rows, cols))
+    }
+
+    /// [`BoardRules::moving_symmetries`], derived afresh.
+    fn derive_symmetries(&self, rows: u8, cols: u8) -> Vec<MoveSym> {
+        if !self.moving() {
+            return Vec::new();
+        }
+        let (r, c) = (rows as usize, cols as usize);
+        let candidates: Vec<MoveSym> = match (&self.moves, self.shape) {
+            (BoardMove::Hanoi, _) => {
+                let n = r.min(MAX_PEG_PERMS);
+                permutations(n)
+                    .into_iter()
+                    .map(|mut p| {
+                        p.extend(n as u8..rows);
+                        MoveSym::Pegs(p)
+                    })
+                    .collect()
+            }
+            (_, BoardShape::Triangle) => (0..6).map(MoveSym::Triangle).collect(),
+            _ => (0..8).map(MoveSym::Square).collect(),
+        };
+        candidates.into_iter().filter(|s| self.keeps(s, r, c)).collect()
+    }
+
+    /// Does the transform `s` keep the rules (see [`BoardRules::moving_symmetries`])?
+    fn keeps(&self, s: &MoveSym, rows: usize, cols: usize) -> bool {
+        // The board onto itself: each cell's image a cell (the map is one to one).
+        let probe = BPos { rows: rows as u8, cols: cols as u8, a: 0, b: 0, k: 0, turn: 0 };
+        let onto = match self.moves {
+            BoardMove::Hanoi => true,
+            _ => (0..rows).all(|r| {
+                (0..cols).filter(|&c| self.inside(&probe, r as i32, c as i32)).all(|c| {
+                    let (a, b) = s.cell(rows, cols, r, c);
+                    a < rows && b < cols && self.inside(&probe, a as i32, b as i32)
+                })
+            }),
+        };
+        if !onto {
+            return false;
+        }
+        let moves = match &self.moves {
+            BoardMove::Step { .. } => self
+                .steps
+                .iter()
+                .all(|dirs| keeps_set(dirs, |d| s.delta(d)) && (!self.off || s.delta(dirs[0]) == dirs[0])),
+            BoardMove::Jump if self.shape == BoardShape::Triangle => keeps_set(&TRIANGLE, |d| s.delta(d)),
+            BoardMove::Jump | BoardMove::Slide => keeps_set(&ACROSS_DOWN, |d| s.delta(d)),
+            _ => true,
+        };
+        moves && self.goal.is_none_or(|g| self.image(&g, s) == g)
+    }
+
+    /// The image of a position under `s`, one of its board's symmetries.
+    pub fn image(&self, p: &BPos, s: &MoveSym) -> BPos {
+        let (rows, cols) = (p.rows as usize, p.cols as usize);
+        let w = cols + 1;
+        let bits = |x: u128| {
+            if let (MoveSym::Square(t), false) = (s, matches!(self.moves, BoardMove::Hanoi)) {
+                return transform(x, p.rows, p.cols, *t);
+            }
+            let mut out = 0u128;
+            let mut rest = x;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let (a, b) = s.cell(rows, cols, i / w, i % w);
+                out |= 1u128 << (a * w + b);
+            }
+            out
+        };
+        match self.moves {
+            BoardMove::Slide => {
+                let mut a = 0u128;
+                for i in 0..rows * cols {
+                    let (r, c) = s.cell(rows, cols, i / cols, i % cols);
+                    a |= ((p.a >> (5 * i)) & 31) << (5 * (r * cols + c));
+                }
+                let blank = p.b as usize;
+                let (r, c) = s.cell(rows, cols, blank / cols, blank % cols);
+                BPos { a, b: (r * cols + c) as u128, ..*p }
+            }
+            _ => BPos { a: bits(p.a), b: bits(p.b), ..*p },
+        }
+    }
+
+    /// A board whose pieces move: the least of the images of `p` under the symmetries its
+    /// rules keep (`p` itself when they keep none but the identity).
+    fn moving_canonical(&self, p: &BPos) -> BPos {
+        let syms = self.moving_symmetries(p.rows, p.cols);
+        syms.iter().skip(1).map(|s| self.image(p, s)).fold(*p, BPos::min)
+    }
+}
+
 // --- Packed puzzles: keys and indices (src/game/packed.rs) ---------------------------------
 
 /// How a packed puzzle numbers its positions.
@@ -1613,8 +1836,8 @@ enum Numbering {
     /// A sliding puzzle: the cells of each kind of tile, ranked among every arrangement of
     /// the same tiles (`Ranker`); `ones` when every tile is different, ranked then as a
     /// permutation (the same rank, with the number of cells in each set of at most 12 cells
-    /// from a table: 9! for the 8-puzzle).
-    Tiles { ranker: crate::game::tier::Ranker, kinds: usize, cells: usize, ones: Option<Vec<u8>> },
+    /// from a table, and each tile's weight in the rank: 9! for the 8-puzzle).
+    Tiles { ranker: crate::game::tier::Ranker, kinds: usize, cells: usize, ones: Option<(Vec<u8>, Vec<u64>)> },
 }
 
 /// The positions of a puzzle reachable from one root (same board, same tiles or discs), as
@@ -1625,6 +1848,17 @@ pub struct BoardPacking<'a> {
     proto: BPos,
     numbering: Numbering,
     size: Option<u64>,
+    /// The symmetries the rules keep but the identity, as maps of keys.
+    syms: Vec<KeyMap>,
+    /// The goal's key (a puzzle ends there, or at its number of pegs left).
+    goal: Option<u128>,
+}
+
+/// A symmetry as a map of keys: the image of each byte of the key (a permutation of its
+/// bits, ORed byte by byte), and for tiles where the blank goes.
+struct KeyMap {
+    bytes: Vec<[u128; 256]>,
+    blank: Vec<u8>,
 }
 
 impl BoardRules {
@@ -1669,13 +1903,47 @@ impl BoardRules {
                 }
                 let ranker = crate::game::tier::Ranker::new(cells as u32);
                 let size = ranker.count(&counts);
-                let ones = (counts.iter().all(|&c| c == 1) && cells <= 12)
-                    .then(|| (0..1u32 << cells).map(|x| x.count_ones() as u8).collect());
+                // Tile k's digit has radix cells - k (the cells left free): its weight is the
+                // product of the radixes after it.
+                let ones = (counts.iter().all(|&c| c == 1) && cells <= 12).then(|| {
+                    let weight: Vec<u64> =
+                        (0..kinds).map(|k| (k + 1..kinds).map(|j| (cells - j) as u64).product::<u64>()).collect();
+                    ((0..1u32 << cells).map(|x| x.count_ones() as u8).collect(), weight)
+                });
                 (Numbering::Tiles { ranker, kinds, cells, ones }, size)
             }
             _ => return None,
         };
-        Some(BoardPacking { rules: self, proto: *root, numbering, size })
+        // Each symmetry as a permutation of the key's bits, read off the image of each bit
+        // of the board alone (a cell, a disc on a peg, a bit of a tile's label).
+        let (used, blanks) = match self.moves {
+            BoardMove::Slide => ((1u128 << (5 * rows * cols)) - 1, rows * cols),
+            BoardMove::Hanoi => (full_mask(root.rows, root.cols), 0),
+            _ => (self.cell_mask(root.rows, root.cols), 0),
+        };
+        let nbytes = (128 - used.leading_zeros() as usize).div_ceil(8);
+        let syms = self
+            .moving_symmetries(root.rows, root.cols)
+            .iter()
+            .skip(1)
+            .map(|s| {
+                let bit = |i: usize| self.image(&BPos { a: 1u128 << i, b: 0, ..*root }, s).a;
+                let mut bytes = vec![[0u128; 256]; nbytes];
+                for (j, table) in bytes.iter_mut().enumerate() {
+                    for v in 1..256usize {
+                        let low = v & v.wrapping_neg();
+                        let i = 8 * j + low.trailing_zeros() as usize;
+                        let one = if used >> i & 1 == 1 { bit(i) } else { 0 };
+                        table[v] = table[v & (v - 1)] | one;
+                    }
+                }
+                let blank = (0..blanks).map(|i| self.image(&BPos { a: 0, b: i as u128, ..*root }, s).b as u8).collect();
+                KeyMap { bytes, blank }
+            })
+            .collect();
+        let mut packing = BoardPacking { rules: self, proto: *root, numbering, size, syms, goal: None };
+        packing.goal = self.goal.map(|g| packing.pack(&g));
+        Some(packing)
     }
 }
 
@@ -1718,20 +1986,21 @@ impl BoardPacking<'_> {
                 }
                 index
             }
-            Numbering::Tiles { kinds, cells, ones: Some(ones), .. } => {
+            Numbering::Tiles { kinds, cells, ones: Some((ones, weight)), .. } => {
                 // Each tile's cell among the cells the tiles before it left free: the
-                // Ranker's rank where every count is 1 (C(n, 1) = n).
+                // Ranker's rank where every count is 1 (C(n, 1) = n), as a sum of digits
+                // times their weights (the products of the later radixes) rather than one
+                // long chain of multiplications. At most 12 cells: 60 bits, one word.
+                let low = key as u64;
                 let mut cell_of = [0u32; 32];
                 for i in 0..*cells {
-                    let code = ((key >> (5 * i)) & 31) as usize;
-                    if code > 0 {
-                        cell_of[code - 1] = i as u32;
-                    }
+                    // Slot 0 takes the blank (no branch on where it is).
+                    cell_of[((low >> (5 * i)) & 31) as usize] = i as u32;
                 }
                 let mut free = (1usize << cells) - 1;
                 let mut index = 0u64;
-                for &c in &cell_of[..*kinds] {
-                    index = index * u64::from(ones[free]) + u64::from(ones[free & ((1usize << c) - 1)]);
+                for (&c, &w) in cell_of[1..=*kinds].iter().zip(weight) {
+                    index += w * u64::from(ones[free & ((1usize << c) - 1)]);
                     free &= !(1usize << c);
                 }
                 index
@@ -1750,11 +2019,38 @@ impl BoardPacking<'_> {
     }
 
     pub fn children(&self, key: u128, out: &mut Vec<u128>) {
-        if let (BoardMove::Jump, Numbering::Cells(_)) = (&self.rules.moves, &self.numbering) {
-            return self.jumps(key, out);
+        match (&self.rules.moves, &self.numbering) {
+            (BoardMove::Jump, Numbering::Cells(_)) => return self.jumps(key, out),
+            (BoardMove::Slide, Numbering::Tiles { .. }) => return self.slides(key, out),
+            _ => {}
         }
         let p = self.unpack(key);
         self.rules.moving_moves(&p, |m| out.push(self.pack(&self.rules.apply(&p, m))));
+    }
+
+    /// A sliding puzzle's moves on keys: the tile above the blank, below, left, right (as
+    /// `moving_moves` lists them) into the blank, whose cell becomes the tile's.
+    fn slides(&self, key: u128, out: &mut Vec<u128>) {
+        let (rows, cols) = (self.proto.rows as usize, self.proto.cols as usize);
+        let blank = (key >> 120) as usize;
+        let low = key & ((1u128 << 120) - 1);
+        let mut slide = |i: usize| {
+            let tile = (low >> (5 * i)) & 31;
+            out.push((low & !(31u128 << (5 * i))) | tile << (5 * blank) | (i as u128) << 120);
+        };
+        let (r, c) = (blank / cols, blank % cols);
+        if r > 0 {
+            slide(blank - cols);
+        }
+        if r + 1 < rows {
+            slide(blank + cols);
+        }
+        if c > 0 {
+            slide(blank - 1);
+        }
+        if c + 1 < cols {
+            slide(blank + 1);
+        }
     }
 
     /// Peg solitaire's jumps on bitboards: for each direction, the pegs with a peg beside
@@ -1786,8 +2082,28 @@ impl BoardPacking<'_> {
         }
     }
 
+    /// A puzzle's end on keys: the goal's key, or the number of pegs left (`solved`).
     pub fn primitive(&self, key: u128) -> Option<Value> {
-        self.rules.primitive(&self.unpack(key))
+        let solved = self.goal.is_some_and(|g| g == key) || self.rules.left.is_some_and(|n| key.count_ones() == n);
+        solved.then_some(Value::Win)
+    }
+
+    /// How many symmetries the rules keep, the identity included.
+    pub fn symmetries(&self) -> usize {
+        self.syms.len() + 1
+    }
+
+    /// The key of the image of `key`'s position under symmetry `t` (0 the identity).
+    pub fn image(&self, key: u128, t: usize) -> u128 {
+        let Some(m) = t.checked_sub(1).and_then(|t| self.syms.get(t)) else { return key };
+        let mut out = 0u128;
+        for (j, table) in m.bytes.iter().enumerate() {
+            out |= table[((key >> (8 * j)) & 255) as usize];
+        }
+        if !m.blank.is_empty() {
+            out |= u128::from(m.blank[(key >> 120) as usize]) << 120;
+        }
+        out
     }
 }
 

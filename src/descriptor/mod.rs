@@ -15,6 +15,7 @@ use serde::Deserialize;
 use std::path::Path;
 
 mod board;
+pub use board::MoveSym;
 use board::{BMove, BPos, BoardRules, BoardSpec};
 mod tiers;
 pub use tiers::{BoardTiers, MAX_TIER_CELLS};
@@ -265,6 +266,25 @@ pub struct DescriptorGame {
 }
 
 impl DescriptorGame {
+    /// A board whose pieces move (`Step`, `Jump`, `Slide`, `Hanoi`): the symmetries its rules
+    /// keep on `pos`'s board, derived from the board and the rules (the identity first; see
+    /// `board.rs`, `BoardRules::moving_symmetries`); empty for every other game.
+    pub fn moving_symmetries(&self, pos: &DPos) -> Vec<MoveSym> {
+        match (pos, &self.shape) {
+            (DPos::Board(p), Shape::Board(b)) => b.moving_symmetries(p.rows, p.cols).into_owned(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The image of a position of a board whose pieces move under the transform `s` of its
+    /// board, whether the rules keep it or not (`None` for other games).
+    pub fn board_image(&self, pos: &DPos, s: &MoveSym) -> Option<DPos> {
+        match (pos, &self.shape) {
+            (DPos::Board(p), Shape::Board(b)) => Some(DPos::Board(b.image(p, s))),
+            _ => None,
+        }
+    }
+
     /// Load and check a descriptor. Every error names the file, and the line and column
     /// where there is one.
     pub fn load(path: &Path) -> GameResult<DescriptorGame> {
@@ -1244,6 +1264,12 @@ impl crate::game::packed::Packed<DPos> for PackedBoard<'_> {
     }
     fn primitive(&self, key: u128) -> Option<Value> {
         self.0.primitive(key)
+    }
+    fn symmetries(&self) -> usize {
+        self.0.symmetries()
+    }
+    fn image(&self, key: u128, t: usize) -> u128 {
+        self.0.image(key, t)
     }
 }
 

@@ -35,4 +35,15 @@ pub trait Packed<P> {
     fn children(&self, key: u128, out: &mut Vec<u128>);
     /// The value of the position for the player to move if the game is over there.
     fn primitive(&self, key: u128) -> Option<Value>;
+    /// How many symmetries the rules keep, the identity included: transforms that map every
+    /// position onto one with the same ends and the images of its children as its children.
+    /// The default, 1, is no symmetry (the fallback: every position searched as it is).
+    fn symmetries(&self) -> usize {
+        1
+    }
+    /// The key of the image of `key`'s position under symmetry `t` (below
+    /// [`Packed::symmetries`]; 0 is the identity).
+    fn image(&self, key: u128, _t: usize) -> u128 {
+        key
+    }
 }

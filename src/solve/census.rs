@@ -1,7 +1,10 @@
 //! Everything reachable from a position, solved and counted (`gamesman analyze`).
 //!
 //! The positions are the game's real positions (no symmetry reduction: `canonical` is not
-//! used), so the counts are counts of positions a player can meet. The whole graph is held
+//! used), so the counts are counts of positions a player can meet. Where a game packs its
+//! positions with symmetries ([`census_up_to_symmetry`], `analyze`), the graph holds one
+//! position a class under the symmetries that fix the root, weighted by the class's size,
+//! and the counts are the same. The whole graph is held
 //! at once and solved by retrograde analysis (which handles loopy games), or, for a puzzle,
 //! by breadth-first search backwards from the solved positions. A puzzle's census follows
 //! moves past its solved positions too, so that it counts the whole puzzle (every position
@@ -18,8 +21,8 @@ use std::collections::BTreeMap;
 pub struct ByValue(pub [u64; 4]);
 
 impl ByValue {
-    fn add(&mut self, v: Value) {
-        self.0[index(v)] += 1;
+    fn add_n(&mut self, v: Value, n: u64) {
+        self.0[index(v)] += n;
     }
 
     pub fn get(&self, v: Value) -> u64 {
@@ -54,6 +57,13 @@ pub struct Census<P> {
     pub visited: u64,
     /// Threads that expanded positions: 1 when the game cannot be copied to other threads.
     pub threads: usize,
+    /// When the positions were explored up to symmetry ([`census_up_to_symmetry`]): how
+    /// many positions each node stands for (the nodes are then one a class; every count
+    /// above is of positions, weighted by these).
+    pub weight: Option<Vec<u16>>,
+    /// When `graph.nodes` was left empty (a report: [`census_up_to_symmetry`]), the
+    /// positions of the nodes the report names (the root, the longest win and loss).
+    pub named: Vec<(usize, P)>,
 }
 
 /// What the explorer learns of one position.
@@ -83,7 +93,36 @@ pub fn census_threaded<G: Game>(
     progress: &Progress,
     threads: usize,
 ) -> GameResult<Census<G::Pos>> {
+    census_with(game, root, budget, progress, threads, false)
+}
+
+/// [`census_threaded`], up to the symmetries that fix the root where the game packs its
+/// positions and its packing has symmetries ([`crate::game::packed::Packed::symmetries`]):
+/// the graph's nodes are then one a class of positions (what is reachable from the root is
+/// closed under the symmetries that fix it), each weighted by the class's size, and every
+/// count is the same as [`census_threaded`]'s (`analyze`; not for saving, whose records are
+/// every position). Fallback: [`census_threaded`] itself.
+pub fn census_up_to_symmetry<G: Game>(
+    game: &G,
+    root: &G::Pos,
+    budget: usize,
+    progress: &Progress,
+    threads: usize,
+) -> GameResult<Census<G::Pos>> {
+    census_with(game, root, budget, progress, threads, true)
+}
+
+fn census_with<G: Game>(
+    game: &G,
+    root: &G::Pos,
+    budget: usize,
+    progress: &Progress,
+    threads: usize,
+    symmetry: bool,
+) -> GameResult<Census<G::Pos>> {
     let mut visited = 0u64;
+    let mut weight = None;
+    let mut keys = None;
     let puzzle = game.kind() == Kind::Puzzle;
     // A game that packs its positions is explored on keys, on one thread (`puzzle.rs`).
     let packed = game.packed(root);
@@ -91,9 +130,21 @@ pub fn census_threaded<G: Game>(
     let threads = if replica.is_some() { threads } else { 1 };
     let graph = match (packed, replica) {
         (Some(space), _) => {
-            let g = super::puzzle::packed_graph(&*space, root, puzzle, game.stalemate(), budget, progress)?;
-            visited = g.len() as u64;
-            g
+            // A report (`symmetry`) names only a few positions: the rest stay keys.
+            let pg = super::puzzle::packed_graph_up_to(
+                &*space,
+                root,
+                puzzle,
+                game.stalemate(),
+                budget,
+                progress,
+                symmetry,
+                !symmetry,
+            )?;
+            visited = pg.graph.len() as u64;
+            weight = pg.weight;
+            keys = pg.keys.map(|k| (k, space));
+            pg.graph
         }
         (None, Some(r)) => {
             super::explore::parallel(game, root.clone(), budget, progress, threads, r, &mut visited, expand)?
@@ -117,23 +168,24 @@ pub fn census_threaded<G: Game>(
     let (mut longest_win, mut longest_loss): (Option<usize>, Option<usize>) = (None, None);
     let remoteness = |i: usize| solutions[i].remoteness.unwrap_or(0);
     for (i, s) in solutions.iter().enumerate() {
-        by_value.add(s.value);
+        let n = weight.as_ref().map_or(1, |w: &Vec<u16>| u64::from(w[i]));
+        by_value.add_n(s.value, n);
         if let Some(v) = graph.end[i] {
-            ends.add(v);
+            ends.add_n(v, n);
         }
         if let Some(r) = s.remoteness {
             match r as usize {
-                i if i >= LISTED => by_remoteness.entry(r).or_default().add(s.value),
+                i if i >= LISTED => by_remoteness.entry(r).or_default().add_n(s.value, n),
                 i => {
                     if i >= at_remoteness.len() {
                         at_remoteness.resize(i + 1, ByValue::default());
                     }
-                    at_remoteness[i].add(s.value);
+                    at_remoteness[i].add_n(s.value, n);
                 }
             }
         }
         if let Some(g) = &grundy {
-            *by_grundy.entry(g[i]).or_default() += 1;
+            *by_grundy.entry(g[i]).or_default() += n;
         }
         let longest = match s.value {
             Value::Win => &mut longest_win,
@@ -147,6 +199,15 @@ pub fn census_threaded<G: Game>(
     by_remoteness.extend(
         at_remoteness.into_iter().enumerate().filter(|(_, b)| *b != ByValue::default()).map(|(r, b)| (r as u32, b)),
     );
+    // The positions the report names, where the graph left them as keys.
+    let named = match keys {
+        Some((keys, space)) => {
+            let mut at: Vec<usize> = [Some(0), longest_win, longest_loss].into_iter().flatten().collect();
+            at.dedup();
+            at.into_iter().map(|i| (i, space.unpack(keys[i]))).collect()
+        }
+        None => Vec::new(),
+    };
     Ok(Census {
         graph,
         solutions,
@@ -159,6 +220,8 @@ pub fn census_threaded<G: Game>(
         longest_loss,
         visited,
         threads,
+        weight,
+        named,
     })
 }
 
@@ -236,6 +299,29 @@ fn values_json(kind: Kind, b: &ByValue) -> serde_json::Value {
 }
 
 impl<P> Census<P> {
+    /// The position of node `i`: from the graph, or from the positions a report names
+    /// (`None` for another node of a graph without its positions).
+    pub fn node(&self, i: usize) -> Option<&P> {
+        self.graph.nodes.get(i).or_else(|| self.named.iter().find(|(j, _)| *j == i).map(|(_, p)| p))
+    }
+
+    /// The positions reachable (each node weighted by its class's size, when up to symmetry).
+    pub fn positions(&self) -> u64 {
+        match &self.weight {
+            None => self.graph.len() as u64,
+            Some(w) => w.iter().map(|&n| u64::from(n)).sum(),
+        }
+    }
+
+    /// The moves between them (each node's weighted likewise: its class's members have as
+    /// many moves each).
+    pub fn moves(&self) -> u64 {
+        match &self.weight {
+            None => self.graph.edges() as u64,
+            Some(w) => w.iter().enumerate().map(|(i, &n)| u64::from(n) * self.graph.children_of(i).len() as u64).sum(),
+        }
+    }
+
     /// The report `analyze` prints and a database keeps beside its positions: the root's
     /// value, and every count. `format` writes a position of the game.
     pub fn report<G: Game<Pos = P>>(&self, game: &G, engine: &str, seconds: f64) -> GameResult<serde_json::Value> {
@@ -246,21 +332,21 @@ impl<P> Census<P> {
             Ok(match i {
                 None => serde_json::Value::Null,
                 Some(i) => json!({
-                    "position": game.format(&self.graph.nodes[i])?,
+                    "position": game.format(self.node(i).expect("the report's positions are kept"))?,
                     "remoteness": self.solutions[i].remoteness,
                 }),
             })
         };
-        Ok(json!({
+        let mut report = json!({
             "game": game.info().name,
             "kind": kind.as_str(),
             "engine": engine,
-            "position": game.format(&self.graph.nodes[0])?,
+            "position": game.format(self.node(0).expect("the root is kept"))?,
             "value": root.value.name_in(kind),
             "remoteness": root.remoteness,
             "grundy": self.grundy.as_ref().map(|g| g[0]),
-            "positions": self.graph.len(),
-            "moves": self.graph.edges(),
+            "positions": self.positions(),
+            "moves": self.moves(),
             "by_value": values_json(kind, &self.by_value),
             "primitive": values_json(kind, &self.ends),
             "by_remoteness": remoteness_rows(&self.by_remoteness).into_iter().map(|(from, to, b)| {
@@ -277,6 +363,10 @@ impl<P> Census<P> {
             "positions_visited": self.visited,
             "memory_bytes": self.graph.bytes,
             "seconds": seconds,
-        }))
+        });
+        if self.weight.is_some() {
+            report["classes"] = self.graph.len().into();
+        }
+        Ok(report)
     }
 }

@@ -136,7 +136,8 @@ impl<P: Clone + Eq + Hash + Footprint> Builder<P> {
 
 impl<P> Graph<P> {
     /// A graph built elsewhere (the packed search of `puzzle.rs`): node 0 the root, the
-    /// children of node i at `children[first[i]..first[i + 1]]`.
+    /// children of node i at `children[first[i]..first[i + 1]]`; `nodes` may be empty (the
+    /// positions left out).
     pub fn from_parts(
         nodes: Vec<P>,
         end: Vec<Option<Value>>,
@@ -144,16 +145,18 @@ impl<P> Graph<P> {
         children: Vec<u32>,
         bytes: usize,
     ) -> Self {
-        debug_assert!(nodes.len() == end.len() && first.len() == nodes.len() + 1);
+        debug_assert!((nodes.is_empty() || nodes.len() == end.len()) && first.len() == end.len() + 1);
         Graph { nodes, end, first, children, bytes }
     }
 
+    /// The number of nodes (whether or not `nodes` holds their positions: a graph built
+    /// for a report alone may leave them out, see `Census::node`).
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.end.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.end.is_empty()
     }
 
     pub fn edges(&self) -> usize {

@@ -127,35 +127,80 @@ pub fn packed_graph<P>(
     budget: usize,
     progress: &Progress,
 ) -> GameResult<Graph<P>> {
-    match seen_array(space, budget, u64::MAX) {
-        Some(ids) => {
-            let start = ids.0.len() * 4;
-            explore_keys(space, root, puzzle, stalemate, budget, progress, ids, start)
-        }
-        None => explore_keys(space, root, puzzle, stalemate, budget, progress, ByKey(HashMap::new()), 0),
-    }
+    Ok(packed_graph_up_to(space, root, puzzle, stalemate, budget, progress, false, true)?.graph)
 }
 
+/// A graph explored on keys, maybe up to symmetry, maybe without its positions.
+pub struct PackedGraph<P> {
+    pub graph: Graph<P>,
+    /// Up to symmetry: how many positions each node stands for.
+    pub weight: Option<Vec<u16>>,
+    /// When the positions were not unpacked (`graph.nodes` is then empty): each node's key,
+    /// for [`Packed::unpack`].
+    pub keys: Option<Vec<u128>>,
+}
+
+/// The symmetries of `space` but the identity that map `root` onto itself (the root's
+/// stabiliser: what is reachable from the root is closed under them).
+fn fixing<P>(space: &dyn Packed<P>, root: u128) -> Vec<usize> {
+    (1..space.symmetries()).filter(|&t| space.image(root, t) == root).collect()
+}
+
+/// The least of the images of `key` under `syms` and the identity.
+#[inline]
+fn least<P>(space: &dyn Packed<P>, syms: &[usize], key: u128) -> u128 {
+    syms.iter().fold(key, |m, &t| m.min(space.image(key, t)))
+}
+
+/// [`packed_graph`], and with `symmetry` up to the symmetries that fix the root
+/// ([`Packed::symmetries`]): then each node is the least key of its class (a position
+/// reachable from the root, as every member of its class is) and its children are classes,
+/// and `weight` says how many positions each node stands for (the class's size), so that
+/// counts weighted by it are the counts of [`packed_graph`] (`None` when no symmetry but the
+/// identity fixes the root: the graph is then [`packed_graph`]'s). Without `nodes`, the
+/// positions are left as keys (a report needs only the few it names: unpacking every one
+/// costs more memory than the rest of the graph).
 #[allow(clippy::too_many_arguments)]
-fn explore_keys<P, S: Seen>(
+pub fn packed_graph_up_to<P>(
     space: &dyn Packed<P>,
     root: &P,
     puzzle: bool,
     stalemate: Value,
     budget: usize,
     progress: &Progress,
+    symmetry: bool,
+    nodes: bool,
+) -> GameResult<PackedGraph<P>> {
+    let syms = if symmetry { fixing(space, space.pack(root)) } else { Vec::new() };
+    let how = (puzzle, stalemate, budget, nodes);
+    match seen_array(space, budget, u64::MAX) {
+        Some(ids) => {
+            let start = ids.0.len() * 4;
+            explore_keys(space, root, how, progress, ids, start, &syms)
+        }
+        None => explore_keys(space, root, how, progress, ByKey(HashMap::new()), 0, &syms),
+    }
+}
+
+/// `how`: whether a puzzle, the stalemate's value, the budget, whether to unpack the nodes.
+fn explore_keys<P, S: Seen>(
+    space: &dyn Packed<P>,
+    root: &P,
+    (puzzle, stalemate, budget, unpack): (bool, Value, usize, bool),
+    progress: &Progress,
     mut seen: S,
     start_bytes: usize,
-) -> GameResult<Graph<P>> {
+    syms: &[usize],
+) -> GameResult<PackedGraph<P>> {
     let mut keys: Vec<u128> = vec![space.pack(root)];
     seen.number(seen.locate(space, keys[0]), 0);
     let mut end: Vec<Option<Value>> = Vec::new();
     let mut first: Vec<u32> = vec![0];
     let mut children: Vec<u32> = Vec::new();
     let mut out: Vec<u128> = Vec::new();
-    // A node: its key, its end, its first child, its place in the table, and its position at
-    // the end (the graph's nodes); an edge: a child's number.
-    let per_node = 16 + 2 + 4 + S::BYTES + std::mem::size_of::<P>();
+    // A node: its key, its end, its first child, its place in the table, its weight, and its
+    // position at the end (the graph's nodes, when unpacked); an edge: a child's number.
+    let per_node = 16 + 2 + 4 + 2 + S::BYTES + if unpack { std::mem::size_of::<P>() } else { 0 };
     let bytes = |nodes: usize, edges: usize| start_bytes + nodes * per_node + edges * 4;
     // Nodes are expanded a block at a time: first every child of the block, its place in the
     // table looked up ahead (prefetched), then the children numbered in order, so that the
@@ -183,6 +228,11 @@ fn explore_keys<P, S: Seen>(
                 None if out.is_empty() => Some(stalemate),
                 None => None,
             };
+            if !syms.is_empty() {
+                for c in out.iter_mut() {
+                    *c = least(space, syms, *c);
+                }
+            }
             for &c in &out {
                 let l = seen.locate(space, c);
                 seen.touch(l);
@@ -215,8 +265,20 @@ fn explore_keys<P, S: Seen>(
     }
     let b = bytes(keys.len(), children.len());
     drop(seen);
+    // A class's size: the symmetries (the identity too) over those that fix its member.
+    let weights = (!syms.is_empty()).then(|| {
+        let group = syms.len() + 1;
+        keys.iter().map(|&k| (group / (1 + syms.iter().filter(|&&t| space.image(k, t) == k).count())) as u16).collect()
+    });
+    if !unpack {
+        return Ok(PackedGraph {
+            graph: Graph::from_parts(Vec::new(), end, first, children, b),
+            weight: weights,
+            keys: Some(keys),
+        });
+    }
     let nodes: Vec<P> = keys.into_iter().map(|k| space.unpack(k)).collect();
-    Ok(Graph::from_parts(nodes, end, first, children, b))
+    Ok(PackedGraph { graph: Graph::from_parts(nodes, end, first, children, b), weight: weights, keys: None })
 }
 
 /// [`solve_puzzle`] on keys: a breadth-first search from `start` that stops at the first
@@ -250,16 +312,20 @@ fn search_keys<G: Game, S: Seen>(
     // Reached positions: their keys and the number of the position each was reached from.
     let mut keys: Vec<u128> = vec![space.pack(start)];
     let mut parent: Vec<u32> = vec![u32::MAX];
-    seen.number(seen.locate(space, keys[0]), 0);
     let mut queue: VecDeque<u32> = VecDeque::from([0]);
     let mut out: Vec<u128> = Vec::new();
     let per_node = 16 + 4 + 4 + S::BYTES;
+    // Every symmetry the rules keep maps the solved positions onto solved positions, so a
+    // position and its images are as far from a solution: the search looks each position up
+    // by the least key of its class, but keeps the key itself (the path is of real moves).
+    let syms: Vec<usize> = (1..space.symmetries()).collect();
+    seen.number(seen.locate(space, least(space, &syms, keys[0])), 0);
     while let Some(i) = queue.pop_front() {
         out.clear();
         space.children(keys[i as usize], &mut out);
         for &c in &out {
             let n = u32::try_from(keys.len()).map_err(|_| too_many())?;
-            if !seen.number(seen.locate(space, c), n).1 {
+            if !seen.number(seen.locate(space, least(space, &syms, c)), n).1 {
                 continue;
             }
             keys.push(c);
