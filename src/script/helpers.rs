@@ -638,7 +638,7 @@ mod tests {
                     seed ^= seed << 13;
                     seed ^= seed >> 7;
                     seed ^= seed << 17;
-                    seed % 3 != 0
+                    !seed.is_multiple_of(3)
                 })
                 .collect();
             let text: String = cells.iter().map(|&e| if e { '.' } else { '#' }).collect();
