@@ -296,7 +296,8 @@ fn a_long_search_does_not_hold_up_other_requests_and_ends_at_the_limit() {
 
 /// Closed by the server: end of file, a reset, or an error status before closing.
 fn closed(c: &mut std::net::TcpStream) -> bool {
-    c.set_read_timeout(Some(Duration::from_secs(3))).unwrap();
+    // Long enough for a server starved by a loaded machine: what matters is that it closes.
+    c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     let mut buf = Vec::new();
     match c.read_to_end(&mut buf) {
         Ok(_) => buf.is_empty() || !buf.starts_with(b"HTTP/1.1 2"),
@@ -328,7 +329,8 @@ fn slow_and_idle_connections_are_closed_and_new_clients_still_served() {
     for c in slow.iter_mut() {
         assert!(closed(c), "a slow connection is held open");
     }
-    assert!(t0.elapsed() < Duration::from_secs(4), "held for {:?}", t0.elapsed());
+    // The header timeout is 1 s; the margin is for a loaded machine (CI runs tests side by side).
+    assert!(t0.elapsed() < Duration::from_secs(9), "held for {:?}", t0.elapsed());
     // More idle connections than the bound: past it, a client is refused at once; once the
     // idle ones time out, new clients are served again.
     let _idle = open(40);
@@ -336,8 +338,13 @@ fn slow_and_idle_connections_are_closed_and_new_clients_still_served() {
     let mut refused = std::net::TcpStream::connect(&addr).unwrap();
     refused.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
     assert!(closed(&mut refused), "a connection past the bound was served");
+    // Once the idle ones time out (1 s, later on a loaded machine), new clients are served.
+    let t1 = Instant::now();
     std::thread::sleep(Duration::from_millis(1500));
-    assert!(alive(&mut s), "new clients are not served after the idle ones timed out");
+    while !alive(&mut s) {
+        assert!(t1.elapsed() < Duration::from_secs(15), "new clients are not served after the idle ones timed out");
+        std::thread::sleep(Duration::from_millis(250));
+    }
 }
 
 // ---- The browser ----

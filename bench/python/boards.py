@@ -7,6 +7,7 @@ symmetry, no decomposition, positions as tuples of cells.
     python3 bench/python/boards.py            # every check, with the positions each visits
     python3 bench/python/boards.py hex 4      # one game: tictactoe | connect4 R C K |
                                               # domineering R C [first|second] | hex N |
+                                              # hex-openings N (every opening's value) |
                                               # notakto | cram R C
 Values are for the player to move: win, lose or tie.
 """
@@ -121,7 +122,7 @@ def domineering(rows, cols, first_moves=True):
     return solve(0, first_moves), len(memo)
 
 
-def hex_game(n):
+def hex_game(n, openings=False):
     """X joins top and bottom, O left and right; a cell touches (r,c±1), (r±1,c), (r-1,c+1), (r+1,c-1)."""
     nb = []
     for r in range(n):
@@ -160,6 +161,9 @@ def hex_game(n):
         memo[key] = v
         return v
 
+    if openings:
+        # Every opening's value for X (the negamax of each child, one memo for all).
+        return [-solve('.' * i + 'x' + '.' * (n * n - 1 - i), 'o', 'x') for i in range(n * n)], len(memo)
     return solve('.' * (n * n), 'x', 'o'), len(memo)
 
 
@@ -210,6 +214,9 @@ def run(args):
     elif game == 'hex':
         (v, n), extra = hex_game(int(args[1])), ""
         out = NAME[v]
+    elif game == 'hex-openings':
+        (vs, n), extra = hex_game(int(args[1]), openings=True), ""
+        out = "openings " + " ".join(NAME[v] for v in vs)
     elif game == 'cram':
         (v, n), extra = cram(int(args[1]), int(args[2])), ""
         out = f"grundy {v}"

@@ -124,6 +124,155 @@ fn any_line<T>(items: &[T], lines: &Array, is: impl Fn(&T) -> bool) -> Res<bool>
     Ok(false)
 }
 
+/// The cells of a board for [`connects`]: a string's characters row by row (a `/` between
+/// rows skipped), or an array's integers; `true` where the cell holds the piece.
+fn holding(b: &Dynamic, p: &Dynamic, f: &str) -> Res<Vec<bool>> {
+    if let Some(s) = b.read_lock::<ImmutableString>() {
+        let p = p.as_char().map_err(|_| format!("{f}: on a string board the piece is a character ('x')"))?;
+        return Ok(s.chars().filter(|&c| c != '/').map(|c| c == p).collect());
+    }
+    if let Some(a) = b.read_lock::<Array>() {
+        let p = p.as_int().map_err(|_| format!("{f}: on an array board the piece is an integer"))?;
+        return Ok(a.iter().map(|v| v.as_int() == Ok(p)).collect());
+    }
+    Err(format!("{f}: the board is a string (rows of cells, `/` between rows allowed) or an array of integers").into())
+}
+
+/// The cells of a side for [`connects`]: `"top"`, `"bottom"`, `"left"`, `"right"`, or an
+/// array of cell numbers (row by row from 0).
+fn side(s: &Dynamic, rows: usize, cols: usize) -> Res<Vec<usize>> {
+    if let Some(name) = s.read_lock::<ImmutableString>() {
+        return match name.as_str() {
+            "top" => Ok((0..cols).collect()),
+            "bottom" => Ok(((rows - 1) * cols..rows * cols).collect()),
+            "left" => Ok((0..rows).map(|r| r * cols).collect()),
+            "right" => Ok((0..rows).map(|r| r * cols + cols - 1).collect()),
+            other => Err(format!(
+                "connects: a side is \"top\", \"bottom\", \"left\", \"right\" or an array of cells, not \"{other}\""
+            )
+            .into()),
+        };
+    }
+    if let Some(a) = s.read_lock::<Array>() {
+        return a
+            .iter()
+            .map(|v| index(v.as_int().map_err(|_| "connects: a side's cells are integers")?, rows * cols, "cell"))
+            .collect();
+    }
+    Err("connects: a side is \"top\", \"bottom\", \"left\", \"right\" or an array of cells".into())
+}
+
+/// Whether a chain of cells holding `p`, each a step of `steps` from the last, joins a cell
+/// of `from` to a cell of `to` on the board `b` of `cols` columns (docs/scripting.md).
+fn connects(b: &Dynamic, cols: i64, p: &Dynamic, steps: &Dynamic, from: &Dynamic, to: &Dynamic) -> Res<bool> {
+    let on = holding(b, p, "connects")?;
+    if cols < 1 || on.len() % cols as usize != 0 || on.is_empty() {
+        return Err(format!("connects: a board of {} cells is not rows of {cols}", on.len()).into());
+    }
+    let cols = cols as usize;
+    let rows = on.len() / cols;
+    let bad_steps = || -> Box<EvalAltResult> { "connects: the steps are an array of [row, column] pairs".into() };
+    let steps: Vec<(i64, i64)> = {
+        let a = steps.read_lock::<Array>().ok_or_else(bad_steps)?;
+        a.iter()
+            .map(|s| {
+                let s = s.read_lock::<Array>().ok_or_else(bad_steps)?;
+                match s.as_slice() {
+                    [r, c] => Ok((r.as_int().map_err(|_| bad_steps())?, c.as_int().map_err(|_| bad_steps())?)),
+                    _ => Err(bad_steps()),
+                }
+            })
+            .collect::<Res<_>>()?
+    };
+    let mut goal = vec![false; on.len()];
+    for c in side(to, rows, cols)? {
+        goal[c] = true;
+    }
+    let mut seen = vec![false; on.len()];
+    let mut todo = Vec::new();
+    for c in side(from, rows, cols)? {
+        if on[c] && !seen[c] {
+            seen[c] = true;
+            todo.push(c);
+        }
+    }
+    while let Some(c) = todo.pop() {
+        if goal[c] {
+            return Ok(true);
+        }
+        let (r, k) = ((c / cols) as i64, (c % cols) as i64);
+        for &(dr, dc) in &steps {
+            let (rr, kk) = (r + dr, k + dc);
+            if rr < 0 || kk < 0 || rr >= rows as i64 || kk >= cols as i64 {
+                continue;
+            }
+            let n = rr as usize * cols + kk as usize;
+            if on[n] && !seen[n] {
+                seen[n] = true;
+                todo.push(n);
+            }
+        }
+    }
+    Ok(false)
+}
+
+/// The cells (numbered row by row from 0) where `b` holds `p` at (r, c) and at (r + dr,
+/// c + dc) too, on a board of `cols` columns: the places for a domino (`dr, dc` = 1, 0 or 0,
+/// 1) or any two-cell piece.
+fn pairs(b: &Dynamic, cols: i64, p: &Dynamic, dr: i64, dc: i64) -> Res<Array> {
+    let on = holding(b, p, "pairs")?;
+    if cols < 1 || on.len() % cols as usize != 0 || on.is_empty() {
+        return Err(format!("pairs: a board of {} cells is not rows of {cols}", on.len()).into());
+    }
+    let (rows, cols) = ((on.len() / cols as usize) as i64, cols);
+    let mut out = Array::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            let (rr, cc) = (r + dr, c + dc);
+            if on[(r * cols + c) as usize]
+                && rr >= 0
+                && cc >= 0
+                && rr < rows
+                && cc < cols
+                && on[(rr * cols + cc) as usize]
+            {
+                out.push(Dynamic::from_int(r * cols + c));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Every copy of the string `s` with one `empty` character made `p`, in order.
+fn placements_str(s: &str, empty: char, p: char) -> Res<Array> {
+    let chars: Vec<char> = s.chars().collect();
+    check_placements(chars.iter().filter(|&&c| c == empty).count(), chars.len())?;
+    let mut out = Array::new();
+    let mut buf = String::with_capacity(s.len());
+    for i in 0..chars.len() {
+        if chars[i] == empty {
+            buf.clear();
+            buf.extend(chars[..i].iter());
+            buf.push(p);
+            buf.extend(chars[i + 1..].iter());
+            out.push(Dynamic::from(buf.clone()));
+        }
+    }
+    Ok(out)
+}
+
+/// Refuse to make more than 2^24 cells of copies in one `placements` (a board of 100,000
+/// empty cells would make 10^10), before making them.
+fn check_placements(empty: usize, len: usize) -> Res<()> {
+    if empty.saturating_mul(len) > 1 << 24 {
+        return Err(format!(
+            "placements: {empty} copies of a board of {len} cells is more than the 16777216 cells one call may make"
+        )
+        .into());
+    }
+    Ok(())
+}
+
 fn seg_array(s: Segment) -> Dynamic {
     Dynamic::from_array(s.iter().map(|&v| Dynamic::from_int(v as i64)).collect())
 }
@@ -359,6 +508,31 @@ pub fn register(engine: &mut Engine) {
         .register_fn("to_debug", |s: &mut HeapSplits| s.to_string())
         .register_iterator::<HeapSplits>();
 
+    // Connection and placement: Hex-like games.
+    engine
+        .register_fn(
+            "connects",
+            |b: Dynamic, cols: i64, p: Dynamic, steps: Dynamic, from: Dynamic, to: Dynamic| -> Res<bool> {
+                connects(&b, cols, &p, &steps, &from, &to)
+            },
+        )
+        .register_fn("pairs", |b: Dynamic, cols: i64, p: Dynamic, dr: i64, dc: i64| -> Res<Array> {
+            pairs(&b, cols, &p, dr, dc)
+        })
+        .register_fn("placements", |s: &str, empty: char, p: char| placements_str(s, empty, p))
+        .register_fn("placements", |a: &mut Array, empty: i64, p: i64| -> Res<Array> {
+            check_placements(a.iter().filter(|v| v.as_int() == Ok(empty)).count(), a.len())?;
+            let mut out = Array::new();
+            for i in 0..a.len() {
+                if a[i].as_int() == Ok(empty) {
+                    let mut c = a.clone();
+                    c[i] = Dynamic::from_int(p);
+                    out.push(Dynamic::from_array(c));
+                }
+            }
+            Ok(out)
+        });
+
     engine
         .register_fn("parse_heaps", |text: ImmutableString| -> Res<Array> {
             parse_heaps(&text).map(to_array).map_err(Into::into)
@@ -477,5 +651,165 @@ mod tests {
         assert_eq!(eval::<rhai::Array>("full_grid(2, 3).run_removals(2, 2)").len(), 7);
         assert!(error("full_grid(2, 3).segments(3, 2)").contains("segment lengths 3 to 2"));
         assert!(error("full_grid(2, 3).segments(0, 2)").contains("segment lengths 0 to 2"));
+    }
+
+    /// Hex connection by a second method: grow X's (or O's) region from its first side by
+    /// sweeping every cell until nothing changes, with the six neighbours written out.
+    fn oracle_joined(cells: &[u8], n: usize, who: u8) -> bool {
+        let mut reach = vec![false; n * n];
+        for i in 0..n {
+            let c = if who == b'x' { i } else { i * n };
+            reach[c] = cells[c] == who;
+        }
+        loop {
+            let mut grew = false;
+            for r in 0..n {
+                for c in 0..n {
+                    if reach[r * n + c] || cells[r * n + c] != who {
+                        continue;
+                    }
+                    let near = [
+                        r > 0 && reach[(r - 1) * n + c],
+                        r > 0 && c + 1 < n && reach[(r - 1) * n + c + 1],
+                        c > 0 && reach[r * n + c - 1],
+                        c + 1 < n && reach[r * n + c + 1],
+                        r + 1 < n && c > 0 && reach[(r + 1) * n + c - 1],
+                        r + 1 < n && reach[(r + 1) * n + c],
+                    ];
+                    if near.iter().any(|&b| b) {
+                        reach[r * n + c] = true;
+                        grew = true;
+                    }
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        (0..n).any(|i| reach[if who == b'x' { (n - 1) * n + i } else { i * n + n - 1 }])
+    }
+
+    #[test]
+    fn connects_agrees_with_a_second_method_on_random_hex_boards() {
+        let engine = super::super::engine();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut joined = 0;
+        for trial in 0..600 {
+            let n = 1 + trial % 6;
+            let cells: Vec<u8> = (0..n * n)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    [b'x', b'o', b'.'][(seed % 3) as usize]
+                })
+                .collect();
+            let rows: Vec<String> = cells.chunks(n).map(|r| String::from_utf8(r.to_vec()).unwrap()).collect();
+            let text = rows.join("/");
+            let ints: Vec<String> = cells
+                .iter()
+                .map(|&c| {
+                    if c == b'x' {
+                        "1"
+                    } else if c == b'o' {
+                        "2"
+                    } else {
+                        "0"
+                    }
+                    .to_string()
+                })
+                .collect();
+            for (who, ch, int, from, to) in [(b'x', 'x', 1, "top", "bottom"), (b'o', 'o', 2, "left", "right")] {
+                let want = oracle_joined(&cells, n, who);
+                joined += want as usize;
+                let steps = "[[-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0]]";
+                let on_text = format!(r#"connects("{text}", {n}, '{ch}', {steps}, "{from}", "{to}")"#);
+                assert_eq!(engine.eval::<bool>(&on_text).unwrap(), want, "{on_text}");
+                let on_ints = format!(r#"connects([{}], {n}, {int}, {steps}, "{from}", "{to}")"#, ints.join(","));
+                assert_eq!(engine.eval::<bool>(&on_ints).unwrap(), want, "{on_ints}");
+                // The sides as arrays of cells.
+                let cells_of = |name: &str| -> String {
+                    let v: Vec<String> = (0..n)
+                        .map(|i| match name {
+                            "top" => i,
+                            "bottom" => (n - 1) * n + i,
+                            "left" => i * n,
+                            _ => i * n + n - 1,
+                        })
+                        .map(|c| c.to_string())
+                        .collect();
+                    format!("[{}]", v.join(","))
+                };
+                let by_cells =
+                    format!(r#"connects("{text}", {n}, '{ch}', {steps}, {}, {})"#, cells_of(from), cells_of(to));
+                assert_eq!(engine.eval::<bool>(&by_cells).unwrap(), want, "{by_cells}");
+            }
+        }
+        // Both answers occur often enough for the comparison to mean something.
+        assert!(joined > 150 && joined < 1050, "{joined} boards joined of 1200");
+    }
+
+    #[test]
+    fn connects_refuses_bad_input() {
+        let steps = "[[0, 1]]";
+        assert!(error(&format!(r#"connects("xxx", 2, 'x', {steps}, "left", "right")"#)).contains("not rows of 2"));
+        assert!(error(&format!(r#"connects("xx", 2, 'x', {steps}, "up", "right")"#)).contains("not \"up\""));
+        assert!(error(&format!(r#"connects("xx", 2, 'x', {steps}, [0, 7], "right")"#)).contains("cell 7 is outside"));
+        assert!(error(r#"connects("xx", 2, 'x', [[0]], "left", "right")"#).contains("[row, column] pairs"));
+        assert!(error(r#"connects("xx", 2, 1, [[0, 1]], "left", "right")"#).contains("the piece is a character"));
+        // Steps that do not join a row's cells: no connection across it.
+        assert!(eval::<bool>(r#"connects("xx", 2, 'x', [[0, 1]], "left", "right")"#));
+        assert!(!eval::<bool>(r#"connects("xx", 2, 'x', [[1, 0]], "left", "right")"#));
+    }
+
+    #[test]
+    fn pairs_agree_with_every_cell_tried() {
+        let engine = super::super::engine();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for trial in 0..200 {
+            let (rows, cols) = (1 + trial % 5, 1 + trial / 5 % 6);
+            let cells: Vec<bool> = (0..rows * cols)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    !seed.is_multiple_of(3)
+                })
+                .collect();
+            let text: String = cells.iter().map(|&e| if e { '.' } else { '#' }).collect();
+            for (dr, dc) in [(1i64, 0i64), (0, 1), (1, 1), (-1, 2)] {
+                let want: Vec<i64> = (0..rows * cols)
+                    .filter(|&i| {
+                        let (r, c) = ((i / cols) as i64 + dr, (i % cols) as i64 + dc);
+                        cells[i]
+                            && (0..rows as i64).contains(&r)
+                            && (0..cols as i64).contains(&c)
+                            && cells[r as usize * cols + c as usize]
+                    })
+                    .map(|i| i as i64)
+                    .collect();
+                let call = format!(r#"pairs("{text}", {cols}, '.', {dr}, {dc})"#);
+                let got: Vec<i64> =
+                    engine.eval::<rhai::Array>(&call).unwrap().iter().map(|v| v.as_int().unwrap()).collect();
+                assert_eq!(got, want, "{call}");
+            }
+        }
+        // By hand: vertical dominoes on a 2×3 board whose middle top cell is covered.
+        let got = eval::<rhai::Array>(r#"pairs(".#./...", 3, '.', 1, 0)"#);
+        assert_eq!(got.iter().map(|v| v.as_int().unwrap()).collect::<Vec<_>>(), vec![0, 2]);
+        assert!(error(r#"pairs("...", 2, '.', 1, 0)"#).contains("pairs: a board of 3 cells is not rows of 2"));
+    }
+
+    #[test]
+    fn placements_put_a_piece_on_each_empty_cell() {
+        let a = eval::<rhai::Array>(r#"placements("x../.o.", '.', 'o')"#);
+        let got: Vec<String> = a.iter().map(|v| v.to_string()).collect();
+        assert_eq!(got, ["xo./.o.", "x.o/.o.", "x../oo.", "x../.oo"]);
+        let a = eval::<rhai::Array>("placements([1, 0, 2, 0], 0, 2)");
+        let got: Vec<Vec<i64>> =
+            a.iter().map(|v| v.clone().into_array().unwrap().iter().map(|x| x.as_int().unwrap()).collect()).collect();
+        assert_eq!(got, [vec![1, 2, 2, 0], vec![1, 0, 2, 2]]);
+        assert!(eval::<rhai::Array>(r#"placements("xo", '.', 'x')"#).is_empty());
+        assert!(error(r#"let s = "."; s.pad(5000, '.'); placements(s, '.', 'x')"#).contains("more than the 16777216"));
     }
 }
