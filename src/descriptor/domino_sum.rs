@@ -163,8 +163,14 @@ impl DominoSum {
 }
 
 impl DominoSum {
-    /// The parts of `key`: its regions of two cells or more, each canonical.
+    /// The parts of `key`: the regions of its [reduced](DominoSum::reduce) form, each
+    /// canonical.
     pub fn parts_of(&self, key: u64, out: &mut Vec<u64>) {
+        self.regions_of(self.reduce(key & self.full), out)
+    }
+
+    /// The regions of two cells or more of `key`, each canonical.
+    pub fn regions_of(&self, key: u64, out: &mut Vec<u64>) {
         let mut rest = key & self.full;
         while rest != 0 {
             let mut region = rest & rest.wrapping_neg();
@@ -179,6 +185,50 @@ impl DominoSum {
             if region & (region - 1) != 0 {
                 out.push(self.canonical(region));
             }
+        }
+    }
+
+    /// `key` with cells taken away where that changes no Grundy value, until none can be
+    /// (`docs/performance.md`, "Cram on keys", proves both):
+    /// - **leaves of one cell**: of the leaves (empty cells with one empty neighbour) next to
+    ///   the same cell, all but one;
+    /// - **bridges**: a cell, not a leaf, all of whose neighbours have a leaf.
+    pub fn reduce(&self, key: u64) -> u64 {
+        let mut x = key;
+        loop {
+            let w = self.w;
+            // The cells whose neighbour to the left, right, above, below is empty.
+            let l = (x << 1) & !self.first_col & x;
+            let r = (x >> 1) & !self.last_col & x;
+            let u = (x << w) & x;
+            let d = (x >> w) & x;
+            let (across, both_across) = (l ^ r, l & r);
+            let (down, both_down) = (u ^ d, u & d);
+            let leaves = (across & !(down | both_down)) | (down & !(across | both_across));
+            if leaves == 0 {
+                return x;
+            }
+            // The cell each leaf hangs on, direction by direction; a leaf whose cell already
+            // has one goes.
+            let mut hubs = (leaves & d) << w;
+            let mut gone = 0;
+            let c = (leaves & r) << 1;
+            gone |= (c & hubs) >> 1;
+            hubs |= c;
+            let c = (leaves & u) >> w;
+            gone |= (c & hubs) << w;
+            hubs |= c;
+            let c = (leaves & l) >> 1;
+            gone |= (c & hubs) << 1;
+            hubs |= c;
+            let rest = x & !leaves & !hubs;
+            let next_to_rest = ((rest << 1) & !self.first_col) | ((rest >> 1) & !self.last_col) | (rest << w) | (rest >> w);
+            let bridges = rest & !next_to_rest;
+            let y = x & !gone & !bridges;
+            if y == x {
+                return x;
+            }
+            x = y;
         }
     }
 
@@ -260,7 +310,7 @@ mod tests {
                 assert_eq!(sum.moves_of(key) as usize, rules.move_count(&p));
                 // Parts, compared as the descriptor's canonical positions.
                 let mut parts = Vec::new();
-                sum.parts_of(key, &mut parts);
+                sum.regions_of(key, &mut parts);
                 let got: Vec<BPos> =
                     parts.iter().map(|&k| rules.canonical(&sum.position_of(k))).collect();
                 let want: Vec<BPos> =
@@ -269,7 +319,7 @@ mod tests {
                 // A part's key is canonical: its own canonical key, and one key per class.
                 for (&k, c) in parts.iter().zip(&got) {
                     let mut again = Vec::new();
-                    sum.parts_of(k, &mut again);
+                    sum.regions_of(k, &mut again);
                     assert_eq!(again, vec![k]);
                     // Keys of one board size: one region a key, one key a region.
                     let board = (rows.min(cols), rows.max(cols));
