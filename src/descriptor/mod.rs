@@ -17,6 +17,7 @@ use std::path::Path;
 mod board;
 pub use board::MoveSym;
 use board::{BMove, BPos, BoardRules, BoardSpec};
+mod domino_sum;
 mod tiers;
 pub use tiers::{BoardTiers, MAX_TIER_CELLS};
 
@@ -1209,6 +1210,17 @@ impl Game for DescriptorGame {
         }
     }
 
+    /// An impartial domino board of at most 64 cells (Cram) as 64-bit keys
+    /// (`domino_sum.rs`); `None` for the rest, under misère play, or with a script hook.
+    fn packed_sum(&self, root: &DPos) -> Option<Box<dyn crate::game::packed::PackedSum<DPos>>> {
+        match (root, &self.shape) {
+            (DPos::Board(p), Shape::Board(b)) if self.has_split() && b.splits() => {
+                Some(Box::new(DominoKeys(domino_sum::DominoSum::new(p)?)))
+            }
+            _ => None,
+        }
+    }
+
     fn canonical(&self, pos: &DPos) -> GameResult<DPos> {
         if self.primitive_hook.is_some() {
             // The script may look at the order of heaps or the place of tokens.
@@ -1237,6 +1249,30 @@ impl Game for DescriptorGame {
             (DPos::Board(p), Shape::Board(b)) => DPos::Board(b.canonical(p)),
             _ => pos.clone(),
         })
+    }
+}
+
+/// A domino board's keys (`domino_sum.rs`) over descriptor positions.
+struct DominoKeys(domino_sum::DominoSum);
+
+impl crate::game::packed::PackedSum<DPos> for DominoKeys {
+    fn pack(&self, pos: &DPos) -> Option<u64> {
+        match pos {
+            DPos::Board(p) => self.0.key_of(p),
+            _ => None,
+        }
+    }
+    fn unpack(&self, key: u64) -> DPos {
+        DPos::Board(self.0.position_of(key))
+    }
+    fn parts(&self, key: u64, out: &mut Vec<u64>) {
+        self.0.parts_of(key, out)
+    }
+    fn children(&self, key: u64, out: &mut Vec<u64>) {
+        self.0.children_of(key, out)
+    }
+    fn move_count(&self, key: u64) -> u32 {
+        self.0.moves_of(key)
     }
 }
 

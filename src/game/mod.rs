@@ -239,6 +239,8 @@ pub struct Replica<'a, G: Game> {
 /// - [`Game::tiers`]: `None` — no positions by index: `--save` explores the game whole and
 ///   keeps it in the redb store (see [`tier`]).
 /// - [`Game::packed`]: `None` — a puzzle is searched over its own positions (see [`packed`]).
+/// - [`Game::packed_sum`]: `None` — Grundy values are searched over the game's own positions
+///   through `split`, `canonical`, `children` and `move_count` (see [`packed::PackedSum`]).
 pub trait Game {
     /// A position. Memo tables key on it, so equality must mean "same position".
     type Pos: Clone + Eq + Hash + Footprint;
@@ -381,6 +383,14 @@ pub trait Game {
     fn packed(&self, _root: &Self::Pos) -> Option<Box<dyn packed::Packed<Self::Pos> + '_>> {
         None
     }
+
+    /// An impartial game's positions reachable from `root` as 64-bit keys that split into
+    /// canonical parts (see [`packed::PackedSum`]): the Grundy search then runs on keys,
+    /// natively. Only for normal play (a misère wrapper leaves it out); its parts, children
+    /// and move counts must agree with `split`, `canonical`, `children` and `move_count`.
+    fn packed_sum(&self, _root: &Self::Pos) -> Option<Box<dyn packed::PackedSum<Self::Pos>>> {
+        None
+    }
 }
 
 /// [`Game::parse_move`]'s default: the legal move whose name `text` is.
@@ -481,5 +491,8 @@ impl<G: Game + ?Sized> Game for &G {
     }
     fn packed(&self, root: &G::Pos) -> Option<Box<dyn packed::Packed<G::Pos> + '_>> {
         (**self).packed(root)
+    }
+    fn packed_sum(&self, root: &G::Pos) -> Option<Box<dyn packed::PackedSum<G::Pos>>> {
+        (**self).packed_sum(root)
     }
 }

@@ -47,3 +47,35 @@ pub trait Packed<P> {
         key
     }
 }
+
+/// An impartial game under normal play whose positions are sums of parts, packed in 64 bits:
+/// an optional capability ([`crate::game::Game::packed_sum`]) for a faster Grundy search.
+///
+/// A key stands for a position of the game reachable from one root (the same board, say).
+/// The game splits a key into its **parts**, each in canonical form (one key for every
+/// position equal to it under the game's symmetries, so that equal parts meet in the
+/// solver's table), lists a part's children as keys (sums again, not canonical), and counts
+/// a part's moves. The nimber search (`src/solve/nimber_packed.rs`) then runs on keys with a
+/// table of `u64`, natively, where the fallback asks `split`, `canonical`, `children` and
+/// `move_count` of the game's own positions.
+///
+/// The contract, which the solver relies on: the Grundy value of a key is the XOR of its
+/// parts' values; a part's children are the game's positions one move away from it (one a
+/// move; repeats allowed); a part has no moves exactly when [`PackedSum::move_count`] is 0;
+/// every play ends (no key recurs on a line of play). A part whose Grundy value is 0 for a
+/// reason the game knows (a lone cell of a domino board) may be left out of the parts.
+///
+/// Fallback (`None`, the default): the search works on the game's own positions.
+pub trait PackedSum<P> {
+    /// The key of `pos`, a position reachable from the root; `None` when it does not pack
+    /// into this space (another board).
+    fn pack(&self, pos: &P) -> Option<u64>;
+    /// A position of the game for a key (any key: a sum or a part).
+    fn unpack(&self, key: u64) -> P;
+    /// The parts of the position `key`, canonical, pushed on `out`.
+    fn parts(&self, key: u64, out: &mut Vec<u64>);
+    /// The positions one move away from the part `key`, pushed on `out`.
+    fn children(&self, key: u64, out: &mut Vec<u64>);
+    /// How many moves the part `key` has.
+    fn move_count(&self, key: u64) -> u32;
+}

@@ -11,6 +11,7 @@ pub mod graph;
 pub mod grundy;
 pub mod memo;
 pub mod nimber;
+pub mod nimber_packed;
 pub mod puzzle;
 pub mod quick;
 pub mod reach;

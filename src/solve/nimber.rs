@@ -23,6 +23,7 @@
 //! iterative solver ([`super::grundy`]).
 
 use super::memo::Memo;
+use super::nimber_packed::PackedNimbers;
 use crate::game::{Footprint, Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::HashSet;
@@ -72,6 +73,11 @@ struct Child<P> {
 /// The nimbers of one game's positions, found by the value-at-a-time search.
 pub struct NimberSearch<G: Game> {
     game: std::rc::Rc<G>,
+    /// The same search on keys, where the game packs the position asked about
+    /// ([`Game::packed_sum`]; `nimber_packed.rs`): the space of the last such position.
+    packed: Option<PackedNimbers<G::Pos>>,
+    /// Positions the packed searches of earlier spaces expanded.
+    packed_visited: u64,
     memo: Memo<G::Pos, Known>,
     on_path: HashSet<G::Pos>,
     depth: usize,
@@ -86,6 +92,8 @@ impl<G: Game> NimberSearch<G> {
     pub fn new(game: std::rc::Rc<G>, budget: usize, progress: Progress) -> Self {
         NimberSearch {
             game,
+            packed: None,
+            packed_visited: 0,
             memo: Memo::new(budget / 4 * 3),
             on_path: HashSet::new(),
             depth: 0,
@@ -98,16 +106,38 @@ impl<G: Game> NimberSearch<G> {
 
     /// Positions expanded so far.
     pub fn visited(&self) -> u64 {
-        self.visited
+        self.visited + self.packed_visited + self.packed.as_ref().map_or(0, |p| p.visited())
     }
 
     /// Table entries dropped to keep to the budget.
     pub fn evicted(&self) -> u64 {
-        self.memo.evicted()
+        self.memo.evicted() + self.packed.as_ref().map_or(0, |p| p.evicted())
+    }
+
+    /// The key of `pos` where the game packs it (see [`Game::packed_sum`]), with the search
+    /// of its space ready (a new one, with its own table, when `pos` is in another space).
+    fn packed_key(&mut self, pos: &G::Pos) -> Option<u64> {
+        if let Some(key) = self.packed.as_ref().and_then(|p| p.pack(pos)) {
+            return Some(key);
+        }
+        let space = self.game.packed_sum(pos)?;
+        let key = space.pack(pos)?;
+        if let Some(old) = self.packed.take() {
+            self.packed_visited += old.visited();
+        }
+        self.packed = Some(PackedNimbers::new(space, self.budget, self.progress.clone()));
+        Some(key)
     }
 
     /// The nimber of `pos` (a sum of its parts, where the game splits it).
     pub fn grundy(&mut self, pos: &G::Pos) -> Res<u64> {
+        if let Some(key) = self.packed_key(pos) {
+            let r = self.packed.as_mut().expect("a packed search for the key").grundy(key);
+            if std::env::var_os("NIMBER_DEBUG").is_some() {
+                eprintln!("grundy done: visited {}", self.visited());
+            }
+            return r;
+        }
         self.reset_path();
         let parts = self.parts(pos)?;
         let mut g = 0;
@@ -120,6 +150,9 @@ impl<G: Game> NimberSearch<G> {
     /// Is the nimber of `pos` zero (a loss for the player to move)? Cheaper than
     /// [`NimberSearch::grundy`]: the hardest part is only tested, not solved.
     pub fn is_zero(&mut self, pos: &G::Pos) -> Res<bool> {
+        if let Some(key) = self.packed_key(pos) {
+            return self.packed.as_mut().expect("a packed search for the key").is_zero(key);
+        }
         self.reset_path();
         let parts = self.parts(pos)?;
         let mut child = self.child(parts)?;

@@ -1,0 +1,332 @@
+//! Cram on 64-bit keys: the [`crate::game::packed::PackedSum`] of an impartial domino board (`moves:
+//! Domino(Either)`) of at most 64 cells, for the Grundy search on keys
+//! (`src/solve/nimber_packed.rs`).
+//!
+//! A key is the set of **empty** cells of the board, cell (r, c) at bit `r * w + c`, where
+//! `w` is the board's shorter side (a board wider than tall is turned a quarter, which
+//! changes no Grundy value), so that `w ≤ 8` and every shift stays inside the word. With no
+//! guard column, a domino across is a bit with its right neighbour set and not in the last
+//! column (`x & x >> 1 & !last`), a domino down a bit with the one below set (`x & x >> w`).
+//!
+//! A part is a 4-connected region of empty cells (a domino never crosses a covered cell), cut
+//! out by a flood fill of shifts and masks; a lone cell is left out (no domino fits, value
+//! 0). Its key is canonical: moved to the top-left corner, then the smallest of its images
+//! under the symmetries of the square that fit on the board: the two mirrors and the half
+//! turn always (the half turn of a region in the top-left corner is its word reversed and
+//! shifted back), the transpose and its three images when the turned region fits (always on
+//! a square board). A region that fits only one way round cannot meet its turned self on
+//! this board, so equal regions always meet.
+
+use super::board::BPos;
+
+/// The keys of one board's positions (see the module's documentation).
+#[derive(Clone)]
+pub struct DominoSum {
+    /// The board of the root (its size, and what unpacking copies).
+    proto: BPos,
+    /// The key's rows and columns (the root's, or its transpose when wider than tall).
+    rows: u32,
+    w: u32,
+    turned: bool,
+    /// Bits of the first and last column, of the first row, of every cell.
+    first_col: u64,
+    last_col: u64,
+    row: u64,
+    full: u64,
+    /// A row's bits stood up as a column: bit c to bit c * w (the transpose, a row at a time).
+    column_of: Vec<u64>,
+}
+
+impl DominoSum {
+    /// The keys of the positions of `root`'s board; `None` for a board of more than 64 cells.
+    pub fn new(root: &BPos) -> Option<DominoSum> {
+        let (r, c) = (root.rows as u32, root.cols as u32);
+        if r * c > 64 || r == 0 || c == 0 {
+            return None;
+        }
+        let turned = c > r;
+        let (rows, w) = if turned { (c, r) } else { (r, c) };
+        let row = (1u64 << w) - 1;
+        let first_col = (0..rows).fold(0u64, |m, i| m | 1 << (i * w));
+        let full = if rows * w == 64 { u64::MAX } else { (1u64 << (rows * w)) - 1 };
+        let column_of = (0..1u64 << w)
+            .map(|bits| (0..w).filter(|c| bits >> c & 1 == 1).fold(0u64, |m, c| m | 1 << (c * w)))
+            .collect();
+        Some(DominoSum { proto: *root, rows, w, turned, first_col, last_col: first_col << (w - 1), row, full, column_of })
+    }
+
+    /// The empty cells of a position of the root's board as a key.
+    pub fn key_of(&self, p: &BPos) -> Option<u64> {
+        if (p.rows, p.cols) != (self.proto.rows, self.proto.cols) {
+            return None;
+        }
+        let bw = p.cols as usize + 1;
+        let covered = p.a | p.b;
+        let mut key = 0u64;
+        for r in 0..p.rows as usize {
+            for c in 0..p.cols as usize {
+                if covered >> (r * bw + c) & 1 == 0 {
+                    let (kr, kc) = if self.turned { (c, r) } else { (r, c) };
+                    key |= 1 << (kr * self.w as usize + kc);
+                }
+            }
+        }
+        Some(key)
+    }
+
+    /// The position of the root's board whose empty cells are `key` (in the key's
+    /// orientation, turned back).
+    pub fn position_of(&self, key: u64) -> BPos {
+        let p = &self.proto;
+        let bw = p.cols as usize + 1;
+        let mut a = 0u128;
+        for r in 0..p.rows as usize {
+            for c in 0..p.cols as usize {
+                let (kr, kc) = if self.turned { (c, r) } else { (r, c) };
+                if key >> (kr * self.w as usize + kc) & 1 == 0 {
+                    a |= 1 << (r * bw + c);
+                }
+            }
+        }
+        BPos { a, b: 0, ..*p }
+    }
+
+    fn across(&self, x: u64) -> u64 {
+        x & (x >> 1) & !self.last_col
+    }
+
+    fn down(&self, x: u64) -> u64 {
+        x & (x >> self.w)
+    }
+
+    /// `s` and its neighbours (anywhere on the board).
+    fn spread(&self, s: u64) -> u64 {
+        s | ((s << 1) & !self.first_col) | ((s >> 1) & !self.last_col) | (s << self.w) | (s >> self.w)
+    }
+
+    /// The columns holding cells of `x`, as one row.
+    fn columns(&self, x: u64) -> u64 {
+        let mut f = x;
+        let mut s = self.w;
+        while s < 64 && (f >> s) != 0 {
+            f |= f >> s;
+            s *= 2;
+        }
+        f & self.row
+    }
+
+    /// `x` (not empty) moved to the top-left corner, with its height and width.
+    fn corner(&self, x: u64) -> (u64, u32, u32) {
+        let x = x >> (x.trailing_zeros() / self.w * self.w);
+        let cols = self.columns(x);
+        let x = x >> cols.trailing_zeros();
+        let h = (63 - x.leading_zeros()) / self.w + 1;
+        let wd = 64 - (cols >> cols.trailing_zeros()).leading_zeros();
+        (x, h, wd)
+    }
+
+    /// The rows of `x` (in the corner, `h` rows) in reverse order.
+    fn flip_rows(&self, x: u64, h: u32) -> u64 {
+        let mut out = 0;
+        for r in 0..h {
+            out |= ((x >> (r * self.w)) & self.row) << ((h - 1 - r) * self.w);
+        }
+        out
+    }
+
+    /// The half turn of `x` (in the corner, `h` × `wd`), back in the corner.
+    fn half_turn(&self, x: u64, h: u32, wd: u32) -> u64 {
+        (x.reverse_bits() >> (64 - h * self.w)) >> (self.w - wd)
+    }
+
+    /// The transpose of `x` (in the corner, `h` rows, `h ≤ w`): `wd` rows of `h` columns.
+    fn transpose(&self, x: u64, h: u32) -> u64 {
+        let mut out = 0;
+        for r in 0..h {
+            out |= self.column_of[((x >> (r * self.w)) & self.row) as usize] << r;
+        }
+        out
+    }
+
+    /// The canonical key of the region `x` (not empty; see the module's documentation).
+    pub fn canonical(&self, x: u64) -> u64 {
+        let (x, h, wd) = self.corner(x);
+        let v = self.flip_rows(x, h);
+        let mut best = x.min(v).min(self.half_turn(x, h, wd)).min(self.half_turn(v, h, wd));
+        if h <= self.w && wd <= self.rows {
+            let t = self.transpose(x, h);
+            let tv = self.flip_rows(t, wd);
+            best = best.min(t).min(tv).min(self.half_turn(t, wd, h)).min(self.half_turn(tv, wd, h));
+        }
+        best
+    }
+}
+
+impl DominoSum {
+    /// The parts of `key`: the regions of its [reduced](DominoSum::reduce) form, each
+    /// canonical.
+    pub fn parts_of(&self, key: u64, out: &mut Vec<u64>) {
+        self.regions_of(self.reduce(key & self.full), out)
+    }
+
+    /// The regions of two cells or more of `key`, each canonical.
+    pub fn regions_of(&self, key: u64, out: &mut Vec<u64>) {
+        let mut rest = key & self.full;
+        while rest != 0 {
+            let mut region = rest & rest.wrapping_neg();
+            loop {
+                let next = self.spread(self.spread(region) & rest) & rest;
+                if next == region {
+                    break;
+                }
+                region = next;
+            }
+            rest &= !region;
+            if region & (region - 1) != 0 {
+                out.push(self.canonical(region));
+            }
+        }
+    }
+
+    /// `key` with cells taken away where that changes no Grundy value, until none can be
+    /// (`docs/performance.md`, "Cram on keys", proves both):
+    /// - **leaves of one cell**: of the leaves (empty cells with one empty neighbour) next to
+    ///   the same cell, all but one;
+    /// - **bridges**: a cell, not a leaf, all of whose neighbours have a leaf.
+    pub fn reduce(&self, key: u64) -> u64 {
+        let mut x = key;
+        loop {
+            let w = self.w;
+            // The cells whose neighbour to the left, right, above, below is empty.
+            let l = (x << 1) & !self.first_col & x;
+            let r = (x >> 1) & !self.last_col & x;
+            let u = (x << w) & x;
+            let d = (x >> w) & x;
+            let (across, both_across) = (l ^ r, l & r);
+            let (down, both_down) = (u ^ d, u & d);
+            let leaves = (across & !(down | both_down)) | (down & !(across | both_across));
+            if leaves == 0 {
+                return x;
+            }
+            // The cell each leaf hangs on, direction by direction; a leaf whose cell already
+            // has one goes.
+            let mut hubs = (leaves & d) << w;
+            let mut gone = 0;
+            let c = (leaves & r) << 1;
+            gone |= (c & hubs) >> 1;
+            hubs |= c;
+            let c = (leaves & u) >> w;
+            gone |= (c & hubs) << w;
+            hubs |= c;
+            let c = (leaves & l) >> 1;
+            gone |= (c & hubs) << 1;
+            hubs |= c;
+            let rest = x & !leaves & !hubs;
+            let next_to_rest = ((rest << 1) & !self.first_col) | ((rest >> 1) & !self.last_col) | (rest << w) | (rest >> w);
+            let bridges = rest & !next_to_rest;
+            let y = x & !gone & !bridges;
+            if y == x {
+                return x;
+            }
+            x = y;
+        }
+    }
+
+    /// The positions one domino away from `key`: across, then down.
+    pub fn children_of(&self, key: u64, out: &mut Vec<u64>) {
+        let mut across = self.across(key);
+        while across != 0 {
+            let i = across.trailing_zeros();
+            across &= across - 1;
+            out.push(key ^ (3 << i));
+        }
+        let mut down = self.down(key);
+        while down != 0 {
+            let i = down.trailing_zeros();
+            down &= down - 1;
+            out.push(key ^ (1 << i | 1 << (i + self.w)));
+        }
+    }
+
+    /// How many dominoes fit on `key`.
+    pub fn moves_of(&self, key: u64) -> u32 {
+        self.across(key).count_ones() + self.down(key).count_ones()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::board::{BoardMove, BoardRules, BoardShape, BoardSpec, Orientation, Pieces};
+    use super::*;
+    use std::collections::HashMap;
+
+    fn cram() -> BoardRules {
+        let spec = BoardSpec {
+            size: None,
+            shape: BoardShape::Rectangle,
+            moves: BoardMove::Domino(Orientation::Either),
+            pieces: Some(Pieces::Shared),
+            ends: Vec::new(),
+            cells: Some("#.".into()),
+        };
+        BoardRules::new(spec, false).unwrap()
+    }
+
+    /// A random position of a rows × cols board: each cell covered with probability `p`.
+    fn random(rules: &BoardRules, rows: u8, cols: u8, p: f64, rng: &mut fastrand::Rng) -> BPos {
+        let text: Vec<String> = (0..rows)
+            .map(|_| (0..cols).map(|_| if rng.f64() < p { '.' } else { '#' }).collect())
+            .collect();
+        rules.parse(&text.join("/")).unwrap()
+    }
+
+    fn sorted<T: Ord>(mut v: Vec<T>) -> Vec<T> {
+        v.sort();
+        v
+    }
+
+    /// Keys against the board descriptor's own moves, regions and symmetries, on random
+    /// positions of square and oblong boards, both ways round: the same children one for one,
+    /// the same parts (as the descriptor's canonical positions), the same move counts, and
+    /// equal keys exactly for the regions the descriptor calls equal.
+    #[test]
+    fn keys_agree_with_the_board_descriptor() {
+        let rules = cram();
+        let mut rng = fastrand::Rng::with_seed(30);
+        let mut classes: HashMap<((u8, u8), u64), BPos> = HashMap::new();
+        let mut keys: HashMap<((u8, u8), BPos), u64> = HashMap::new();
+        for (rows, cols) in [(4u8, 5u8), (5, 4), (5, 6), (6, 5), (3, 7), (6, 6), (8, 8), (1, 9), (9, 1), (4, 9), (2, 7)]
+        {
+            let sum = DominoSum::new(&rules.parse(&format!("{rows}x{cols}")).unwrap()).unwrap();
+            for round in 0..300 {
+                let p = random(&rules, rows, cols, [0.0, 0.2, 0.4, 0.6][round % 4], &mut rng);
+                let key = sum.key_of(&p).unwrap();
+                assert_eq!(sum.position_of(key), BPos { a: p.a | p.b, b: 0, ..p });
+                // Children, one a move.
+                let mut kids = Vec::new();
+                sum.children_of(key, &mut kids);
+                let want: Vec<u64> = rules.children(&p).iter().map(|c| sum.key_of(c).unwrap()).collect();
+                assert_eq!(sorted(kids), sorted(want), "{rows}x{cols} {}", rules.format(&p));
+                assert_eq!(sum.moves_of(key) as usize, rules.move_count(&p));
+                // Parts, compared as the descriptor's canonical positions.
+                let mut parts = Vec::new();
+                sum.regions_of(key, &mut parts);
+                let got: Vec<BPos> =
+                    parts.iter().map(|&k| rules.canonical(&sum.position_of(k))).collect();
+                let want: Vec<BPos> =
+                    rules.split(&p).unwrap().iter().map(|q| rules.canonical(q)).collect();
+                assert_eq!(sorted(got.clone()), sorted(want), "{rows}x{cols} {}", rules.format(&p));
+                // A part's key is canonical: its own canonical key, and one key per class.
+                for (&k, c) in parts.iter().zip(&got) {
+                    let mut again = Vec::new();
+                    sum.regions_of(k, &mut again);
+                    assert_eq!(again, vec![k]);
+                    // Keys of one board size: one region a key, one key a region.
+                    let board = (rows.min(cols), rows.max(cols));
+                    assert_eq!(*classes.entry((board, k)).or_insert(*c), *c, "{rows}x{cols}: two regions for one key");
+                    assert_eq!(*keys.entry((board, *c)).or_insert(k), k, "{rows}x{cols}: two keys for one region");
+                }
+            }
+        }
+    }
+}
