@@ -99,11 +99,6 @@ impl DominoSum {
         x & (x >> self.w)
     }
 
-    /// `s` and its neighbours (anywhere on the board).
-    fn spread(&self, s: u64) -> u64 {
-        s | ((s << 1) & !self.first_col) | ((s >> 1) & !self.last_col) | (s << self.w) | (s >> self.w)
-    }
-
     /// The columns holding cells of `x`, as one row.
     fn columns(&self, x: u64) -> u64 {
         let mut f = x;
@@ -163,28 +158,106 @@ impl DominoSum {
 }
 
 impl DominoSum {
-    /// The parts of `key`: the regions of its [reduced](DominoSum::reduce) form, each
-    /// canonical.
+    /// The parts of `key`: the regions of its [reduced](DominoSum::reduce) form, cut where
+    /// [twins](DominoSum::twin_cuts) allow, each canonical; a region that the mirror
+    /// strategy shows to be worth 0 (see [`DominoSum::mirrored`]) is left out.
     pub fn parts_of(&self, key: u64, out: &mut Vec<u64>) {
-        self.regions_of(self.reduce(key & self.full), out)
+        let x = self.reduce(key & self.full);
+        let cut = self.twin_cuts(x);
+        let mut rest = x;
+        while rest != 0 {
+            let region = self.fill(rest & rest.wrapping_neg(), rest, cut);
+            rest &= !region;
+            if region & (region - 1) == 0 {
+                continue;
+            }
+            // A region cut off from the rest of its own is a board region again: reduced
+            // and cut anew.
+            if region != x && (cut & region) ^ ((region >> 1) & cut) != 0 {
+                self.parts_of(region, out);
+            } else if let Some(k) = self.part_key(region) {
+                out.push(k);
+            }
+        }
     }
 
-    /// The regions of two cells or more of `key`, each canonical.
+    /// The regions of two cells or more of `key`, each canonical (no reduction).
+    #[cfg(test)]
     pub fn regions_of(&self, key: u64, out: &mut Vec<u64>) {
         let mut rest = key & self.full;
         while rest != 0 {
-            let mut region = rest & rest.wrapping_neg();
-            loop {
-                let next = self.spread(self.spread(region) & rest) & rest;
-                if next == region {
-                    break;
-                }
-                region = next;
-            }
+            let region = self.fill(rest & rest.wrapping_neg(), rest, 0);
             rest &= !region;
             if region & (region - 1) != 0 {
                 out.push(self.canonical(region));
             }
+        }
+    }
+
+    /// The cells of `within` joined to `seed`, not across the edges `cut` (an edge marked on
+    /// its left cell).
+    fn fill(&self, seed: u64, within: u64, cut: u64) -> u64 {
+        let w = self.w;
+        let step = |s: u64| {
+            (s | (((s & !cut) << 1) & !self.first_col) | ((s >> 1) & !self.last_col & !cut) | (s << w) | (s >> w))
+                & within
+        };
+        let mut region = seed;
+        loop {
+            let next = step(step(region));
+            if next == region {
+                return region;
+            }
+            region = next;
+        }
+    }
+
+    /// The edges across (each marked on its left cell) that a Grundy value may do without:
+    /// in a 2×2 block whose opposite corners P and Q each touch only the block's other two
+    /// cells X and Y, the edges P–X and Q–Y (the block's two edges across). P and Q are
+    /// twins, so a domino on P–X is worth one on Q–X, and the game without those edges is
+    /// worth the same (`docs/performance.md`, "Cram on keys").
+    pub fn twin_cuts(&self, x: u64) -> u64 {
+        let w = self.w;
+        let left = (x << 1) & !self.first_col;
+        let right = (x >> 1) & !self.last_col;
+        let up = x << w;
+        let down = x >> w;
+        // Cells whose only neighbours are right and below, left and above, and so on.
+        let top_left = x & right & down & !left & !up;
+        let bottom_right = x & left & up & !right & !down;
+        let top_right = x & left & down & !right & !up;
+        let bottom_left = x & right & up & !left & !down;
+        // The block's top-left cell, for each of the two diagonals.
+        let main = top_left & (bottom_right >> (w + 1));
+        let anti = (top_right >> 1) & (bottom_left >> w);
+        let blocks = main | anti;
+        (blocks | (blocks << w)) & x & right
+    }
+
+    /// The key of a region (not empty), or `None` when a mirror strategy shows it is worth
+    /// 0: the region is its own half turn, and no domino meets its own image (the centre
+    /// is not a cell of the region, and no domino on two cells of it lies across the
+    /// centre). The second player answers every domino with its image (Tweedledum and
+    /// Tweedledee), so the first player runs out of moves first.
+    fn part_key(&self, region: u64) -> Option<u64> {
+        let (x, h, wd) = self.corner(region);
+        if self.half_turn(x, h, wd) == x && self.mirrored(x, h, wd) {
+            return None;
+        }
+        Some(self.canonical(x))
+    }
+
+    /// Does no domino on two cells of `x` (in the corner, `h` × `wd`, its own half turn)
+    /// meet its own image? Only a domino across the centre, or on the centre cell, can.
+    fn mirrored(&self, x: u64, h: u32, wd: u32) -> bool {
+        let w = self.w;
+        let cell = |r: u32, c: u32| x >> (r * w + c) & 1 == 1;
+        match (h % 2, wd % 2) {
+            (0, 0) => true,
+            (1, 1) => !cell(h / 2, wd / 2),
+            (1, 0) => !(cell(h / 2, wd / 2 - 1) && cell(h / 2, wd / 2)),
+            _ => !(cell(h / 2 - 1, wd / 2) && cell(h / 2, wd / 2)),
         }
     }
 
