@@ -420,9 +420,8 @@ fn cram_keys_split_into_parts_of_the_same_grundy_value() {
     for (rows, cols) in [(3, 4), (4, 4), (4, 5), (5, 4), (3, 6), (2, 7), (5, 5)] {
         for round in 0..200 {
             let p = [0.1, 0.25, 0.4][round % 3];
-            let text: Vec<String> = (0..rows)
-                .map(|_| (0..cols).map(|_| if rng.f64() < p { '.' } else { '#' }).collect())
-                .collect();
+            let text: Vec<String> =
+                (0..rows).map(|_| (0..cols).map(|_| if rng.f64() < p { '.' } else { '#' }).collect()).collect();
             check(&text.join("/"));
         }
     }

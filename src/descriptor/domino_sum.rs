@@ -52,7 +52,17 @@ impl DominoSum {
         let column_of = (0..1u64 << w)
             .map(|bits| (0..w).filter(|c| bits >> c & 1 == 1).fold(0u64, |m, c| m | 1 << (c * w)))
             .collect();
-        Some(DominoSum { proto: *root, rows, w, turned, first_col, last_col: first_col << (w - 1), row, full, column_of })
+        Some(DominoSum {
+            proto: *root,
+            rows,
+            w,
+            turned,
+            first_col,
+            last_col: first_col << (w - 1),
+            row,
+            full,
+            column_of,
+        })
     }
 
     /// The empty cells of a position of the root's board as a key.
@@ -295,7 +305,8 @@ impl DominoSum {
             gone |= (c & hubs) << 1;
             hubs |= c;
             let rest = x & !leaves & !hubs;
-            let next_to_rest = ((rest << 1) & !self.first_col) | ((rest >> 1) & !self.last_col) | (rest << w) | (rest >> w);
+            let next_to_rest =
+                ((rest << 1) & !self.first_col) | ((rest >> 1) & !self.last_col) | (rest << w) | (rest >> w);
             let bridges = rest & !next_to_rest;
             let y = x & !gone & !bridges;
             if y == x {
@@ -347,9 +358,8 @@ mod tests {
 
     /// A random position of a rows × cols board: each cell covered with probability `p`.
     fn random(rules: &BoardRules, rows: u8, cols: u8, p: f64, rng: &mut fastrand::Rng) -> BPos {
-        let text: Vec<String> = (0..rows)
-            .map(|_| (0..cols).map(|_| if rng.f64() < p { '.' } else { '#' }).collect())
-            .collect();
+        let text: Vec<String> =
+            (0..rows).map(|_| (0..cols).map(|_| if rng.f64() < p { '.' } else { '#' }).collect()).collect();
         rules.parse(&text.join("/")).unwrap()
     }
 
@@ -384,10 +394,8 @@ mod tests {
                 // Parts, compared as the descriptor's canonical positions.
                 let mut parts = Vec::new();
                 sum.regions_of(key, &mut parts);
-                let got: Vec<BPos> =
-                    parts.iter().map(|&k| rules.canonical(&sum.position_of(k))).collect();
-                let want: Vec<BPos> =
-                    rules.split(&p).unwrap().iter().map(|q| rules.canonical(q)).collect();
+                let got: Vec<BPos> = parts.iter().map(|&k| rules.canonical(&sum.position_of(k))).collect();
+                let want: Vec<BPos> = rules.split(&p).unwrap().iter().map(|q| rules.canonical(q)).collect();
                 assert_eq!(sorted(got.clone()), sorted(want), "{rows}x{cols} {}", rules.format(&p));
                 // A part's key is canonical: its own canonical key, and one key per class.
                 for (&k, c) in parts.iter().zip(&got) {
