@@ -86,11 +86,6 @@ impl<K: Hash + Eq + Footprint, V: Copy> Memo<K, V> {
         self.map.len()
     }
 
-    /// Every value in the table (in no order).
-    pub fn values(&self) -> impl Iterator<Item = &V> {
-        self.map.values().map(|e| &e.0)
-    }
-
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }

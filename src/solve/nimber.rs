@@ -132,11 +132,7 @@ impl<G: Game> NimberSearch<G> {
     /// The nimber of `pos` (a sum of its parts, where the game splits it).
     pub fn grundy(&mut self, pos: &G::Pos) -> Res<u64> {
         if let Some(key) = self.packed_key(pos) {
-            let r = self.packed.as_mut().expect("a packed search for the key").grundy(key);
-            if std::env::var_os("NIMBER_DEBUG").is_some() {
-                eprintln!("grundy done: visited {}", self.visited());
-            }
-            return r;
+            return self.packed.as_mut().expect("a packed search for the key").grundy(key);
         }
         self.reset_path();
         let parts = self.parts(pos)?;

@@ -428,12 +428,3 @@ impl<P> PackedNimbers<P> {
         Ok(if exact || top >> v & 1 == 1 { Some(v) } else { None })
     }
 }
-
-impl<P> Drop for PackedNimbers<P> {
-    fn drop(&mut self) {
-        if std::env::var_os("NIMBER_DEBUG").is_some() {
-            let exact = self.memo.values().filter(|&&e| e & EXACT != 0).count();
-            eprintln!("packed: visited {} table {} exact {exact}", self.visited, self.memo.len());
-        }
-    }
-}
