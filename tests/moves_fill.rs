@@ -260,6 +260,12 @@ fn the_time_limit_says_how_far_analyze_got() {
     let (code, _, err) = run(&["analyze", "domineering", "6x6", "--time-limit", "2", "--threads", "1"]);
     assert_eq!(code, 1, "{err}");
     let line = err.lines().last().unwrap();
+    // Under a heavy load (CI runs tests side by side on two cores) the search's own check can
+    // come after the watchdog's grace, which then ends the command with its own line: still
+    // the time limit, exit status 1, but without the count (docs/status.md).
+    if line == "gamesman: error: the time limit of 2 s ran out (--time-limit); nothing was decided yet" {
+        return;
+    }
     let n: u64 = line
         .split("ran out (--time-limit) after ")
         .nth(1)
