@@ -305,32 +305,98 @@ pub(super) fn transform(x: u128, rows: u8, cols: u8, t: u8) -> u128 {
     if x == 0 {
         return 0;
     }
-    let (w, rows, cols) = (cols as usize + 1, rows as usize, cols as usize);
-    let flip_rows = |x: u128| {
-        let row = (1u128 << cols) - 1;
-        (0..rows).fold(0u128, |m, r| m | ((x >> (r * w)) & row) << ((rows - 1 - r) * w))
-    };
-    // The half turn is the whole word reversed: (r, c) goes to (rows-1-r, cols-1-c).
-    let half_turn = |x: u128| x.reverse_bits() >> (BITS - rows * w + 1);
     let x = match t & 3 {
         0 => x,
-        1 => flip_rows(x),
-        2 => half_turn(flip_rows(x)),
-        _ => half_turn(x),
+        1 => flip_rows(x, rows, cols),
+        2 => half_turn(flip_rows(x, rows, cols), rows, cols),
+        _ => half_turn(x, rows, cols),
     };
     if t & 4 == 0 {
         return x;
     }
+    let (w, rows, cols) = (cols as usize + 1, rows as usize, cols as usize);
+    // Row r's cells go to column r of the transposed board (w' = rows + 1): each byte of
+    // the row, spread by a table to every w'-th bit, shifted into place.
     let nw = rows + 1;
+    let row_mask = (1u128 << cols) - 1;
     let mut out = 0u128;
-    let mut rest = x;
-    while rest != 0 {
-        let i = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let (r, c) = (i / w, i % w);
-        out |= 1 << (c * nw + r);
+    match spread_table(nw) {
+        Some(spread) => {
+            for r in 0..rows {
+                let mut bits = (x >> (r * w)) & row_mask;
+                let mut at = r;
+                while bits != 0 {
+                    out |= spread[(bits & 0xff) as usize] << at;
+                    bits >>= 8;
+                    at += 8 * nw;
+                }
+            }
+        }
+        None => {
+            for r in 0..rows {
+                let mut bits = (x >> (r * w)) & row_mask;
+                while bits != 0 {
+                    let c = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    out |= 1 << (c * nw + r);
+                }
+            }
+        }
     }
     out
+}
+
+/// The board upside down: row r to row rows-1-r (on a 64-bit word where the board fits).
+fn flip_rows(x: u128, rows: u8, cols: u8) -> u128 {
+    let (w, rows) = (cols as usize + 1, rows as usize);
+    if rows * w <= 64 {
+        let (x, row) = (x as u64, (1u64 << cols) - 1);
+        let mut out = 0u64;
+        for r in 0..rows {
+            out |= ((x >> (r * w)) & row) << ((rows - 1 - r) * w);
+        }
+        return u128::from(out);
+    }
+    let row = (1u128 << cols) - 1;
+    (0..rows).fold(0u128, |m, r| m | ((x >> (r * w)) & row) << ((rows - 1 - r) * w))
+}
+
+/// The half turn, (r, c) to (rows-1-r, cols-1-c): the whole word reversed.
+fn half_turn(x: u128, rows: u8, cols: u8) -> u128 {
+    let n = rows as usize * (cols as usize + 1) - 1;
+    if n <= 64 {
+        return u128::from((x as u64).reverse_bits() >> (64 - n));
+    }
+    x.reverse_bits() >> (BITS - n)
+}
+
+/// The images of `x` under the symmetries 0 to 3 of `transform` (none, upside down, the
+/// other flip, the half turn), with one flip of the rows for all four.
+fn flips(x: u128, rows: u8, cols: u8) -> [u128; 4] {
+    if x == 0 {
+        return [0; 4];
+    }
+    let f = flip_rows(x, rows, cols);
+    [x, f, half_turn(f, rows, cols), half_turn(x, rows, cols)]
+}
+
+/// A transpose spreads a row a byte (8 columns) at a time: bit j of the byte goes to bit
+/// j × w', w' the transposed board's row width. One table of 256 for each w' up to 16 (boards
+/// of up to 15 rows), made at first use; wider ones go cell by cell.
+fn spread_table(nw: usize) -> Option<&'static [u128; 256]> {
+    static TABLES: [std::sync::OnceLock<[u128; 256]>; 17] = [const { std::sync::OnceLock::new() }; 17];
+    let cell = TABLES.get(nw)?;
+    Some(cell.get_or_init(|| {
+        let mut t = [0u128; 256];
+        for (byte, slot) in t.iter_mut().enumerate() {
+            for j in 0..8 {
+                if byte >> j & 1 != 0 && j * nw < BITS {
+                    *slot |= 1u128 << (j * nw);
+                }
+            }
+        }
+        t
+    }))
 }
 
 /// The transpose of the cells of `x` (`transform` 4), cell by cell over the fewer of the
@@ -1118,13 +1184,24 @@ impl BoardRules {
             b: transpose(p.b, p.rows, p.cols),
             ..p
         });
+        // The flips of each base board (itself, and transposed where the symmetries turn it)
+        // made together: one flip of the rows serves four images.
+        if syms.len() < 4 {
+            for &t in &syms[1..] {
+                let q = BPos { a: transform(p.a, p.rows, p.cols, t), b: transform(p.b, p.rows, p.cols, t), ..p };
+                best = best.min(q);
+            }
+            return best;
+        }
+        let images = |from: &BPos| (flips(from.a, from.rows, from.cols), flips(from.b, from.rows, from.cols));
+        let plain = images(&p);
+        let across = turned.as_ref().map(images);
         for &t in &syms[1..] {
-            let from = if t & 4 != 0 { turned.unwrap_or(p) } else { p };
-            let q = BPos {
-                a: transform(from.a, from.rows, from.cols, t & 3),
-                b: transform(from.b, from.rows, from.cols, t & 3),
-                ..from
+            let (from, (a, b)) = match (t & 4 != 0, &turned, &across) {
+                (true, Some(q), Some(im)) => (q, im),
+                _ => (&p, &plain),
             };
+            let q = BPos { a: a[(t & 3) as usize], b: b[(t & 3) as usize], ..*from };
             if q < best {
                 best = q;
             }
