@@ -285,8 +285,11 @@ impl<G: Game> ValueSolver<G> {
             replica,
             &mut visited,
             expand_canonical::<G>,
-        )?;
+        );
+        // Positions expanded count even when the exploration stops (its share of time, the
+        // budget): they were visited.
         self.visited += visited;
+        let graph = graph?;
         let solutions = graph.retrograde();
         // As the depth-first search gives them: none at all in a loopy game.
         let (grundy, acyclic) = graph.grundy_where_defined();
