@@ -63,14 +63,15 @@ fn misere_tactix_3x3() {
 #[test]
 fn a_tiny_memory_budget_evicts_but_gives_the_same_answers() {
     let g = game("chomp");
-    let pos = g.parse("666666").unwrap();
+    let pos = g.parse("8888888").unwrap();
     let big = Analyzer::new(&g, Options::default()).solve(&pos).unwrap();
-    // 924 positions; a 96 KiB budget gives the memo 72 KiB, which does not hold them all
-    // (positions are packed bytes inside their 24-byte keys: an entry is counted as 96 bytes,
-    // about 89 KiB for all), and the search's path the other 24 KiB, which is enough for it.
-    let mut small = Analyzer::new(&g, Options { max_memory: 96 << 10, ..Options::default() });
+    // 6,435 positions; a 256 KiB budget gives the memo 192 KiB, which does not hold them all
+    // (a position is a record of its packed bytes, its solution and its work, 24 bytes, and
+    // 12 of table: about 226 KiB for all), and the search's path the other 64 KiB, which is
+    // enough for it.
+    let mut small = Analyzer::new(&g, Options { max_memory: 256 << 10, ..Options::default() });
     let r = small.solve(&pos).unwrap();
-    assert!(r.evicted > 0, "a 96 KiB budget must evict");
+    assert!(r.evicted > 0, "a 256 KiB budget must evict");
     assert_eq!((r.value, r.remoteness, r.grundy), (big.value, big.remoteness, big.grundy));
     assert_eq!(
         r.winning_moves.iter().map(|m| &m.position).collect::<Vec<_>>(),

@@ -139,6 +139,14 @@ pub trait Footprint {
     fn heap_bytes(&self) -> usize {
         0
     }
+
+    /// The value as bytes, when it is held as bytes that tell it apart: two values with
+    /// bytes are equal exactly when their bytes are. A memo table then keeps the bytes
+    /// instead of the value (a script's packed position), in a few bytes more than their
+    /// length. `None` (the default): the table keeps the value itself.
+    fn packed(&self) -> Option<&[u8]> {
+        None
+    }
 }
 
 impl Footprint for u64 {}

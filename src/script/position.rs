@@ -156,6 +156,10 @@ impl Footprint for Key {
             Repr::Heap(b) => b.len(),
         }
     }
+
+    fn packed(&self) -> Option<&[u8]> {
+        Some(self.as_bytes())
+    }
 }
 
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {

@@ -22,7 +22,7 @@
 //! tokens taken one at a time) stops it with [`Stop::Deep`], and the caller falls back to the
 //! iterative solver ([`super::grundy`]).
 
-use super::memo::Memo;
+use super::memo::{Memo, Stored};
 use super::nimber_packed::PackedNimbers;
 use crate::game::{Footprint, Game, GameError, GameResult, Value};
 use crate::progress::Progress;
@@ -37,6 +37,18 @@ pub const MAX_DEPTH: usize = 400;
 struct Known {
     nimber: Option<u64>,
     present: u64,
+}
+
+impl Stored for Known {
+    const BYTES: usize = 17;
+    fn store(self, out: &mut [u8]) {
+        out[0] = u8::from(self.nimber.is_some());
+        self.nimber.unwrap_or(0).store(&mut out[1..9]);
+        self.present.store(&mut out[9..17]);
+    }
+    fn load(b: &[u8]) -> Self {
+        Known { nimber: (b[0] == 1).then(|| u64::load(&b[1..9])), present: u64::load(&b[9..17]) }
+    }
 }
 
 /// The bit of value `v` in a mask of present values (none past 63).

@@ -11,7 +11,7 @@
 //! The memo holds one value a position. A game that turns out to be loopy (a position met
 //! again on its own search path) is left to the full solver, which finds the draws.
 
-use super::memo::Memo;
+use super::memo::{Memo, Stored};
 use crate::game::{Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::HashSet;
@@ -227,6 +227,25 @@ struct Bounds {
     win_at: u32,
     lose_below: u32,
     lose_at: u32,
+}
+
+/// Each bound in 16 bits: every finite one is at most `REMOTENESS_CAP + 1`, and `u32::MAX`
+/// is `u16::MAX`.
+impl Stored for Bounds {
+    const BYTES: usize = 8;
+    fn store(self, out: &mut [u8]) {
+        let short = |v: u32| if v == u32::MAX { u16::MAX } else { v.min(u32::from(u16::MAX - 1)) as u16 };
+        for (i, v) in [self.win_below, self.win_at, self.lose_below, self.lose_at].into_iter().enumerate() {
+            out[2 * i..2 * i + 2].copy_from_slice(&short(v).to_le_bytes());
+        }
+    }
+    fn load(b: &[u8]) -> Self {
+        let long = |i: usize| {
+            let v = u16::from_le_bytes([b[2 * i], b[2 * i + 1]]);
+            if v == u16::MAX { u32::MAX } else { u32::from(v) }
+        };
+        Bounds { win_below: long(0), win_at: long(1), lose_below: long(2), lose_at: long(3) }
+    }
 }
 
 impl Bounds {

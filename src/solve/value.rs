@@ -15,7 +15,7 @@
 
 use super::Solution;
 use super::graph::{Graph, Node};
-use super::memo::Memo;
+use super::memo::{Memo, Stored, value_code, value_of};
 use crate::game::{Footprint, Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::{HashMap, HashSet};
@@ -25,6 +25,20 @@ use hashbrown::{HashMap, HashSet};
 struct Entry {
     sol: Solution,
     grundy: Option<u64>,
+}
+
+impl Stored for Entry {
+    const BYTES: usize = 13;
+    fn store(self, out: &mut [u8]) {
+        let flags = u8::from(self.sol.remoteness.is_some()) << 2 | u8::from(self.grundy.is_some()) << 3;
+        out[0] = value_code(self.sol.value) | flags;
+        self.sol.remoteness.unwrap_or(0).store(&mut out[1..5]);
+        self.grundy.unwrap_or(0).store(&mut out[5..13]);
+    }
+    fn load(b: &[u8]) -> Self {
+        let sol = Solution { value: value_of(b[0]), remoteness: (b[0] & 4 != 0).then(|| u32::load(&b[1..5])) };
+        Entry { sol, grundy: (b[0] & 8 != 0).then(|| u64::load(&b[5..13])) }
+    }
 }
 
 /// What a position's children have shown so far.
@@ -271,8 +285,11 @@ impl<G: Game> ValueSolver<G> {
             replica,
             &mut visited,
             expand_canonical::<G>,
-        )?;
+        );
+        // Positions expanded count even when the exploration stops (its share of time, the
+        // budget): they were visited.
         self.visited += visited;
+        let graph = graph?;
         let solutions = graph.retrograde();
         // As the depth-first search gives them: none at all in a loopy game.
         let (grundy, acyclic) = graph.grundy_where_defined();
