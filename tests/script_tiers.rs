@@ -150,6 +150,44 @@ fn declared_board_agrees_with_negamax() {
 }
 
 /// The declared board with `turn: true`: the position carries the player to move.
+/// The declared board as text with its symmetries (`TIER_BOARD`'s `text` and `symmetries`):
+/// read, written and canonicalized natively, no `pieces`, `from_pieces` or `canonical`.
+#[test]
+fn board_as_text_with_symmetries_agrees_with_negamax() {
+    agrees_with_oracle(&script("tictactoe_text"), "tiers-text", false);
+}
+
+/// Declarations of a text board that cannot work are refused on load, one line each; a
+/// position that is not the board's text is refused when the solver meets it.
+#[test]
+fn a_text_board_that_cannot_work_is_refused() {
+    let decl = r#"kinds: ["x", "o"], text: true, symmetries: SYMMETRIES }"#;
+    for (tag, from, to, says) in [
+        ("text-pieces", "fn to_move(b)", "fn pieces(b) { #{} }\nfn to_move(b)", "`fn pieces` would never be called"),
+        ("text-canonical", "fn to_move(b)", "fn canonical(b) { b }\nfn to_move(b)", "remove `fn canonical`"),
+        ("text-missing", decl, r#"kinds: ["x", "o"], symmetries: SYMMETRIES }"#, "declare `text` too"),
+        ("text-perm", "[0,1,2,3,4,5,6,7,8], [2", "[0,0,2,3,4,5,6,7,8], [2", "each of `symmetries` is the 9 cells"),
+        ("text-kind", decl, r#"kinds: ["xx", "o"], text: true }"#, "one printable ASCII character"),
+        ("text-empty", decl, r#"kinds: ["x", "o"], text: #{ empty: "x" } }"#, "also a kind's name"),
+        ("text-turns", decl, r#"kinds: ["x", "o"], text: #{ turns: ["x", "o"] } }"#, "does not declare `turn: true`"),
+    ] {
+        let (dir, file) = broken("tictactoe_text", tag, from, to);
+        let (code, _, err) = run(&["solve", &file]);
+        assert_eq!(code, 1, "{tag}: {err}");
+        assert!(!err.contains("panicked"), "{tag}: {err}");
+        assert!(err.contains(says) && err.contains(&file), "{tag}: {err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    // A move that writes a character no kind has.
+    refused(
+        "tictactoe_text",
+        "text-garbage",
+        "b[i] = turn(b);",
+        "b[i] = 'X';",
+        &["text-garbage.rhai", "not TIER_BOARD's text", "holds 'X'"],
+    );
+}
+
 #[test]
 fn declared_board_with_a_turn_agrees_with_negamax() {
     agrees_with_oracle(&script("tictactoe_turn"), "tiers-turn", true);

@@ -401,7 +401,113 @@ fn to_array(v: Vec<i64>) -> Array {
     v.into_iter().map(Dynamic::from_int).collect()
 }
 
+// ---- Pushes: a piece taken from one end of a line of cells and pushed in at the other
+// (Quixo-like moves). ----
+
+/// A push's path as cell numbers in `0..len`: `[from, …, to]`, at least one cell.
+fn push_path(d: &Dynamic, len: usize) -> Res<Vec<usize>> {
+    let bad = || -> Box<EvalAltResult> {
+        format!("a push's path is a non-empty array of cell numbers [from, …, to], not {d}").into()
+    };
+    let a = d.read_lock::<Array>().ok_or_else(bad)?;
+    if a.is_empty() {
+        return Err(bad());
+    }
+    a.iter().map(|v| index(v.as_int().map_err(|_| bad())?, len, "cell")).collect()
+}
+
+/// `cells` after the push along `path`: each cell of the path from `from` on takes the value
+/// of the next one, and `to`, the last, gets `p`.
+fn push_along<T: Clone>(cells: &mut [T], path: &[usize], p: T) {
+    for k in 1..path.len() {
+        cells[path[k - 1]] = cells[path[k]].clone();
+    }
+    cells[path[path.len() - 1]] = p;
+}
+
+/// Refuse to make more than 2^24 cells of copies in one `pushes` call.
+fn check_pushes(paths: usize, len: usize) -> Res<()> {
+    if paths.saturating_mul(len) > 1 << 24 {
+        return Err(format!(
+            "pushes: {paths} paths on a board of {len} cells is more than the 16777216 cells one call may make"
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Every push of `pushes(b, paths, takes, p)` on a string board: the copies of `s` pushed
+/// along each path whose first cell holds one of the characters of `takes`, in order.
+fn pushes_str(s: &str, paths: &Array, takes: &str, p: char) -> Res<Array> {
+    let chars: Vec<char> = s.chars().collect();
+    check_pushes(paths.len(), chars.len())?;
+    let mut out = Array::with_capacity(paths.len());
+    let mut buf = chars.clone();
+    for d in paths {
+        let path = push_path(d, chars.len())?;
+        if takes.contains(chars[path[0]]) {
+            buf.copy_from_slice(&chars);
+            push_along(&mut buf, &path, p);
+            out.push(Dynamic::from(buf.iter().collect::<String>()));
+        }
+    }
+    Ok(out)
+}
+
+/// The same on an array of integers; `takes` an array of integers.
+fn pushes_array(a: &Array, paths: &Array, takes: &Array, p: i64) -> Res<Array> {
+    let cells: Vec<i64> = a
+        .iter()
+        .map(|v| {
+            v.as_int().map_err(|_| format!("pushes: a board's cells are integers, not `{}`", v.type_name()).into())
+        })
+        .collect::<Res<_>>()?;
+    let takes: Vec<i64> = takes
+        .iter()
+        .map(|v| v.as_int().map_err(|_| format!("pushes: `takes` holds integers, not `{}`", v.type_name()).into()))
+        .collect::<Res<_>>()?;
+    check_pushes(paths.len(), cells.len())?;
+    let mut out = Array::with_capacity(paths.len());
+    for d in paths {
+        let path = push_path(d, cells.len())?;
+        if takes.contains(&cells[path[0]]) {
+            let mut c = cells.clone();
+            push_along(&mut c, &path, p);
+            out.push(Dynamic::from_array(to_array(c)));
+        }
+    }
+    Ok(out)
+}
+
+fn paths_of(d: &Dynamic) -> Res<impl std::ops::Deref<Target = Array> + '_> {
+    d.read_lock::<Array>().ok_or_else(|| format!("pushes takes an array of paths, not `{}`", d.type_name()).into())
+}
+
+fn register_pushes(engine: &mut Engine) {
+    engine
+        .register_fn("pushed", |s: &str, path: Dynamic, p: char| -> Res<String> {
+            let mut chars: Vec<char> = s.chars().collect();
+            let path = push_path(&path, chars.len())?;
+            push_along(&mut chars, &path, p);
+            Ok(chars.into_iter().collect())
+        })
+        .register_fn("pushed", |a: &mut Array, path: Dynamic, p: i64| -> Res<Array> {
+            let path = push_path(&path, a.len())?;
+            let mut c = a.clone();
+            push_along(&mut c, &path, Dynamic::from_int(p));
+            Ok(c)
+        })
+        // `paths` as a `Dynamic`: a top-level constant arrives shared, not copied.
+        .register_fn("pushes", |s: &str, paths: Dynamic, takes: &str, p: char| {
+            pushes_str(s, &*paths_of(&paths)?, takes, p)
+        })
+        .register_fn("pushes", |a: &mut Array, paths: Dynamic, takes: Array, p: i64| {
+            pushes_array(a, &*paths_of(&paths)?, &takes, p)
+        });
+}
+
 pub fn register(engine: &mut Engine) {
+    register_pushes(engine);
     engine.register_type_with_name::<Grid>("Grid");
     engine
         .register_fn("grid", |rows: i64, cols: i64| -> Res<Grid> {
@@ -811,5 +917,38 @@ mod tests {
         assert_eq!(got, [vec![1, 2, 2, 0], vec![1, 0, 2, 2]]);
         assert!(eval::<rhai::Array>(r#"placements("xo", '.', 'x')"#).is_empty());
         assert!(error(r#"let s = "."; s.pad(5000, '.'); placements(s, '.', 'x')"#).contains("more than the 16777216"));
+    }
+
+    /// Pushes worked by hand on a 3×3 board (cells 0..9 row by row, then a turn character):
+    /// taking the corner 0 and pushing in at 2 shifts cells 1 and 2 left; taking 2 and pushing
+    /// in at 0 shifts them right.
+    #[test]
+    fn pushes_worked_by_hand() {
+        assert_eq!(eval::<String>(r#""xo.o..x..o".pushed([0, 1, 2], 'o')"#), "o.oo..x..o");
+        assert_eq!(eval::<String>(r#""xo.o..x..o".pushed([2, 1, 0], 'o')"#), "oxoo..x..o");
+        assert_eq!(eval::<String>(r#""xo.o..x..o".pushed([6, 3, 0], 'o')"#), "oo.x..o..o");
+        assert_eq!(eval::<String>(r#""ab".pushed([1], 'c')"#), "ac", "a path of one cell replaces it");
+        // Only paths whose first cell holds one of `takes`, in order: 0 holds x (not taken
+        // by o), 2 holds . (taken), 6 holds x.
+        let all: rhai::Array = eval(r#""xo.o..x..o".pushes([[0, 1, 2], [2, 1, 0], [6, 3, 0], [2, 5, 8]], ".o", 'o')"#);
+        let all: Vec<String> = all.into_iter().map(|d| d.into_string().unwrap()).collect();
+        assert_eq!(all, ["oxoo..x..o", "xo.o..x.oo"]);
+        // Arrays of integers: 0 empty, 1 and 2 pieces.
+        let a: rhai::Array = eval("[1, 0, 2, 0].pushes([[0, 1, 2, 3], [3, 2, 1, 0], [1, 0]], [0, 2], 2)");
+        let a: Vec<Vec<i64>> =
+            a.into_iter().map(|d| d.into_array().unwrap().iter().map(|v| v.as_int().unwrap()).collect()).collect();
+        assert_eq!(a, [vec![2, 1, 0, 2], vec![2, 1, 2, 0]]);
+        assert_eq!(
+            eval::<rhai::Array>("[1, 0, 2].pushed([0, 2], 5)").iter().map(|v| v.as_int().unwrap()).collect::<Vec<_>>(),
+            [2, 0, 5]
+        );
+        // A top-level constant as the paths (shared with the call, not copied).
+        let n: i64 =
+            super::super::engine().eval("const P = [[0, 1], [1, 0]]; \"..x\".pushes(P, \".\", 'y').len()").unwrap();
+        assert_eq!(n, 2);
+        assert!(error(r#""abc".pushed([0, 3], 'x')"#).contains("cell 3 is outside 0..3"));
+        assert!(error(r#""abc".pushed([], 'x')"#).contains("non-empty array of cell numbers"));
+        assert!(error(r#""abc".pushes([[0, "a"]], "a", 'x')"#).contains("non-empty array of cell numbers"));
+        assert!(error(r#""abc".pushes(3, "a", 'x')"#).contains("an array of paths"));
     }
 }

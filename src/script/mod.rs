@@ -1109,6 +1109,10 @@ impl Game for ScriptGame {
     }
 
     fn canonical(&self, pos: &Key) -> GameResult<Key> {
+        // A board declared with `symmetries` (TIER_BOARD): the least image, natively.
+        if let Some(c) = self.tiers.as_ref().and_then(|t| t.native_canonical(pos)) {
+            return c;
+        }
         if !self.hooks.canonical {
             return Ok(pos.clone());
         }

@@ -354,6 +354,41 @@ impl Key {
     pub fn to_dynamic(&self) -> Dynamic {
         Reader(self.as_bytes()).value()
     }
+
+    /// The key of the string of ASCII characters `text` (as [`Key::from_dynamic`] of that
+    /// string would make it), without making the script's string first.
+    pub fn from_ascii(text: &[u8]) -> Key {
+        debug_assert!(text.is_ascii());
+        let mut out = Vec::with_capacity(24);
+        put_str(&mut out, std::str::from_utf8(text).unwrap_or_default());
+        Key::from_bytes(&out)
+    }
+
+    /// When the key is a string: its bytes, written to `out` (cleared first). `false` for
+    /// any other value.
+    pub fn string_into(&self, out: &mut Vec<u8>) -> bool {
+        out.clear();
+        let mut r = Reader(self.as_bytes());
+        match r.byte() {
+            STR => {
+                let n = r.varint() as usize;
+                out.extend_from_slice(r.take(n));
+                true
+            }
+            PACKED_STR => {
+                let n = r.varint() as usize;
+                let distinct = r.byte() as usize;
+                let mut chars = [0u8; 16];
+                chars[..distinct].copy_from_slice(r.take(distinct));
+                let bits = bits_for(distinct);
+                let packed = r.take((n * bits).div_ceil(8));
+                let mask = (1u8 << bits) - 1;
+                out.extend((0..n).map(|i| chars[(packed[i * bits / 8] >> (i * bits % 8) & mask) as usize]));
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -463,6 +498,21 @@ mod tests {
         assert_ne!(key(s("..#..#..")), key(s("..#..#.#")));
         assert_ne!(key(s("........")), key(s("########")));
         assert_ne!(key(s("ab")), key(s("ba")));
+    }
+
+    #[test]
+    fn strings_read_and_written_as_bytes_agree_with_the_script_values() {
+        let mut out = Vec::new();
+        for text in ["", "ab", "x.o.", "....xxxxoooo....x", "abcdefghijklmnopqrstuvwxyz", "é.x.", "#..#..#..#"] {
+            let k = key(Dynamic::from(text.to_string()));
+            assert!(k.string_into(&mut out), "{text}");
+            assert_eq!(out, text.as_bytes());
+            if text.is_ascii() {
+                assert_eq!(Key::from_ascii(text.as_bytes()), k, "{text}");
+            }
+        }
+        assert!(!key(Dynamic::from_int(3)).string_into(&mut out));
+        assert!(!key(Dynamic::from_array(vec![Dynamic::from("x".to_string())])).string_into(&mut out));
     }
 
     #[test]

@@ -64,6 +64,25 @@ pub(super) struct BoardLayout {
     /// The changes of the counts a move may make (besides none).
     changes: Vec<Vec<i64>>,
     ranker: Ranker,
+    /// `text`: the position is a string of a character a cell, read and written natively
+    /// (no `pieces` or `from_pieces`), with its `symmetries`.
+    text: Option<Box<Text>>,
+    /// Whether the script has its own `canonical` (then a text board's canonical form is its).
+    script_canonical: bool,
+}
+
+/// A board declared as text (`TIER_BOARD`'s `text`): cell `i` is character `i` of the
+/// position's string, the name of the kind it holds or `empty`; with `turn`, one more
+/// character says whose turn it is.
+struct Text {
+    empty: u8,
+    /// Each kind's character (its one-character name).
+    marks: Vec<u8>,
+    /// The characters of turn 0 and turn 1 (with `turn: true`).
+    turns: [u8; 2],
+    /// `symmetries`: permutations of the cells, `image[i] = cell s[i]`; the canonical form of
+    /// a position is its least image, made natively.
+    symmetries: Vec<Vec<u8>>,
 }
 
 /// Read what a script declares for tiers: `TIER_BOARD` (a constant, given as `board`), or
@@ -107,18 +126,31 @@ pub(super) fn declare(
             given.join(", ")
         )));
     }
-    for (f, what) in [("pieces", "the cells each kind holds"), ("from_pieces", "the position back from them")] {
-        if !has(f, 1) {
-            return Err(def(&format!("TIER_BOARD needs `fn {f}(..)`: {what} (see docs/scripting.md)")));
-        }
-    }
     let bad = |why: &str| {
         def(&format!("TIER_BOARD must be a map such as #{{ cells: 9, kinds: [\"x\", \"o\"], turn: false }}: {why}"))
     };
     let Some(map) = board.read_lock::<Map>() else { return Err(bad("it is not a map")) };
     for k in map.keys() {
-        if !["cells", "kinds", "turn", "changes"].contains(&k.as_str()) {
-            return Err(bad(&format!("`{k}` is not one of cells, kinds, turn, changes")));
+        if !["cells", "kinds", "turn", "changes", "text", "symmetries"].contains(&k.as_str()) {
+            return Err(bad(&format!("`{k}` is not one of cells, kinds, turn, changes, text, symmetries")));
+        }
+    }
+    let text_declared = map.get("text").is_some_and(|t| t.as_bool() != Ok(false));
+    if map.contains_key("symmetries") && !text_declared {
+        return Err(bad("`symmetries` are applied to the board's text: declare `text` too"));
+    }
+    for (f, what) in [("pieces", "the cells each kind holds"), ("from_pieces", "the position back from them")] {
+        if !text_declared && !has(f, 1) {
+            return Err(def(&format!(
+                "TIER_BOARD needs `fn {f}(..)`: {what} (or `text` for a board written one character a cell; see \
+                 docs/scripting.md)"
+            )));
+        }
+        if text_declared && has(f, 1) {
+            return Err(def(&format!(
+                "TIER_BOARD declares `text`, so the board is read and written natively and `fn {f}` would never be \
+                 called: remove it (or remove `text`)"
+            )));
         }
     }
     let cells = map
@@ -178,7 +210,108 @@ pub(super) fn declare(
              (below 0), so that no move leads back to a tier it came from",
         ));
     }
-    Ok(Some(Layout::Board(BoardLayout { cells, kinds, turn, changes, ranker: Ranker::new(cells) })))
+    let text = match map.get("text") {
+        None => None,
+        Some(v) if v.as_bool() == Ok(false) => None,
+        Some(v) => Some(Box::new(declare_text(v, &kinds, turn).map_err(|why| bad(&why))?)),
+    };
+    let symmetries = match map.get("symmetries") {
+        None => Vec::new(),
+        Some(v) => {
+            if has("canonical", 1) {
+                return Err(def(
+                    "TIER_BOARD declares `symmetries`, which make the canonical form natively (the least image): \
+                     remove `fn canonical` (or the symmetries)",
+                ));
+            }
+            declare_symmetries(v, cells).map_err(|why| bad(&why))?
+        }
+    };
+    Ok(Some(Layout::Board(BoardLayout {
+        cells,
+        kinds,
+        turn,
+        changes,
+        ranker: Ranker::new(cells),
+        text: text.map(|mut t| {
+            t.symmetries = symmetries;
+            t
+        }),
+        script_canonical: has("canonical", 1),
+    })))
+}
+
+/// TIER_BOARD's `text`: `true`, or a map of `empty` (one character, default ".") and `turns`
+/// (the characters of turn 0 and turn 1; default the first two kinds' names).
+fn declare_text(v: &Dynamic, kinds: &[String], turn: bool) -> Result<Text, String> {
+    let one = |s: &str, what: &str| -> Result<u8, String> {
+        match s.as_bytes() {
+            [c] if c.is_ascii_graphic() => Ok(*c),
+            _ => Err(format!("with `text`, {what} is one printable ASCII character, not {s:?}")),
+        }
+    };
+    let mut marks = Vec::with_capacity(kinds.len());
+    for k in kinds {
+        marks.push(one(k, "each kind's name")?);
+    }
+    let (mut empty, mut turns) = (b'.', None);
+    if v.as_bool() != Ok(true) {
+        let m =
+            v.read_lock::<Map>().ok_or("`text` is true or a map such as #{ empty: \".\", turns: [\"x\", \"o\"] }")?;
+        for (k, x) in m.iter() {
+            match k.as_str() {
+                "empty" => empty = one(&x.to_string(), "`empty`")?,
+                "turns" => {
+                    let a = x.read_lock::<rhai::Array>().ok_or("`turns` is an array of two characters")?;
+                    let t: Vec<u8> =
+                        a.iter().map(|c| one(&c.to_string(), "each of `turns`")).collect::<Result<_, _>>()?;
+                    if t.len() != 2 || t[0] == t[1] {
+                        return Err("`turns` is two different characters, the first player's and the second's".into());
+                    }
+                    turns = Some([t[0], t[1]]);
+                }
+                _ => return Err(format!("`text` has `{k}`, which is not `empty` or `turns`")),
+            }
+        }
+    }
+    if marks.contains(&empty) {
+        return Err(format!("with `text`, the empty cell's character {:?} is also a kind's name", empty as char));
+    }
+    let turns = match (turn, turns) {
+        (false, Some(_)) => return Err("`text` gives `turns` but the board does not declare `turn: true`".into()),
+        (false, None) => [0, 0],
+        (true, Some(t)) => t,
+        (true, None) if marks.len() >= 2 => [marks[0], marks[1]],
+        (true, None) => return Err("with `turn: true` and one kind, `text` must give `turns`".into()),
+    };
+    Ok(Text { empty, marks, turns, symmetries: Vec::new() })
+}
+
+/// TIER_BOARD's `symmetries`: permutations of the cells.
+fn declare_symmetries(v: &Dynamic, cells: u32) -> Result<Vec<Vec<u8>>, String> {
+    let list = v.read_lock::<rhai::Array>().ok_or("`symmetries` is an array of permutations of the cells")?;
+    if list.len() > 256 {
+        return Err("`symmetries` lists at most 256 permutations".into());
+    }
+    let mut out = Vec::with_capacity(list.len());
+    for p in list.iter() {
+        let perm: Option<Vec<u8>> = p.read_lock::<rhai::Array>().and_then(|a| {
+            a.iter().map(|c| c.as_int().ok().filter(|c| (0..cells as i64).contains(c)).map(|c| c as u8)).collect()
+        });
+        let ok = perm.as_ref().is_some_and(|q| {
+            q.len() == cells as usize && q.iter().fold(0u64, |m, &c| m | 1 << c).count_ones() == cells
+        });
+        match perm {
+            Some(q) if ok => out.push(q),
+            _ => {
+                return Err(format!(
+                    "each of `symmetries` is the {cells} cells 0..{cells} in some order (image[i] = cell s[i]), \
+                     not {p}"
+                ));
+            }
+        }
+    }
+    Ok(out)
 }
 
 impl BoardLayout {
@@ -227,6 +360,91 @@ impl BoardLayout {
         self.kinds.iter().zip(&counts).map(|(k, c)| format!("{k}{c}")).collect::<Vec<_>>().join(" ")
     }
 
+    /// The boards (one a kind) and the turn of `index` of `tier`.
+    fn unrank(&self, tier: Tier, index: u64) -> (Vec<u64>, u64) {
+        let counts = self.counts(tier);
+        let (rank, turn) = if self.turn { (index / 2, index % 2) } else { (index, 0) };
+        let mut boards = vec![0u64; counts.len()];
+        self.ranker.unrank(&counts, rank, &mut boards);
+        (boards, turn)
+    }
+
+    /// The tier and index of these boards and turn.
+    fn locate_boards(&self, boards: &[u64], turn: u64) -> (Tier, u64) {
+        let counts: Vec<u32> = boards.iter().map(|x| x.count_ones()).collect();
+        let rank = self.ranker.rank(boards);
+        (Self::tier(&counts), if self.turn { rank * 2 + turn } else { rank })
+    }
+
+    /// The text of these boards and turn (see [`Text`]), into `out`.
+    fn write_text(&self, t: &Text, boards: &[u64], turn: u64, out: &mut Vec<u8>) {
+        out.clear();
+        out.resize(self.cells as usize, t.empty);
+        for (k, &b) in boards.iter().enumerate() {
+            let mut b = b;
+            while b != 0 {
+                out[b.trailing_zeros() as usize] = t.marks[k];
+                b &= b - 1;
+            }
+        }
+        if self.turn {
+            out.push(t.turns[turn as usize]);
+        }
+    }
+
+    /// The boards and the turn a text says, or why it is not the board's text.
+    fn read_text(&self, t: &Text, text: &[u8]) -> Result<(Vec<u64>, u64), String> {
+        let cells = self.cells as usize;
+        let n = cells + usize::from(self.turn);
+        if text.len() != n {
+            return Err(format!(
+                "it has {} characters, where TIER_BOARD's text has {n} (one a cell{})",
+                text.len(),
+                if self.turn { ", then the turn" } else { "" }
+            ));
+        }
+        let mut boards = vec![0u64; t.marks.len()];
+        for (i, &c) in text[..cells].iter().enumerate() {
+            if c == t.empty {
+                continue;
+            }
+            match t.marks.iter().position(|&m| m == c) {
+                Some(k) => boards[k] |= 1 << i,
+                None => return Err(format!("cell {i} holds {:?}, which is no kind's name and not empty", c as char)),
+            }
+        }
+        let turn = if self.turn {
+            match t.turns.iter().position(|&m| m == text[cells]) {
+                Some(k) => k as u64,
+                None => return Err(format!("{:?} is not one of the turns", text[cells] as char)),
+            }
+        } else {
+            0
+        };
+        Ok((boards, turn))
+    }
+
+    /// The least of the text and its images under the symmetries, compared character by
+    /// character (as `least_image`), in place; the turn's character stays. `orig` is room.
+    fn least_text(t: &Text, text: &mut [u8], orig: &mut Vec<u8>) {
+        if t.symmetries.is_empty() {
+            return;
+        }
+        orig.clear();
+        orig.extend_from_slice(text);
+        for s in &t.symmetries {
+            let mut i = 0;
+            while i < s.len() && orig[s[i] as usize] == text[i] {
+                i += 1;
+            }
+            if i < s.len() && orig[s[i] as usize] < text[i] {
+                for (j, &c) in s.iter().enumerate().skip(i) {
+                    text[j] = orig[c as usize];
+                }
+            }
+        }
+    }
+
     /// The pieces of `index` of `tier`, as `pieces` gives them (a map of cell lists, and `turn`).
     fn pieces_at(&self, tier: Tier, index: u64) -> Map {
         let counts = self.counts(tier);
@@ -243,6 +461,19 @@ impl BoardLayout {
         }
         map
     }
+}
+
+thread_local! {
+    /// Room for a board's text and a copy of it (boards declared as `text`).
+    static TEXT: RefCell<(Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// A position that is not the declared board's text.
+fn not_text(file: &str, pos: &str, why: &str) -> GameError {
+    GameError::Definition(format!(
+        "{file}: the position {pos} is not TIER_BOARD's text (a string of one character a cell: a kind's name or \
+         the empty cell's, then the turn's when declared): {why}"
+    ))
 }
 
 /// Gives each adapter its key in the threads' tables.
@@ -399,10 +630,14 @@ impl ScriptTiers {
     fn locate_in(&self, w: &Worker, pos: &Key) -> GameResult<(Tier, u64)> {
         match &self.layout {
             Layout::Board(b) => {
-                let (boards, turn) = self.read_pieces(w, b, pos)?;
-                let counts: Vec<u32> = boards.iter().map(|x| x.count_ones()).collect();
-                let rank = b.ranker.rank(&boards);
-                Ok((BoardLayout::tier(&counts), if b.turn { rank * 2 + turn } else { rank }))
+                let (boards, turn) = match &b.text {
+                    Some(t) => TEXT.with_borrow_mut(|(text, _)| {
+                        self.key_text(w, pos, text)?;
+                        b.read_text(t, text).map_err(|why| self.not_text(w, pos, &why))
+                    })?,
+                    None => self.read_pieces(w, b, pos)?,
+                };
+                Ok(b.locate_boards(&boards, turn))
             }
             Layout::Hooks { .. } => {
                 let d = w.game.call("tier", || (pos.to_dynamic(),))?;
@@ -439,6 +674,16 @@ impl ScriptTiers {
                 "index {index} is past tier {} ({size} positions)",
                 self.name_of(w, tier)
             )));
+        }
+        if let Layout::Board(b @ BoardLayout { text: Some(t), .. }) = &self.layout {
+            // Read and written natively: nothing to check.
+            let (boards, turn) = b.unrank(tier, index);
+            let pos = TEXT.with_borrow_mut(|(text, _)| {
+                b.write_text(t, &boards, turn, text);
+                Key::from_ascii(text)
+            });
+            *w.last.borrow_mut() = Some((tier, index, pos.clone()));
+            return Ok(pos);
         }
         let (pos, hook) = match &self.layout {
             Layout::Board(b) => {
@@ -546,10 +791,50 @@ impl ScriptTiers {
         }
     }
 
-    /// The representative of `pos` (the script's `canonical`), located; it must stay in `tier`.
+    /// The representative of `pos` (the script's `canonical`, or the least image under the
+    /// board's `symmetries`), located; it must stay in `tier`.
     fn canonical_in(&self, w: &Worker, pos: &Key) -> GameResult<(Tier, u64)> {
+        if let Layout::Board(b @ BoardLayout { text: Some(t), script_canonical: false, .. }) = &self.layout {
+            return TEXT.with_borrow_mut(|(text, room)| {
+                self.key_text(w, pos, text)?;
+                BoardLayout::least_text(t, text, room);
+                let (boards, turn) = b.read_text(t, text).map_err(|why| self.not_text(w, pos, &why))?;
+                Ok(b.locate_boards(&boards, turn))
+            });
+        }
         let c = w.game.canonical(pos)?;
         self.locate_in(w, &c)
+    }
+
+    /// The text of `pos` on a board declared as `text`, into `out`.
+    fn key_text(&self, w: &Worker, pos: &Key, out: &mut Vec<u8>) -> GameResult<()> {
+        if pos.string_into(out) {
+            return Ok(());
+        }
+        Err(self.not_text(w, pos, "it is not a string"))
+    }
+
+    fn not_text(&self, w: &Worker, pos: &Key, why: &str) -> GameError {
+        not_text(&self.file, &w.game.format(pos).unwrap_or_else(|_| format!("{pos:?}")), why)
+    }
+
+    /// The canonical form of `pos` when the board declares `symmetries` (the least image of
+    /// its text), natively; `None` otherwise (the script's `canonical`, if any, gives it).
+    pub(super) fn native_canonical(&self, pos: &Key) -> Option<GameResult<Key>> {
+        let Layout::Board(b @ BoardLayout { text: Some(t), .. }) = &self.layout else { return None };
+        if t.symmetries.is_empty() {
+            return None;
+        }
+        Some(TEXT.with_borrow_mut(|(text, room)| {
+            if !pos.string_into(text) {
+                return Err(not_text(&self.file, &format!("{pos:?}"), "it is not a string"));
+            }
+            if let Err(why) = b.read_text(t, text) {
+                return Err(not_text(&self.file, &format!("{pos:?}"), &why));
+            }
+            BoardLayout::least_text(t, text, room);
+            Ok(Key::from_ascii(text))
+        }))
     }
 
     fn with<R>(&self, harmless: R, f: impl FnOnce(&Worker) -> GameResult<R>) -> R {
@@ -586,6 +871,21 @@ impl TierSpace for ScriptTiers {
     }
 
     fn canonical_index(&self, tier: Tier, index: u64) -> u64 {
+        if let Layout::Board(b @ BoardLayout { text: Some(t), script_canonical: false, .. }) = &self.layout {
+            if t.symmetries.is_empty() {
+                return index;
+            }
+            // All native: the position's text, its least image, that image's index.
+            let (boards, turn) = b.unrank(tier, index);
+            return TEXT.with_borrow_mut(|(text, room)| {
+                b.write_text(t, &boards, turn, text);
+                BoardLayout::least_text(t, text, room);
+                match b.read_text(t, text) {
+                    Ok((boards, turn)) => b.locate_boards(&boards, turn).1,
+                    Err(_) => index,
+                }
+            });
+        }
         self.with(index, |w| {
             if !w.game.hooks.canonical {
                 return Ok(index);
