@@ -250,3 +250,91 @@ fn a_script_whose_positions_split_gets_its_value_from_the_parts() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains(&format!("grundy:      {}", g[5] ^ g[8] ^ g[13])), "{out}");
 }
+
+/// Tic-tac-toe by a plain negamax over the 9 cells: the value for the player to move
+/// (`x` when the counts are equal), an oracle for the script below.
+fn tictactoe_oracle(b: &mut [u8; 9], memo: &mut std::collections::HashMap<[u8; 9], Value>) -> Value {
+    if let Some(&v) = memo.get(b) {
+        return v;
+    }
+    const LINES: [[usize; 3]; 8] =
+        [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+    let xs = b.iter().filter(|&&c| c == b'x').count();
+    let os = b.iter().filter(|&&c| c == b'o').count();
+    let (me, last) = if xs == os { (b'x', b'o') } else { (b'o', b'x') };
+    let v = if LINES.iter().any(|l| l.iter().all(|&i| b[i] == last)) {
+        Value::Lose
+    } else if !b.contains(&b'.') {
+        Value::Tie
+    } else {
+        let mut best = Value::Lose;
+        for i in 0..9 {
+            if b[i] == b'.' {
+                b[i] = me;
+                let v = tictactoe_oracle(b, memo);
+                b[i] = b'.';
+                if v == Value::Lose {
+                    best = Value::Win;
+                } else if v == Value::Tie && best == Value::Lose {
+                    best = Value::Tie;
+                }
+            }
+        }
+        best
+    };
+    memo.insert(*b, v);
+    v
+}
+
+/// A script with `expand` (the value of a finished game or the children, one call) in place of
+/// `primitive` and `children`: tic-tac-toe, whose ends are losses and ties. Every reachable
+/// position's value, by the value-first search and by the full search, is the oracle's.
+#[test]
+fn a_script_with_expand_agrees_with_a_negamax_everywhere() {
+    let source = r#"
+        const KIND = "partisan";
+        const LINES = [[0,1,2],[3,4,5],[6,7,8],[0,3,6],[1,4,7],[2,5,8],[0,4,8],[2,4,6]];
+        fn parse(t) { t }
+        fn turn(b) { if b.count('x') == b.count('o') { 'x' } else { 'o' } }
+        fn expand(b) {
+            let me = turn(b);
+            let last = if me == 'x' { 'o' } else { 'x' };
+            if b.any_line(global::LINES, last) { "lose" }
+            else if b.count('.') == 0 { "tie" }
+            else { b.placements('.', me) }
+        }
+        fn moves(b) { let out = []; for i in 0..b.len() { if b[i] == '.' { out.push(i); } } out }
+        fn play(b, i) { b[i] = turn(b); b }
+    "#;
+    let g = gamesman::script::ScriptGame::from_source("expand.rhai", source).unwrap();
+    let positions = reachable(&g, ".........", 9);
+    assert_eq!(positions.len(), 5478);
+    let mut memo = std::collections::HashMap::new();
+    let mut quick = analyzer(&g, false);
+    let mut full = analyzer(&g, true);
+    let mut ties = 0;
+    for p in &positions {
+        let text = g.format(p).unwrap();
+        let mut b: [u8; 9] = text.as_bytes().try_into().unwrap();
+        let want = tictactoe_oracle(&mut b, &mut memo);
+        ties += (want == Value::Tie) as usize;
+        assert_eq!(quick.solve(p).unwrap().value, want, "{text}");
+        assert_eq!(full.solve(p).unwrap().value, want, "{text}");
+    }
+    assert_eq!(memo[b"........."], Value::Tie);
+    assert!(ties > 100, "{ties}");
+
+    // `expand` with `primitive` or `children` beside it is refused; so is an answer that is
+    // neither a value nor an array, and children that disagree with `moves` + `play`.
+    let both = format!("{source}\nfn primitive(b) {{ () }}");
+    let err = gamesman::script::ScriptGame::from_source("both.rhai", &both).err().unwrap().to_string();
+    assert!(err.contains("defines `expand` and `primitive` or `children`"), "{err}");
+    let bad = source.replace(r#"{ "tie" }"#, r#"{ "draw" }"#);
+    let g = gamesman::script::ScriptGame::from_source("bad.rhai", &bad).unwrap();
+    let err = analyzer(&g, false).solve(&g.parse("xoxxoo.x.").unwrap()).err().unwrap().to_string();
+    assert!(err.contains("the value of a finished game") || err.contains("or an array of children"), "{err}");
+    let wrong = source.replace("b.placements('.', me)", "b.placements('.', 'x')");
+    let g = gamesman::script::ScriptGame::from_source("wrong.rhai", &wrong).unwrap();
+    let err = analyzer(&g, false).solve(&g.parse("x........").unwrap()).err().unwrap().to_string();
+    assert!(err.contains("expand disagrees with moves + play"), "{err}");
+}

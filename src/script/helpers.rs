@@ -165,25 +165,51 @@ fn side(s: &Dynamic, rows: usize, cols: usize) -> Res<Vec<usize>> {
 /// Whether a chain of cells holding `p`, each a step of `steps` from the last, joins a cell
 /// of `from` to a cell of `to` on the board `b` of `cols` columns (docs/scripting.md).
 fn connects(b: &Dynamic, cols: i64, p: &Dynamic, steps: &Dynamic, from: &Dynamic, to: &Dynamic) -> Res<bool> {
+    if let Some(name) = steps.read_lock::<ImmutableString>() {
+        return connects_by(b, cols, p, named_steps(&name)?, from, to);
+    }
+    let a = steps.read_lock::<Array>().ok_or("connects: the steps are an array of [row, column] pairs or a name")?;
+    connects_by(b, cols, p, &array_steps(&a)?, from, to)
+}
+
+/// Neighbours by name, as [row, column] steps: `"hex"` the six of a cell on a rhombus of
+/// hexagons whose row r + 1 sits half a cell right of row r (Hex), `"orthogonal"` the four
+/// beside a square, `"king"` the eight around it.
+fn named_steps(name: &str) -> Res<&'static [(i64, i64)]> {
+    match name {
+        "hex" => Ok(&[(-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0)]),
+        "orthogonal" => Ok(&[(-1, 0), (0, -1), (0, 1), (1, 0)]),
+        "king" => Ok(&[(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]),
+        other => Err(format!(
+            "connects: the steps are an array of [row, column] pairs or \"hex\", \"orthogonal\" or \"king\", not \"{other}\""
+        )
+        .into()),
+    }
+}
+
+/// Steps given as an array of [row, column] pairs.
+fn array_steps(steps: &Array) -> Res<Vec<(i64, i64)>> {
+    let bad_steps = || -> Box<EvalAltResult> { "connects: the steps are an array of [row, column] pairs".into() };
+    steps
+        .iter()
+        .map(|s| {
+            let s = s.read_lock::<Array>().ok_or_else(bad_steps)?;
+            match s.as_slice() {
+                [r, c] => Ok((r.as_int().map_err(|_| bad_steps())?, c.as_int().map_err(|_| bad_steps())?)),
+                _ => Err(bad_steps()),
+            }
+        })
+        .collect()
+}
+
+/// [`connects`] with its steps read.
+fn connects_by(b: &Dynamic, cols: i64, p: &Dynamic, steps: &[(i64, i64)], from: &Dynamic, to: &Dynamic) -> Res<bool> {
     let on = holding(b, p, "connects")?;
     if cols < 1 || on.len() % cols as usize != 0 || on.is_empty() {
         return Err(format!("connects: a board of {} cells is not rows of {cols}", on.len()).into());
     }
     let cols = cols as usize;
     let rows = on.len() / cols;
-    let bad_steps = || -> Box<EvalAltResult> { "connects: the steps are an array of [row, column] pairs".into() };
-    let steps: Vec<(i64, i64)> = {
-        let a = steps.read_lock::<Array>().ok_or_else(bad_steps)?;
-        a.iter()
-            .map(|s| {
-                let s = s.read_lock::<Array>().ok_or_else(bad_steps)?;
-                match s.as_slice() {
-                    [r, c] => Ok((r.as_int().map_err(|_| bad_steps())?, c.as_int().map_err(|_| bad_steps())?)),
-                    _ => Err(bad_steps()),
-                }
-            })
-            .collect::<Res<_>>()?
-    };
     let mut goal = vec![false; on.len()];
     for c in side(to, rows, cols)? {
         goal[c] = true;
@@ -201,7 +227,7 @@ fn connects(b: &Dynamic, cols: i64, p: &Dynamic, steps: &Dynamic, from: &Dynamic
             return Ok(true);
         }
         let (r, k) = ((c / cols) as i64, (c % cols) as i64);
-        for &(dr, dc) in &steps {
+        for &(dr, dc) in steps {
             let (rr, kk) = (r + dr, k + dc);
             if rr < 0 || kk < 0 || rr >= rows as i64 || kk >= cols as i64 {
                 continue;
@@ -245,6 +271,23 @@ fn pairs(b: &Dynamic, cols: i64, p: &Dynamic, dr: i64, dc: i64) -> Res<Array> {
 
 /// Every copy of the string `s` with one `empty` character made `p`, in order.
 fn placements_str(s: &str, empty: char, p: char) -> Res<Array> {
+    if s.is_ascii() && empty.is_ascii() && p.is_ascii() {
+        // One byte a character: each copy is the bytes with one changed, made in place.
+        let (e, p) = (empty as u8, p as u8);
+        let n = s.bytes().filter(|&c| c == e).count();
+        check_placements(n, s.len())?;
+        let mut out = Array::with_capacity(n);
+        let mut buf = s.as_bytes().to_vec();
+        for i in 0..buf.len() {
+            if buf[i] == e {
+                buf[i] = p;
+                let copy = std::str::from_utf8(&buf).map_err(|e| e.to_string())?;
+                out.push(Dynamic::from(ImmutableString::from(copy)));
+                buf[i] = e;
+            }
+        }
+        return Ok(out);
+    }
     let chars: Vec<char> = s.chars().collect();
     check_placements(chars.iter().filter(|&&c| c == empty).count(), chars.len())?;
     let mut out = Array::new();
@@ -680,6 +723,67 @@ pub fn register(engine: &mut Engine) {
         .register_fn("heap_sum", |arr: Array| -> Res<i64> {
             ints(&arr)?.iter().try_fold(0i64, |a, &h| a.checked_add(h)).ok_or_else(|| "heap sum overflows".into())
         });
+
+    register_typed(engine);
+}
+
+/// `connects` and `pairs` again, with their parameters typed for each kind of board and side.
+///
+/// Rhai looks a called function up afresh on every call into the script, and a function with
+/// `Dynamic` parameters only after trying each combination of the arguments' types and
+/// `Dynamic` (for `connects`, 47 hashes and lookups in every module): that search was most of
+/// Hex's `primitive` (docs/performance.md, "Scripts: the engine's own cost"). With a copy
+/// whose types are the arguments' own, the first lookup finds it. The `Dynamic` ones stay for
+/// the other arguments' errors.
+fn register_typed(engine: &mut Engine) {
+    macro_rules! connects_typed {
+        ($b:ty, $p:ty, $from:ty, $to:ty) => {
+            engine.register_fn(
+                "connects",
+                |b: $b, cols: i64, p: $p, steps: Array, from: $from, to: $to| -> Res<bool> {
+                    let steps = array_steps(&steps)?;
+                    connects_by(
+                        &Dynamic::from(b),
+                        cols,
+                        &Dynamic::from(p),
+                        &steps,
+                        &Dynamic::from(from),
+                        &Dynamic::from(to),
+                    )
+                },
+            );
+            engine.register_fn(
+                "connects",
+                |b: $b, cols: i64, p: $p, steps: ImmutableString, from: $from, to: $to| -> Res<bool> {
+                    let steps = named_steps(&steps)?;
+                    connects_by(
+                        &Dynamic::from(b),
+                        cols,
+                        &Dynamic::from(p),
+                        steps,
+                        &Dynamic::from(from),
+                        &Dynamic::from(to),
+                    )
+                },
+            );
+        };
+    }
+    type S = ImmutableString;
+    connects_typed!(S, char, S, S);
+    connects_typed!(S, char, Array, Array);
+    connects_typed!(S, char, S, Array);
+    connects_typed!(S, char, Array, S);
+    connects_typed!(Array, i64, S, S);
+    connects_typed!(Array, i64, Array, Array);
+    connects_typed!(Array, i64, S, Array);
+    connects_typed!(Array, i64, Array, S);
+    engine
+        .register_fn("pairs", |b: S, cols: i64, p: char, dr: i64, dc: i64| -> Res<Array> {
+            pairs(&Dynamic::from(b), cols, &Dynamic::from(p), dr, dc)
+        })
+        .register_fn("pairs", |b: Array, cols: i64, p: i64, dr: i64, dc: i64| -> Res<Array> {
+            pairs(&Dynamic::from_array(b), cols, &Dynamic::from_int(p), dr, dc)
+        });
 }
 
 #[cfg(test)]
@@ -831,6 +935,12 @@ mod tests {
                 let steps = "[[-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0]]";
                 let on_text = format!(r#"connects("{text}", {n}, '{ch}', {steps}, "{from}", "{to}")"#);
                 assert_eq!(engine.eval::<bool>(&on_text).unwrap(), want, "{on_text}");
+                // The same neighbours by name; and through a variable of no declared type.
+                let named = format!(r#"connects("{text}", {n}, '{ch}', "hex", "{from}", "{to}")"#);
+                assert_eq!(engine.eval::<bool>(&named).unwrap(), want, "{named}");
+                let named =
+                    format!(r#"let s = "hex"; connects([{}], {n}, {int}, s, "{from}", "{to}")"#, ints.join(","));
+                assert_eq!(engine.eval::<bool>(&named).unwrap(), want, "{named}");
                 let on_ints = format!(r#"connects([{}], {n}, {int}, {steps}, "{from}", "{to}")"#, ints.join(","));
                 assert_eq!(engine.eval::<bool>(&on_ints).unwrap(), want, "{on_ints}");
                 // The sides as arrays of cells.
@@ -863,6 +973,14 @@ mod tests {
         assert!(error(&format!(r#"connects("xx", 2, 'x', {steps}, [0, 7], "right")"#)).contains("cell 7 is outside"));
         assert!(error(r#"connects("xx", 2, 'x', [[0]], "left", "right")"#).contains("[row, column] pairs"));
         assert!(error(r#"connects("xx", 2, 1, [[0, 1]], "left", "right")"#).contains("the piece is a character"));
+        assert!(error(r#"connects("xx", 2, 'x', "square", "left", "right")"#).contains("not \"square\""));
+        // The neighbours by name, by hand: x on a diagonal, corner to corner.
+        for (board, hex, orthogonal, king) in [("x./.x", false, false, true), (".x/x.", true, false, true)] {
+            for (steps, want) in [("hex", hex), ("orthogonal", orthogonal), ("king", king)] {
+                let call = format!(r#"connects("{board}", 2, 'x', "{steps}", "top", "bottom")"#);
+                assert_eq!(eval::<bool>(&call), want, "{call}");
+            }
+        }
         // Steps that do not join a row's cells: no connection across it.
         assert!(eval::<bool>(r#"connects("xx", 2, 'x', [[0, 1]], "left", "right")"#));
         assert!(!eval::<bool>(r#"connects("xx", 2, 'x', [[1, 0]], "left", "right")"#));

@@ -36,6 +36,7 @@ const OPTIONAL: &[(&str, usize)] = &[
     ("parts", 1),
     ("board", 1),
     ("heap_options", 1),
+    ("expand", 1),
 ];
 
 #[derive(Default, Clone, Copy)]
@@ -53,6 +54,8 @@ struct Hooks {
     board: bool,
     /// `heap_options(n)`: the options of one heap of n, for `gamesman sequence`.
     heap_options: bool,
+    /// `expand(pos)`: `primitive` and `children` in one call.
+    expand: bool,
     /// The decomposition hook's name: `parts`, or `split` (its older name), if either.
     split_name: Option<&'static str>,
 }
@@ -76,6 +79,9 @@ pub struct ScriptGame {
     fn_lines: Vec<(String, usize)>,
     /// How many positions `children` has been checked against `moves` + `play` on.
     children_checked: std::cell::Cell<u32>,
+    /// The children `expand` gave for the last position `primitive` was asked of, for the
+    /// `children` call that follows it.
+    expanded: Box<std::cell::RefCell<Option<Expanded>>>,
     /// Answers of `canonical` and of the decomposition hook, by position: the solvers ask
     /// them once for every move they look at, and most positions are reached by many moves.
     canonical_memo: CallMemo<Key>,
@@ -85,6 +91,9 @@ pub struct ScriptGame {
     /// Positions by index, when the script declares them (`TIER_BOARD` or the tier hooks).
     tiers: Option<tiers::ScriptTiers>,
 }
+
+/// A position and the children `expand` gave for it.
+type Expanded = (Key, Vec<Key>);
 
 /// The answers of one script function of a position, remembered up to [`CALL_MEMO_BYTES`]
 /// (then forgotten all at once). A script function is a function of the position alone, so
@@ -662,11 +671,20 @@ impl ScriptGame {
             to_move: next()?,
             board: false,
             heap_options: false,
+            expand: false,
             split_name: None,
         };
         let parts = next()?;
         hooks.board = next()?;
         hooks.heap_options = next()?;
+        hooks.expand = next()?;
+        if hooks.expand && (hooks.primitive || hooks.children) {
+            return Err(def(
+                Position::NONE,
+                "defines `expand` and `primitive` or `children`: `expand` answers both (the value of a finished \
+                 game, else the children); keep `expand` alone, or the two without it",
+            ));
+        }
         hooks.split_name = match (parts, hooks.split) {
             (true, true) => {
                 return Err(def(
@@ -698,7 +716,7 @@ impl ScriptGame {
                 "defines both GOAL and `primitive`: keep one (GOAL when the solved positions can be listed)",
             ));
         }
-        if kind == Kind::Puzzle && !hooks.primitive && goal_texts.is_none() {
+        if kind == Kind::Puzzle && !hooks.primitive && !hooks.expand && goal_texts.is_none() {
             return Err(def(
                 Position::NONE,
                 "a puzzle must define `fn primitive(pos)`: \"win\" at its goal, or list its solved positions as \
@@ -729,6 +747,7 @@ impl ScriptGame {
             hooks,
             fn_lines,
             children_checked: std::cell::Cell::new(0),
+            expanded: Default::default(),
             canonical_memo: CallMemo::new(),
             parts_memo: CallMemo::new(),
         };
@@ -840,17 +859,49 @@ impl ScriptGame {
     }
 
     fn keys(&self, f: &str, d: Dynamic) -> GameResult<Vec<Key>> {
-        let t = d.type_name();
-        let arr = d
-            .try_cast::<rhai::Array>()
-            .ok_or_else(|| GameError::Definition(format!("{}: {f} must return an array, not `{t}`", self.at_fn(f))))?;
+        if !d.is_array() {
+            let t = d.type_name();
+            return Err(GameError::Definition(format!("{}: {f} must return an array, not `{t}`", self.at_fn(f))));
+        }
+        let arr = d.try_cast::<rhai::Array>().ok_or_else(|| {
+            GameError::Definition(format!("{}: {f} must return an array (it returned a shared value)", self.at_fn(f)))
+        })?;
         arr.iter().map(|d| self.key(f, d)).collect()
+    }
+
+    /// A game's value as `primitive` and `expand` give it: "win", "lose" or "tie".
+    fn value_of(&self, f: &str, d: &Dynamic) -> GameResult<Value> {
+        if let Ok(s) = d.as_immutable_string_ref() {
+            match s.as_str() {
+                "win" => return Ok(Value::Win),
+                "lose" => return Ok(Value::Lose),
+                "tie" => return Ok(Value::Tie),
+                _ => {}
+            }
+        }
+        let also = if f == "expand" { "an array of children (game not over)" } else { "() (game not over)" };
+        Err(GameError::Definition(format!(
+            "{}: {f} must return \"win\", \"lose\", \"tie\" or {also}, not {:?}",
+            self.at_fn(f),
+            d.to_string()
+        )))
+    }
+
+    /// `expand(pos)`: the value of a finished game (`Ok`), else the children (`Err`).
+    fn expand(&self, pos: &Key) -> GameResult<Result<Value, Vec<Key>>> {
+        let d = self.call("expand", || (pos.to_dynamic(),))?;
+        if d.is_array() {
+            let children = self.keys("expand", d)?;
+            self.check_children("expand", pos, &children)?;
+            return Ok(Err(children));
+        }
+        Ok(Ok(self.value_of("expand", &d)?))
     }
 
     /// On the first few positions, check that `children` lists the same positions as `moves`
     /// and `play` do (up to symmetry and repeats): a `children` that disagrees would make
     /// every answer silently wrong.
-    fn check_children(&self, pos: &Key, children: &[Key]) -> GameResult<()> {
+    fn check_children(&self, f: &str, pos: &Key, children: &[Key]) -> GameResult<()> {
         let n = self.children_checked.get();
         if n >= CHILDREN_CHECKS {
             return Ok(());
@@ -885,8 +936,8 @@ impl ScriptGame {
             why.push(format!("only moves + play give [{}]", only(&b, &a)));
         }
         Err(GameError::Definition(format!(
-            "{}: children disagrees with moves + play at {}: {}. They must list the same positions",
-            self.at_fn("children"),
+            "{}: {f} disagrees with moves + play at {}: {}. They must list the same positions",
+            self.at_fn(f),
             show(pos),
             why.join("; ")
         )))
@@ -1043,21 +1094,25 @@ impl Game for ScriptGame {
 
     fn primitive(&self, pos: &Key) -> GameResult<Option<Value>> {
         if !self.hooks.primitive {
-            return Ok(self.goals.contains(pos).then_some(Value::Win));
+            if self.goals.contains(pos) {
+                return Ok(Some(Value::Win));
+            }
+            if self.hooks.expand {
+                return match self.expand(pos)? {
+                    Ok(v) => Ok(Some(v)),
+                    Err(children) => {
+                        *self.expanded.borrow_mut() = Some((pos.clone(), children));
+                        Ok(None)
+                    }
+                };
+            }
+            return Ok(None);
         }
         let d = self.call("primitive", || (pos.to_dynamic(),))?;
         if d.is_unit() {
             return Ok(None);
         }
-        match d.to_string().as_str() {
-            "win" => Ok(Some(Value::Win)),
-            "lose" => Ok(Some(Value::Lose)),
-            "tie" => Ok(Some(Value::Tie)),
-            other => Err(GameError::Definition(format!(
-                "{}: primitive must return \"win\", \"lose\", \"tie\" or () (game not over), not {other:?}",
-                self.file
-            ))),
-        }
+        self.value_of("primitive", &d).map(Some)
     }
 
     fn split(&self, pos: &Key) -> GameResult<Option<Vec<Key>>> {
@@ -1205,10 +1260,21 @@ impl Game for ScriptGame {
     }
 
     fn children(&self, pos: &Key) -> GameResult<Vec<Key>> {
+        if self.hooks.expand {
+            // Asked right after `primitive` of the same position (as the solvers do): its answer.
+            let last = self.expanded.borrow_mut().take();
+            if let Some((k, children)) = last
+                && k == *pos
+            {
+                return Ok(children);
+            }
+            // A finished game has no children.
+            return Ok(self.expand(pos)?.err().unwrap_or_default());
+        }
         if self.hooks.children {
             let d = self.call("children", || (pos.to_dynamic(),))?;
             let children = self.keys("children", d)?;
-            self.check_children(pos, &children)?;
+            self.check_children("children", pos, &children)?;
             return Ok(children);
         }
         let moves = self.moves(pos)?;

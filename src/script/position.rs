@@ -71,21 +71,22 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
             out.push(PACKED_STR);
             put_varint(out, b.len() as u64);
             out.push(distinct as u8);
+            // The distinct characters in increasing order (the set bits of `seen`), each's rank.
             let mut rank = [0u8; 128];
+            let mut rest = seen;
             let mut k = 0;
-            for c in 0..128u8 {
-                if seen >> c & 1 == 1 {
-                    rank[c as usize] = k;
-                    out.push(c);
-                    k += 1;
-                }
+            while rest != 0 {
+                let c = rest.trailing_zeros() as u8;
+                rank[c as usize] = k;
+                out.push(c);
+                k += 1;
+                rest &= rest - 1;
             }
-            let start = out.len();
-            out.resize(start + (b.len() * bits).div_ceil(8), 0);
-            for (i, &c) in b.iter().enumerate() {
-                let at = i * bits;
-                out[start + at / 8] |= rank[c as usize] << (at % 8);
-            }
+            // Eight characters' ranks a byte at 1 bit, four at 2, two at 4, lowest bits first.
+            let per = 8 / bits;
+            out.extend(b.chunks(per).map(|chunk| {
+                chunk.iter().enumerate().fold(0u8, |byte, (j, &c)| byte | rank[c as usize] << (j * bits))
+            }));
             return;
         }
     }
@@ -182,7 +183,7 @@ fn unzigzag(u: u64) -> i64 {
 /// out of them or meeting an unknown tag is a bug, not bad input.
 struct Reader<'a>(&'a [u8]);
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     fn byte(&mut self) -> u8 {
         let (&b, rest) = self.0.split_first().expect("a key's bytes end inside a value");
         self.0 = rest;
@@ -201,7 +202,7 @@ impl Reader<'_> {
         }
     }
 
-    fn take(&mut self, n: usize) -> &[u8] {
+    fn take(&mut self, n: usize) -> &'a [u8] {
         let (a, rest) = self.0.split_at(n);
         self.0 = rest;
         a
@@ -223,12 +224,12 @@ impl Reader<'_> {
             PACKED_STR => {
                 let n = self.varint() as usize;
                 let distinct = self.byte() as usize;
-                let chars = self.take(distinct).to_vec();
+                let chars = self.take(distinct);
                 let bits = bits_for(distinct);
                 let packed = self.take((n * bits).div_ceil(8));
                 let mask = (1u8 << bits) - 1;
-                let s: String =
-                    (0..n).map(|i| chars[(packed[i * bits / 8] >> (i * bits % 8) & mask) as usize] as char).collect();
+                let mut s = String::with_capacity(n);
+                s.extend((0..n).map(|i| chars[(packed[i * bits / 8] >> (i * bits % 8) & mask) as usize] as char));
                 Dynamic::from(s)
             }
             BYTES => {
@@ -280,16 +281,33 @@ impl Key {
     /// order each key as a string (length, UTF-8) and its value encoded; a grid: 10, rows,
     /// columns, then its cells row by row, 8 to a byte, lowest bit first.
     pub fn from_dynamic(d: &Dynamic) -> Result<Key, String> {
-        let mut out = Vec::with_capacity(32);
-        Self::encode(d, 0, &mut out)?;
-        Ok(Key::from_bytes(&out))
+        thread_local! {
+            /// The bytes of the key being made: one buffer a thread, not an allocation a key.
+            static OUT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        OUT.with(|out| {
+            let mut out = out.try_borrow_mut().map_err(|_| "a position made while making another".to_string())?;
+            out.clear();
+            Self::encode(d, 0, &mut out)?;
+            let key = Key::from_bytes(&out);
+            if out.capacity() > 1 << 16 {
+                *out = Vec::new();
+            }
+            Ok(key)
+        })
     }
 
     fn encode(d: &Dynamic, depth: usize, out: &mut Vec<u8>) -> Result<(), String> {
         if depth > MAX_NESTING {
             return Err(format!("a position nested more than {MAX_NESTING} levels deep"));
         }
-        if d.is_unit() {
+        // A string first (the commonest board), by its type alone: each failed `as_…` below
+        // costs Rhai a type name.
+        if d.is_string()
+            && let Ok(s) = d.as_immutable_string_ref()
+        {
+            put_str(out, s.as_str());
+        } else if d.is_unit() {
             out.push(UNIT);
         } else if let Ok(b) = d.as_bool() {
             out.push(if b { TRUE } else { FALSE });
@@ -299,8 +317,6 @@ impl Key {
         } else if let Ok(c) = d.as_char() {
             out.push(CHAR);
             put_varint(out, u64::from(c));
-        } else if let Ok(s) = d.as_immutable_string_ref() {
-            put_str(out, s.as_str());
         } else if let Some(g) = d.read_lock::<Grid>() {
             out.push(GRID);
             let (rows, cols) = (g.rows(), g.cols());

@@ -183,10 +183,17 @@ impl<G: Game> QuickSolver<G> {
         let mut canon = Vec::with_capacity(children.len());
         for c in &children {
             let c = self.game.canonical(c)?;
-            if self.memo.get(&c) == Some(Value::Lose) {
-                return Ok(Ok(Value::Win));
+            match self.memo.get(&c) {
+                Some(Value::Lose) => return Ok(Ok(Value::Win)),
+                // A move to a position known won for the opponent decides nothing here: it is
+                // not looked up again.
+                Some(Value::Win) => {}
+                _ => canon.push(c),
             }
-            canon.push(c);
+        }
+        if canon.is_empty() {
+            // Every move leads to a position won for the opponent.
+            return Ok(Ok(Value::Lose));
         }
         // Children are taken from the end. The fewest replies first: a position whose
         // opponent has few moves is more often lost for them, and smaller to search (the
