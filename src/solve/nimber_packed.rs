@@ -66,6 +66,15 @@ fn xored(s: Set, x: u64) -> Set {
     out
 }
 
+/// The values (below 31, as a table entry) that a search asked about `want` ruled out, its
+/// candidates left `cand`: every value up to the largest of `want` that is no longer a
+/// candidate (a value leaves the candidates only when it cannot be the nimber; the values
+/// above the largest of `want` were never asked about).
+fn ruled_out(cand: Set, want: Set) -> u32 {
+    let top = upto(127 - u64::from(want.leading_zeros()));
+    (top & !cand) as u32 & !EXACT
+}
+
 /// The set without its largest value.
 fn but_largest(s: Set) -> Set {
     if s == 0 { 0 } else { s & !(1 << (127 - s.leading_zeros())) }
@@ -379,7 +388,7 @@ impl<P> PackedNimbers<P> {
                 if cand & want == 0 {
                     self.give(f);
                     self.visited += 1;
-                    self.store(part, out | (want as u32 & !EXACT), start);
+                    self.store(part, out | ruled_out(cand, want), start);
                     return Ok(None);
                 }
             } else {
@@ -395,25 +404,25 @@ impl<P> PackedNimbers<P> {
         });
         self.give(f);
         match answer? {
-            Some(v) => {
+            (Some(v), _) => {
                 self.store(part, EXACT | v as u32, start);
                 Ok(Some(v))
             }
-            None => {
-                self.store(part, out | (want as u32 & !EXACT), start);
+            (None, cand) => {
+                self.store(part, out | ruled_out(cand, want), start);
                 Ok(None)
             }
         }
     }
 
     /// The candidates `cand` cut down by the children still to ask (see the module's
-    /// documentation).
-    fn narrow(&mut self, f: &mut Frame, mut cand: Set, want: Set) -> Res<Option<u64>> {
+    /// documentation), and the candidates left at the end.
+    fn narrow(&mut self, f: &mut Frame, mut cand: Set, want: Set) -> Res<(Option<u64>, Set)> {
         let top = upto(127 - u64::from(want.leading_zeros()));
         let mut exact = true;
         for i in 0..f.kids.len() {
             if cand & want == 0 {
-                return Ok(None);
+                return Ok((None, cand));
             }
             let ask = but_largest(cand) & top;
             let got = if ask == 0 {
@@ -433,6 +442,6 @@ impl<P> PackedNimbers<P> {
             }
         }
         let v = u64::from(cand.trailing_zeros());
-        Ok(if exact || top >> v & 1 == 1 { Some(v) } else { None })
+        Ok((if exact || top >> v & 1 == 1 { Some(v) } else { None }, cand))
     }
 }
