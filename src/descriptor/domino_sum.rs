@@ -35,6 +35,8 @@ pub struct DominoSum {
     full: u64,
     /// A row's bits stood up as a column: bit c to bit c * w (the transpose, a row at a time).
     column_of: Vec<u64>,
+    /// The row of each bit (a table: a division is slow).
+    row_of: [u8; 64],
     /// For a region of h rows and wd columns in the corner (index `(h - 1) * w + wd - 1`),
     /// its dominoes across and down (each marked on its first cell) by their distance from
     /// the region's centre, nearest first.
@@ -57,6 +59,7 @@ impl DominoSum {
             .map(|bits| (0..w).filter(|c| bits >> c & 1 == 1).fold(0u64, |m, c| m | 1 << (c * w)))
             .collect();
         let last_col = first_col << (w - 1);
+        let row_of = std::array::from_fn(|i| (i as u32 / w) as u8);
         let mut rings = Vec::new();
         for h in 1..=rows {
             for wd in 1..=w {
@@ -77,7 +80,7 @@ impl DominoSum {
                 rings.push(ring);
             }
         }
-        Some(DominoSum { proto: *root, rows, w, turned, first_col, last_col, row, full, column_of, rings })
+        Some(DominoSum { proto: *root, rows, w, turned, first_col, last_col, row, full, column_of, row_of, rings })
     }
 
     /// The empty cells of a position of the root's board as a key.
@@ -137,16 +140,30 @@ impl DominoSum {
 
     /// `x` (not empty) moved to the top-left corner, with its height and width.
     fn corner(&self, x: u64) -> (u64, u32, u32) {
-        let x = x >> (x.trailing_zeros() / self.w * self.w);
+        let x = x >> (u32::from(self.row_of[x.trailing_zeros() as usize]) * self.w);
         let cols = self.columns(x);
         let x = x >> cols.trailing_zeros();
-        let h = (63 - x.leading_zeros()) / self.w + 1;
+        let h = self.height(x);
         let wd = 64 - (cols >> cols.trailing_zeros()).leading_zeros();
         (x, h, wd)
     }
 
-    /// The rows of `x` (in the corner, `h` rows) in reverse order.
+    /// How many rows `x` (not empty, starting on the first row) spans.
+    fn height(&self, x: u64) -> u32 {
+        u32::from(self.row_of[63 - x.leading_zeros() as usize]) + 1
+    }
+
+    /// The rows of `x` (in the corner, `h` rows) in reverse order: the word's nibbles or
+    /// bytes reversed where a row is one, else a row at a time.
     fn flip_rows(&self, x: u64, h: u32) -> u64 {
+        if self.w == 8 {
+            return x.swap_bytes() >> (64 - 8 * h);
+        }
+        if self.w == 4 {
+            const LOW: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+            let y = x.swap_bytes();
+            return (((y >> 4) & LOW) | ((y & LOW) << 4)) >> (64 - 4 * h);
+        }
         let mut out = 0;
         for r in 0..h {
             out |= ((x >> (r * self.w)) & self.row) << ((h - 1 - r) * self.w);
@@ -161,6 +178,14 @@ impl DominoSum {
 
     /// The transpose of `x` (in the corner, `h` rows, `h ≤ w`): `wd` rows of `h` columns.
     fn transpose(&self, x: u64, h: u32) -> u64 {
+        if self.w == 4 {
+            // Four rows of four: each 2×2 block transposed, then the blocks off the diagonal
+            // swapped (two delta swaps).
+            let t = (x ^ (x >> 3)) & 0x0A0A;
+            let x = x ^ t ^ (t << 3);
+            let t = (x ^ (x >> 6)) & 0x00CC;
+            return x ^ t ^ (t << 6);
+        }
         let mut out = 0;
         for r in 0..h {
             out |= self.column_of[((x >> (r * self.w)) & self.row) as usize] << r;
@@ -338,7 +363,7 @@ impl DominoSum {
         if key == 0 {
             return;
         }
-        let h = (63 - key.leading_zeros()) / self.w + 1;
+        let h = self.height(key);
         let wd = 64 - self.columns(key).leading_zeros();
         let (mut across, mut down) = (self.across(key), self.down(key));
         for &(a, d) in &self.rings[((h - 1) * self.w + wd - 1) as usize] {

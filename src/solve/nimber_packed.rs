@@ -24,7 +24,8 @@
 //! - A child that is a sum asks about its hardest part with the set XORed by the nimbers of
 //!   the other parts, which are solved exactly (`P + Q` has nimber `k` iff `P` has
 //!   `k ⊕ nimber(Q)`); equal parts cancel.
-//! - The table keeps exact nimbers, and for a position asked about without an exact answer
+//! - Two tables: exact nimbers (probed for every part of every child, so kept small), and for
+//!   a position asked about without an exact answer
 //!   the values (below 31) it was shown not to have.
 //! - Children are tried easiest first: the fewest moves, squared and summed over the parts
 //!   not yet known.
@@ -63,6 +64,15 @@ fn xored(s: Set, x: u64) -> Set {
         }
     }
     out
+}
+
+/// The values (below 31, as a table entry) that a search asked about `want` ruled out, its
+/// candidates left `cand`: every value up to the largest of `want` that is no longer a
+/// candidate (a value leaves the candidates only when it cannot be the nimber; the values
+/// above the largest of `want` were never asked about).
+fn ruled_out(cand: Set, want: Set) -> u32 {
+    let top = upto(127 - u64::from(want.leading_zeros()));
+    (top & !cand) as u32 & !EXACT
 }
 
 /// The set without its largest value.
@@ -104,7 +114,11 @@ impl Frame {
 /// The nimbers of one packed space's positions.
 pub struct PackedNimbers<P> {
     space: Box<dyn PackedSum<P>>,
-    memo: Memo<u64, u32>,
+    /// Exact nimbers, apart from the rest so that the table probed for every part of every
+    /// child stays small (and in cache).
+    exact: Memo<u64, u32>,
+    /// The values (below 31) positions were shown not to have, as bits.
+    bounds: Memo<u64, u32>,
     pool: Vec<Frame>,
     depth: usize,
     path_bytes: usize,
@@ -114,11 +128,13 @@ pub struct PackedNimbers<P> {
 }
 
 impl<P> PackedNimbers<P> {
-    /// A search whose table keeps to three quarters of `budget` bytes, its path to a quarter.
+    /// A search whose tables keep to three quarters of `budget` bytes (a quarter for exact
+    /// nimbers, half for the rest), its path to a quarter.
     pub fn new(space: Box<dyn PackedSum<P>>, budget: usize, progress: Progress) -> Self {
         PackedNimbers {
             space,
-            memo: Memo::new(budget / 4 * 3),
+            exact: Memo::new(budget / 4),
+            bounds: Memo::new(budget / 2),
             pool: Vec::new(),
             depth: 0,
             path_bytes: 0,
@@ -140,7 +156,7 @@ impl<P> PackedNimbers<P> {
 
     /// Table entries dropped to keep to the budget.
     pub fn evicted(&self) -> u64 {
-        self.memo.evicted()
+        self.exact.evicted() + self.bounds.evicted()
     }
 
     /// The nimber of the position `key` (a sum of its parts).
@@ -181,11 +197,15 @@ impl<P> PackedNimbers<P> {
     }
 
     fn exact(&self, part: u64) -> Option<u64> {
-        self.memo.get(&part).filter(|e| e & EXACT != 0).map(|e| u64::from(e & !EXACT))
+        self.exact.get(&part).map(u64::from)
     }
 
     fn store(&mut self, part: u64, value: u32, start: u64) {
-        self.memo.insert(part, value, self.visited - start);
+        if value & EXACT != 0 {
+            self.exact.insert(part, value & !EXACT, self.visited - start);
+        } else {
+            self.bounds.insert(part, value, self.visited - start);
+        }
     }
 
     /// The position `key` as a sum appended to `f.parts`: its parts, pairs of equal parts
@@ -240,7 +260,7 @@ impl<P> PackedNimbers<P> {
     /// and the path's memory.
     fn enter(&mut self, bytes: usize) -> Res<()> {
         self.visited += 1;
-        self.progress.tick(self.visited, self.memo.bytes())?;
+        self.progress.tick(self.visited, self.exact.bytes() + self.bounds.bytes())?;
         if self.depth >= MAX_DEPTH {
             return Err(Stop::Deep);
         }
@@ -345,13 +365,10 @@ impl<P> PackedNimbers<P> {
     /// The nimber of `part` (canonical) if it is in `want`, else `None`; maybe the nimber
     /// when it is not in `want` too (see the module's documentation).
     fn in_set(&mut self, part: u64, want: Set) -> Res<Option<u64>> {
-        let mut out = 0;
-        if let Some(e) = self.memo.get(&part) {
-            if e & EXACT != 0 {
-                return Ok(Some(u64::from(e & !EXACT)));
-            }
-            out = e;
+        if let Some(v) = self.exact(part) {
+            return Ok(Some(v));
         }
+        let out = self.bounds.get(&part).unwrap_or(0);
         let n = u64::from(self.space.move_count(part));
         if n >= 127 {
             return Err(Stop::Deep);
@@ -371,7 +388,7 @@ impl<P> PackedNimbers<P> {
                 if cand & want == 0 {
                     self.give(f);
                     self.visited += 1;
-                    self.store(part, out | (want as u32 & !EXACT), start);
+                    self.store(part, out | ruled_out(cand, want), start);
                     return Ok(None);
                 }
             } else {
@@ -387,25 +404,25 @@ impl<P> PackedNimbers<P> {
         });
         self.give(f);
         match answer? {
-            Some(v) => {
+            (Some(v), _) => {
                 self.store(part, EXACT | v as u32, start);
                 Ok(Some(v))
             }
-            None => {
-                self.store(part, out | (want as u32 & !EXACT), start);
+            (None, cand) => {
+                self.store(part, out | ruled_out(cand, want), start);
                 Ok(None)
             }
         }
     }
 
     /// The candidates `cand` cut down by the children still to ask (see the module's
-    /// documentation).
-    fn narrow(&mut self, f: &mut Frame, mut cand: Set, want: Set) -> Res<Option<u64>> {
+    /// documentation), and the candidates left at the end.
+    fn narrow(&mut self, f: &mut Frame, mut cand: Set, want: Set) -> Res<(Option<u64>, Set)> {
         let top = upto(127 - u64::from(want.leading_zeros()));
         let mut exact = true;
         for i in 0..f.kids.len() {
             if cand & want == 0 {
-                return Ok(None);
+                return Ok((None, cand));
             }
             let ask = but_largest(cand) & top;
             let got = if ask == 0 {
@@ -425,6 +442,6 @@ impl<P> PackedNimbers<P> {
             }
         }
         let v = u64::from(cand.trailing_zeros());
-        Ok(if exact || top >> v & 1 == 1 { Some(v) } else { None })
+        Ok((if exact || top >> v & 1 == 1 { Some(v) } else { None }, cand))
     }
 }
