@@ -307,9 +307,15 @@ fn placements_str(s: &str, empty: char, p: char) -> Res<Array> {
 /// Refuse to make more than 2^24 cells of copies in one `placements` (a board of 100,000
 /// empty cells would make 10^10), before making them.
 fn check_placements(empty: usize, len: usize) -> Res<()> {
-    if empty.saturating_mul(len) > 1 << 24 {
+    check_copies("placements", empty, "copies of", len)
+}
+
+/// Refuse `count` copies of a board of `len` cells past 2^24 cells in one call of `helper`,
+/// before making them: "`helper`: `count` `what` a board of `len` cells is more than …".
+fn check_copies(helper: &str, count: usize, what: &str, len: usize) -> Res<()> {
+    if count.saturating_mul(len) > 1 << 24 {
         return Err(format!(
-            "placements: {empty} copies of a board of {len} cells is more than the 16777216 cells one call may make"
+            "{helper}: {count} {what} a board of {len} cells is more than the 16777216 cells one call may make"
         )
         .into());
     }
@@ -470,13 +476,7 @@ fn push_along<T: Clone>(cells: &mut [T], path: &[usize], p: T) {
 
 /// Refuse to make more than 2^24 cells of copies in one `pushes` call.
 fn check_pushes(paths: usize, len: usize) -> Res<()> {
-    if paths.saturating_mul(len) > 1 << 24 {
-        return Err(format!(
-            "pushes: {paths} paths on a board of {len} cells is more than the 16777216 cells one call may make"
-        )
-        .into());
-    }
-    Ok(())
+    check_copies("pushes", paths, "paths on", len)
 }
 
 /// Every push of `pushes(b, paths, takes, p)` on a string board: the copies of `s` pushed
