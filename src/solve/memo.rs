@@ -49,25 +49,21 @@ pub trait Stored: Copy {
     fn load(b: &[u8]) -> Self;
 }
 
-impl Stored for u32 {
-    const BYTES: usize = 4;
-    fn store(self, out: &mut [u8]) {
-        out.copy_from_slice(&self.to_le_bytes());
-    }
-    fn load(b: &[u8]) -> Self {
-        u32::from_le_bytes(b.try_into().expect("4 bytes"))
-    }
+/// Whole numbers, little-endian.
+macro_rules! stored_int {
+    ($($t:ty),*) => {$(
+        impl Stored for $t {
+            const BYTES: usize = std::mem::size_of::<$t>();
+            fn store(self, out: &mut [u8]) {
+                out.copy_from_slice(&self.to_le_bytes());
+            }
+            fn load(b: &[u8]) -> Self {
+                <$t>::from_le_bytes(b.try_into().expect("BYTES bytes"))
+            }
+        }
+    )*};
 }
-
-impl Stored for u64 {
-    const BYTES: usize = 8;
-    fn store(self, out: &mut [u8]) {
-        out.copy_from_slice(&self.to_le_bytes());
-    }
-    fn load(b: &[u8]) -> Self {
-        u64::from_le_bytes(b.try_into().expect("8 bytes"))
-    }
-}
+stored_int!(u32, u64);
 
 impl Stored for Value {
     const BYTES: usize = 1;
