@@ -675,6 +675,11 @@ impl BoardRules {
         self.kind
     }
 
+    /// No end but the stalemate rule (no line to make, no chain, no pieces to lose).
+    pub(super) fn no_ends(&self) -> bool {
+        self.k == 0 && !self.connect && !self.gone && self.goal.is_none() && self.left.is_none()
+    }
+
     fn domino(&self) -> bool {
         matches!(self.moves, BoardMove::Domino(_))
     }
@@ -2181,6 +2186,85 @@ impl BoardPacking<'_> {
             out |= u128::from(m.blank[(key >> 120) as usize]) << 120;
         }
         out
+    }
+}
+
+// --- Pieces placed or dropped as keys, for the full search (src/game/packed.rs) -----------
+
+/// The positions of a board of pieces placed or dropped (tic-tac-toe, Hex, Connect-Four,
+/// Notakto) reachable from one root, as 128-bit keys: the first player's (or the shared)
+/// bitboard in the low `n` bits, the second player's above it, the turn in bit `2n` (`n` the
+/// board's bits, a guard column included). Children are listed on keys; the ends and the
+/// symmetries are the board's own (`primitive`, `canonical`), on the position of the key.
+#[derive(Clone)]
+pub struct PieceKeys {
+    rules: BoardRules,
+    proto: BPos,
+    n: u32,
+    mask: u128,
+    /// The cells of the board, and the player who is to move after a move (the turn
+    /// toggled, or kept in an impartial game).
+    full: u128,
+    toggle: u128,
+}
+
+impl BoardRules {
+    /// The keys of the positions of `root`'s board, for pieces placed or dropped with no more
+    /// than 63 bits a board (8x7, 7x8; Hex 7x7); `None` for the rest.
+    pub fn piece_keys(&self, root: &BPos) -> Option<PieceKeys> {
+        if !matches!(self.moves, BoardMove::Place | BoardMove::Drop) || self.moving() {
+            return None;
+        }
+        let n = root.rows as u32 * (root.cols as u32 + 1);
+        if 2 * n + 1 > 128 {
+            return None;
+        }
+        let toggle = if self.kind == Kind::Impartial { 0 } else { 1u128 << (2 * n) };
+        Some(PieceKeys {
+            rules: self.clone(),
+            proto: BPos { a: 0, b: 0, turn: 0, ..*root },
+            n,
+            mask: (1u128 << n) - 1,
+            full: full_mask(root.rows, root.cols),
+            toggle,
+        })
+    }
+}
+
+impl PieceKeys {
+    pub fn pack(&self, p: &BPos) -> Option<u128> {
+        if (p.rows, p.cols, p.k) != (self.proto.rows, self.proto.cols, self.proto.k) {
+            return None;
+        }
+        Some(p.a | p.b << self.n | u128::from(p.turn & 1) << (2 * self.n))
+    }
+
+    pub fn unpack(&self, key: u128) -> BPos {
+        BPos { a: key & self.mask, b: (key >> self.n) & self.mask, turn: (key >> (2 * self.n)) as u8 & 1, ..self.proto }
+    }
+
+    pub fn canonical(&self, key: u128) -> u128 {
+        let p = self.rules.canonical(&self.unpack(key));
+        p.a | p.b << self.n | u128::from(p.turn) << (2 * self.n)
+    }
+
+    /// The keys one move away, in reading order (as `moves` lists them).
+    pub fn children(&self, key: u128, out: &mut Vec<u128>) {
+        let (a, b) = (key & self.mask, (key >> self.n) & self.mask);
+        let empty = self.full & !(a | b);
+        let w = self.proto.cols as usize + 1;
+        let mut targets = if self.rules.moves == BoardMove::Drop { empty & !(empty >> w) } else { empty };
+        let second = self.rules.pieces == Pieces::Own && (key >> (2 * self.n)) & 1 == 1;
+        let shift = if second { self.n } else { 0 };
+        while targets != 0 {
+            let i = targets.trailing_zeros();
+            targets &= targets - 1;
+            out.push((key | 1u128 << (i + shift)) ^ self.toggle);
+        }
+    }
+
+    pub fn primitive(&self, key: u128) -> Option<Value> {
+        self.rules.primitive(&self.unpack(key))
     }
 }
 

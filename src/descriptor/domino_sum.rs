@@ -207,6 +207,91 @@ impl DominoSum {
     }
 }
 
+/// A domino board's positions as 128-bit keys, for the full search of value and remoteness
+/// (`PackedPlay`, `src/solve/value_packed.rs`): the empty cells as a [`DominoSum`] key in the
+/// low 64 bits, and for Domineering (`per_player`) the turn in bit 64. Only the board's
+/// symmetries, the move to its corner and the cells no domino can reach change a key to its
+/// canonical form (the reductions of [`DominoSum::reduce`] keep Grundy values, not
+/// remoteness).
+#[derive(Clone)]
+pub struct DominoKeys {
+    sum: DominoSum,
+    /// Domineering: the first player lays dominoes down the board, the second across (on the
+    /// key, across and down are swapped when the board is turned), and the half turn and
+    /// mirrors are the only symmetries (a quarter turn swaps the players).
+    per_player: bool,
+}
+
+impl DominoKeys {
+    /// The keys of the positions of `root`'s board; `None` for a board of more than 64 cells.
+    pub fn new(root: &BPos, per_player: bool) -> Option<DominoKeys> {
+        Some(DominoKeys { sum: DominoSum::new(root)?, per_player })
+    }
+
+    pub fn pack(&self, p: &BPos) -> Option<u128> {
+        if p.k != 0 {
+            return None;
+        }
+        let turn = if self.per_player { u128::from(p.turn & 1) } else { 0 };
+        Some(u128::from(self.sum.key_of(p)?) | turn << 64)
+    }
+
+    pub fn unpack(&self, key: u128) -> BPos {
+        BPos { turn: (key >> 64) as u8 & 1, ..self.sum.position_of(key as u64) }
+    }
+
+    /// Cells with no empty neighbour taken out (no domino ever covers them), then the least
+    /// image in the corner.
+    pub fn canonical(&self, key: u128) -> u128 {
+        let s = &self.sum;
+        let x = key as u64 & s.full;
+        let w = s.w;
+        let near = ((x << 1) & !s.first_col) | ((x >> 1) & !s.last_col) | (x << w) | (x >> w);
+        let x = x & near;
+        let turn = key >> 64 << 64;
+        if x == 0 {
+            return turn;
+        }
+        let c = if self.per_player {
+            let (x, h, wd) = s.corner(x);
+            let v = s.flip_rows(x, h);
+            x.min(v).min(s.half_turn(x, h, wd)).min(s.half_turn(v, h, wd))
+        } else {
+            s.canonical(x)
+        };
+        u128::from(c) | turn
+    }
+
+    pub fn children(&self, key: u128, out: &mut Vec<u128>) {
+        let s = &self.sum;
+        let x = key as u64 & s.full;
+        let turn = key >> 64 << 64;
+        let (across, down) = if self.per_player {
+            // Down the board for the first player: across the key where the key is turned.
+            let first_down = !s.turned;
+            match (turn == 0) == first_down {
+                true => (0, s.down(x)),
+                false => (s.across(x), 0),
+            }
+        } else {
+            (s.across(x), s.down(x))
+        };
+        let next = if self.per_player { turn ^ 1u128 << 64 } else { 0 };
+        let mut bits = across;
+        while bits != 0 {
+            let b = bits & bits.wrapping_neg();
+            bits &= bits - 1;
+            out.push(u128::from(x & !(b | b << 1)) | next);
+        }
+        let mut bits = down;
+        while bits != 0 {
+            let b = bits & bits.wrapping_neg();
+            bits &= bits - 1;
+            out.push(u128::from(x & !(b | b << s.w)) | next);
+        }
+    }
+}
+
 impl DominoSum {
     /// The parts of `key`: the regions of its [reduced](DominoSum::reduce) form, cut where
     /// [twins](DominoSum::twin_cuts) allow, each canonical; a region that the mirror

@@ -1221,6 +1221,27 @@ impl Game for DescriptorGame {
         }
     }
 
+    /// A board of pieces placed or dropped, or of dominoes with no other end, as keys for the
+    /// full search (`board.rs`, `domino_sum.rs`); `None` for the rest, or with a script hook.
+    fn packed_play(&self, root: &DPos) -> Option<Box<dyn crate::game::packed::PackedPlay<DPos>>> {
+        let (DPos::Board(p), Shape::Board(b)) = (root, &self.shape) else { return None };
+        if self.primitive_hook.is_some() || b.kind == Kind::Puzzle {
+            return None;
+        }
+        if let board::BoardMove::Domino(o) = b.moves {
+            // Dominoes of one mark, no line to make: the empty cells are the position.
+            if b.pieces != board::Pieces::Shared || !b.no_ends() {
+                return None;
+            }
+            let keys = domino_sum::DominoKeys::new(p, o == board::Orientation::PerPlayer)?;
+            keys.pack(p)?;
+            return Some(Box::new(PlayKeys::Domino(keys)));
+        }
+        let keys = b.piece_keys(p)?;
+        keys.pack(p)?;
+        Some(Box::new(PlayKeys::Pieces(keys)))
+    }
+
     fn canonical(&self, pos: &DPos) -> GameResult<DPos> {
         if self.primitive_hook.is_some() {
             // The script may look at the order of heaps or the place of tokens.
@@ -1273,6 +1294,47 @@ impl crate::game::packed::PackedSum<DPos> for DominoKeys {
     }
     fn move_count(&self, key: u64) -> u32 {
         self.0.moves_of(key)
+    }
+}
+
+/// A two-player board's keys over descriptor positions: pieces (`board.rs`) or dominoes
+/// (`domino_sum.rs`).
+enum PlayKeys {
+    Pieces(board::PieceKeys),
+    Domino(domino_sum::DominoKeys),
+}
+
+impl crate::game::packed::PackedPlay<DPos> for PlayKeys {
+    fn pack(&self, pos: &DPos) -> Option<u128> {
+        let DPos::Board(p) = pos else { return None };
+        match self {
+            PlayKeys::Pieces(k) => k.pack(p),
+            PlayKeys::Domino(k) => k.pack(p),
+        }
+    }
+    fn unpack(&self, key: u128) -> DPos {
+        DPos::Board(match self {
+            PlayKeys::Pieces(k) => k.unpack(key),
+            PlayKeys::Domino(k) => k.unpack(key),
+        })
+    }
+    fn canonical(&self, key: u128) -> u128 {
+        match self {
+            PlayKeys::Pieces(k) => k.canonical(key),
+            PlayKeys::Domino(k) => k.canonical(key),
+        }
+    }
+    fn children(&self, key: u128, out: &mut Vec<u128>) {
+        match self {
+            PlayKeys::Pieces(k) => k.children(key, out),
+            PlayKeys::Domino(k) => k.children(key, out),
+        }
+    }
+    fn primitive(&self, key: u128) -> Option<Value> {
+        match self {
+            PlayKeys::Pieces(k) => k.primitive(key),
+            PlayKeys::Domino(_) => None,
+        }
     }
 }
 

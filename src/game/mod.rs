@@ -249,6 +249,8 @@ pub struct Replica<'a, G: Game> {
 /// - [`Game::packed`]: `None` — a puzzle is searched over its own positions (see [`packed`]).
 /// - [`Game::packed_sum`]: `None` — Grundy values are searched over the game's own positions
 ///   through `split`, `canonical`, `children` and `move_count` (see [`packed::PackedSum`]).
+/// - [`Game::packed_play`]: `None` — the full search of value and remoteness works on the
+///   game's own positions (see [`packed::PackedPlay`]).
 pub trait Game {
     /// A position. Memo tables key on it, so equality must mean "same position".
     type Pos: Clone + Eq + Hash + Footprint;
@@ -399,6 +401,14 @@ pub trait Game {
     fn packed_sum(&self, _root: &Self::Pos) -> Option<Box<dyn packed::PackedSum<Self::Pos>>> {
         None
     }
+
+    /// A two-player game's positions reachable from `root` as 128-bit keys (see
+    /// [`packed::PackedPlay`]): the full search of value and remoteness then runs on keys,
+    /// natively. Its children, ends and symmetries must agree with `children`, `primitive`,
+    /// `stalemate` and `canonical`; a wrapper that changes the ends (misère play) leaves it out.
+    fn packed_play(&self, _root: &Self::Pos) -> Option<Box<dyn packed::PackedPlay<Self::Pos>>> {
+        None
+    }
 }
 
 /// [`Game::parse_move`]'s default: the legal move whose name `text` is.
@@ -502,5 +512,8 @@ impl<G: Game + ?Sized> Game for &G {
     }
     fn packed_sum(&self, root: &G::Pos) -> Option<Box<dyn packed::PackedSum<G::Pos>>> {
         (**self).packed_sum(root)
+    }
+    fn packed_play(&self, root: &G::Pos) -> Option<Box<dyn packed::PackedPlay<G::Pos>>> {
+        (**self).packed_play(root)
     }
 }

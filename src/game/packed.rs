@@ -79,3 +79,31 @@ pub trait PackedSum<P> {
     /// How many moves the part `key` has.
     fn move_count(&self, key: u64) -> u32;
 }
+
+/// A two-player game's positions reachable from one root, packed in 128 bits: an optional
+/// capability ([`crate::game::Game::packed_play`]) for the full search of value and
+/// remoteness on keys (`src/solve/value_packed.rs`), natively, with a table of keys, where the
+/// fallback searches the game's own positions (`src/solve/value.rs`).
+///
+/// The contract, which the solver relies on: a key stands for one position (up to the
+/// game's symmetries, for a canonical key); [`PackedPlay::children`] lists the keys of the
+/// positions one move away (one a move, any order, repeats allowed, not necessarily
+/// canonical); [`PackedPlay::primitive`] is `Game::primitive`, and a key that is not
+/// primitive and has no children has the value `Game::stalemate`;
+/// [`PackedPlay::canonical`] maps a key to one with the same value and remoteness (one key
+/// for all the positions equal under the symmetries the game uses, so that they meet in the
+/// table); every play ends (no key recurs on a line of play: pieces placed, dominoes laid).
+///
+/// Fallback (`None`, the default): the full search works on the game's own positions.
+pub trait PackedPlay<P> {
+    /// The key of `pos`; `None` when it does not pack into this space (another board).
+    fn pack(&self, pos: &P) -> Option<u128>;
+    /// A position of the game for a key.
+    fn unpack(&self, key: u128) -> P;
+    /// The representative of the keys equal to `key` under the game's symmetries.
+    fn canonical(&self, key: u128) -> u128;
+    /// The keys of the positions one move away, pushed on `out`.
+    fn children(&self, key: u128, out: &mut Vec<u128>);
+    /// The value of the position for the player to move if the game is over there.
+    fn primitive(&self, key: u128) -> Option<Value>;
+}

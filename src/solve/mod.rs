@@ -21,6 +21,7 @@ pub mod tier;
 #[cfg(feature = "mpi")]
 pub mod tier_mpi;
 pub mod value;
+pub mod value_packed;
 
 use crate::game::{Game, GameError, GameResult, Kind, Value};
 use crate::progress::Progress;

@@ -8,6 +8,10 @@
 //! For an impartial game under normal play that does not `split`, the same search also
 //! computes Grundy values (the mex of the children's), so one pass over the game gives both.
 //!
+//! A game that packs its positions into keys ([`Game::packed_play`]) is searched on its keys
+//! ([`super::value_packed`]), the same search natively; the search over the game's own
+//! positions below is the fallback (no keys, or keys whose play loops).
+//!
 //! Acyclic games are solved by an iterative depth-first search (an explicit stack, so a game a
 //! million moves deep needs no call stack). When the search meets a position that is already
 //! on its own stack the game is loopy: the solver then enumerates the reachable graph and runs
@@ -16,6 +20,7 @@
 use super::Solution;
 use super::graph::{Graph, Node};
 use super::memo::{Memo, Stored, value_code, value_of};
+use super::value_packed::{PackedValues, Stop as PackedStop};
 use crate::game::{Footprint, Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::{HashMap, HashSet};
@@ -140,6 +145,13 @@ pub struct ValueSolver<G: Game> {
     parallel_after: std::time::Duration,
     /// When the depth-first search stops to go over to all threads.
     parallel_at: Option<std::time::Instant>,
+    /// The search on keys of the space of the last position that packed, and the positions
+    /// visited and entries evicted by the earlier ones.
+    packed: Option<PackedValues<G::Pos>>,
+    packed_visited: u64,
+    packed_evicted: u64,
+    /// Keys are not used (the game's play loops, or [`ValueSolver::without_keys`]).
+    no_keys: bool,
 }
 
 impl<G: Game> ValueSolver<G> {
@@ -161,6 +173,42 @@ impl<G: Game> ValueSolver<G> {
             threads: 1,
             parallel_after: PARALLEL_AFTER,
             parallel_at: None,
+            packed: None,
+            packed_visited: 0,
+            packed_evicted: 0,
+            no_keys: false,
+        }
+    }
+
+    /// Search the game's own positions even where it packs them into keys (the fallback of
+    /// [`Game::packed_play`], as a second implementation to test the first against).
+    pub fn without_keys(mut self) -> Self {
+        self.no_keys = true;
+        self
+    }
+
+    /// The key of `pos` where the game packs it (see [`Game::packed_play`]), with the search
+    /// of its space ready (a new one, with its own table, when `pos` is in another space).
+    fn packed_key(&mut self, pos: &G::Pos) -> Option<u128> {
+        if self.no_keys {
+            return None;
+        }
+        if let Some(key) = self.packed.as_ref().and_then(|p| p.pack(pos)) {
+            return Some(key);
+        }
+        let space = self.game.packed_play(pos)?;
+        let key = space.pack(pos)?;
+        self.retire_packed();
+        let stalemate = self.game.stalemate();
+        self.packed =
+            Some(PackedValues::new(space, self.budget / 4 * 3, self.with_grundy, stalemate, self.progress.clone()));
+        Some(key)
+    }
+
+    fn retire_packed(&mut self) {
+        if let Some(old) = self.packed.take() {
+            self.packed_visited += old.visited();
+            self.packed_evicted += old.evicted();
         }
     }
 
@@ -182,23 +230,37 @@ impl<G: Game> ValueSolver<G> {
 
     /// Is `pos` solved already (a look in the tables, no search)?
     pub fn knows(&mut self, pos: &G::Pos) -> GameResult<bool> {
+        if let Some(key) = self.packed_key(pos) {
+            return Ok(self.packed.as_ref().expect("a search for the key").knows(key));
+        }
         let c = self.game.canonical(pos)?;
         Ok(self.lookup(&c).is_some())
     }
 
     /// Positions expanded so far (primitive checks and move generation).
     pub fn visited(&self) -> u64 {
-        self.visited
+        self.visited + self.packed_visited + self.packed.as_ref().map_or(0, |p| p.visited())
     }
 
     /// Memo entries dropped to keep to the memory budget.
     pub fn evicted(&self) -> u64 {
-        self.memo.evicted()
+        self.memo.evicted() + self.packed_evicted + self.packed.as_ref().map_or(0, |p| p.evicted())
     }
 
     /// The solution of `pos`, and its Grundy value when the solver computes them and it is
     /// defined (every primitive position a normal-play loss, no loops).
     pub fn solve(&mut self, pos: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
+        if let Some(key) = self.packed_key(pos) {
+            match self.packed.as_mut().expect("a search for the key").solve(key) {
+                Ok(answer) => return Ok(answer),
+                Err(PackedStop::Error(e)) => return Err(e),
+                // The game's play loops after all: the search below finds its draws.
+                Err(PackedStop::Loop) => {
+                    self.retire_packed();
+                    self.no_keys = true;
+                }
+            }
+        }
         let root = self.game.canonical(pos)?;
         if let Some(e) = self.lookup(&root) {
             return Ok((e.sol, e.grundy));
