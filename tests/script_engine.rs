@@ -61,3 +61,27 @@ fn packed_positions_count_what_the_descriptor_counts() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("value:       win") && out.contains("remoteness:  1"), "{out}");
 }
+
+#[test]
+fn a_children_list_with_a_bad_entry_is_named_as_before() {
+    // The keys of a `children` list are made all at once; an entry that is `()` or a float
+    // still stops the run with the hook's line and what is wrong with that entry.
+    let script = |entry: &str| {
+        format!(
+            "const KIND = \"impartial\";\nfn parse(t) {{ t.parse_int() }}\nfn moves(p) {{ if p > 0 {{ [1] }} else {{ [] }} }}\n\
+             fn play(p, m) {{ p - m }}\nfn children(p) {{ if p > 0 {{ [p - 1, {entry}] }} else {{ [] }} }}\n"
+        )
+    };
+    for (entry, want) in
+        [("()", "children returned () instead of a position"), ("0.5", "children returned a value of type")]
+    {
+        let dir = std::env::temp_dir().join(format!("gamesman-children-entry-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join(if entry == "()" { "unit.rhai" } else { "float.rhai" });
+        std::fs::write(&file, script(entry)).unwrap();
+        let (code, _, err) = run_in(&["solve", file.to_str().unwrap(), "3"], "");
+        assert_ne!(code, 0);
+        assert!(err.contains(want), "{entry}: {err}");
+        assert!(err.contains(":5: "), "the line of `children`: {err}");
+    }
+}

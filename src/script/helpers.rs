@@ -399,32 +399,35 @@ fn cells(js: &Array) -> Res<Vec<i64>> {
     js.iter().map(|v| v.as_int().map_err(|_| format!("cells are integers, not `{}`", v.type_name()).into())).collect()
 }
 
-/// Copies of the string `s`, each with character `i` swapped with one of `js`.
-fn swapped_str(s: &str, i: i64, js: &[i64]) -> Res<Vec<String>> {
+/// Copies of the string `s`, each with character `i` swapped with one of `js`, each made by
+/// `make` from the swapped text in one buffer (a script string straight from it: no
+/// `String` a copy).
+fn swapped_str<T>(s: &str, i: i64, js: &[i64], make: impl Fn(&str) -> T) -> Res<Vec<T>> {
+    let mut out = Vec::with_capacity(js.len());
     if s.is_ascii() {
-        let b = s.as_bytes();
-        let i = index(i, b.len(), "index")?;
-        return js
-            .iter()
-            .map(|&j| {
-                let j = index(j, b.len(), "index")?;
-                let mut t = b.to_vec();
-                t.swap(i, j);
-                // ASCII bytes swapped are still ASCII.
-                Ok(String::from_utf8(t).unwrap_or_default())
-            })
-            .collect();
-    }
-    let chars: Vec<char> = s.chars().collect();
-    let i = index(i, chars.len(), "index")?;
-    js.iter()
-        .map(|&j| {
-            let j = index(j, chars.len(), "index")?;
-            let mut t = chars.clone();
+        let mut t = s.as_bytes().to_vec();
+        let i = index(i, t.len(), "index")?;
+        for &j in js {
+            let j = index(j, t.len(), "index")?;
             t.swap(i, j);
-            Ok(t.into_iter().collect())
-        })
-        .collect()
+            // ASCII bytes swapped are still ASCII.
+            out.push(make(std::str::from_utf8(&t).unwrap_or_default()));
+            t.swap(i, j);
+        }
+        return Ok(out);
+    }
+    let mut chars: Vec<char> = s.chars().collect();
+    let i = index(i, chars.len(), "index")?;
+    let mut text = String::with_capacity(s.len());
+    for &j in js {
+        let j = index(j, chars.len(), "index")?;
+        chars.swap(i, j);
+        text.clear();
+        text.extend(chars.iter());
+        out.push(make(&text));
+        chars.swap(i, j);
+    }
+    Ok(out)
 }
 
 /// Copies of the array `a`, each with entry `i` swapped with one of `js`.
@@ -638,10 +641,12 @@ pub fn register(engine: &mut Engine) {
         .register_fn("any_line", |a: &mut Array, lines: Array, v: i64| -> Res<bool> {
             any_line(a, &lines, |x| x.as_int() == Ok(v))
         })
-        .register_fn("swapped", |s: &str, i: i64, j: i64| -> Res<String> { swapped_str(s, i, &[j]).map(first) })
+        .register_fn("swapped", |s: &str, i: i64, j: i64| -> Res<ImmutableString> {
+            swapped_str(s, i, &[j], |t| ImmutableString::from(t)).map(first)
+        })
         .register_fn("swapped", |a: &mut Array, i: i64, j: i64| -> Res<Array> { swapped_array(a, i, &[j]).map(first) })
         .register_fn("swaps", |s: &str, i: i64, js: Array| -> Res<Array> {
-            Ok(swapped_str(s, i, &cells(&js)?)?.into_iter().map(Dynamic::from).collect())
+            swapped_str(s, i, &cells(&js)?, |t| Dynamic::from(ImmutableString::from(t)))
         })
         .register_fn("swaps", |a: &mut Array, i: i64, js: Array| -> Res<Array> {
             Ok(swapped_array(a, i, &cells(&js)?)?.into_iter().map(Dynamic::from_array).collect())
@@ -837,6 +842,9 @@ mod tests {
         assert_eq!(eval::<String>(r#""aé.".swapped(1, 2)"#), "a.é");
         let all = eval::<rhai::Array>(r#""1.3".swaps(1, [0, 2])"#);
         assert_eq!(all.iter().map(|v| v.to_string()).collect::<Vec<_>>(), [".13", "13."]);
+        let wide = eval::<rhai::Array>(r#""aé.b".swaps(2, [0, 1, 3])"#);
+        assert_eq!(wide.iter().map(|v| v.to_string()).collect::<Vec<_>>(), [".éab", "a.éb", "aéb."]);
+        assert!(error(r#""aé.".swaps(2, [0, 3])"#).contains("index 3 is outside 0..3"));
         let a = eval::<rhai::Array>("[1, 0, 3].swapped(1, 2)");
         assert_eq!(a.iter().map(|v| v.as_int().unwrap()).collect::<Vec<_>>(), [1, 3, 0]);
         assert_eq!(eval::<rhai::Array>("[1, 0, 3].swaps(1, [0, 2, 1])").len(), 3);

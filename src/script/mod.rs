@@ -866,7 +866,11 @@ impl ScriptGame {
         let arr = d.try_cast::<rhai::Array>().ok_or_else(|| {
             GameError::Definition(format!("{}: {f} must return an array (it returned a shared value)", self.at_fn(f)))
         })?;
-        arr.iter().map(|d| self.key(f, d)).collect()
+        match Key::from_dynamics(&arr) {
+            Ok(keys) => Ok(keys),
+            // The item that failed, again, for why.
+            Err(i) => arr[i..].iter().map(|d| self.key(f, d)).collect(),
+        }
     }
 
     /// A game's value as `primitive` and `expand` give it: "win", "lose" or "tie".

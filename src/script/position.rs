@@ -220,7 +220,7 @@ impl<'a> Reader<'a> {
             TRUE => Dynamic::from_bool(true),
             INT => Dynamic::from_int(unzigzag(self.varint())),
             CHAR => Dynamic::from_char(char::from_u32(self.varint() as u32).expect("a key's characters are valid")),
-            STR => Dynamic::from(self.str().to_string()),
+            STR => Dynamic::from(rhai::ImmutableString::from(self.str())),
             PACKED_STR => {
                 let n = self.varint() as usize;
                 let distinct = self.byte() as usize;
@@ -228,9 +228,15 @@ impl<'a> Reader<'a> {
                 let bits = bits_for(distinct);
                 let packed = self.take((n * bits).div_ceil(8));
                 let mask = (1u8 << bits) - 1;
-                let mut s = String::with_capacity(n);
-                s.extend((0..n).map(|i| chars[(packed[i * bits / 8] >> (i * bits % 8) & mask) as usize] as char));
-                Dynamic::from(s)
+                let ch = |i: usize| chars[(packed[i * bits / 8] >> (i * bits % 8) & mask) as usize];
+                // A short string straight into the script's (no `String` made and copied).
+                let mut short = [0u8; 64];
+                if n <= short.len() {
+                    short.iter_mut().take(n).enumerate().for_each(|(i, b)| *b = ch(i));
+                    let text = std::str::from_utf8(&short[..n]).expect("packed strings are ASCII");
+                    return Dynamic::from(rhai::ImmutableString::from(text));
+                }
+                Dynamic::from((0..n).map(|i| ch(i) as char).collect::<String>())
             }
             BYTES => {
                 let n = self.varint() as usize;
@@ -294,6 +300,30 @@ impl Key {
                 *out = Vec::new();
             }
             Ok(key)
+        })
+    }
+
+    /// The keys of `items` (a `children` hook's answer), none of them `()`: one borrow of the
+    /// thread's buffer for all of them. `Err(i)`: item `i` is `()` or cannot be a position
+    /// (ask [`Key::from_dynamic`] of it for why).
+    pub fn from_dynamics(items: &[Dynamic]) -> Result<Vec<Key>, usize> {
+        thread_local! {
+            static OUT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        OUT.with(|out| {
+            let mut out = out.try_borrow_mut().map_err(|_| 0usize)?;
+            let mut keys = Vec::with_capacity(items.len());
+            for (i, d) in items.iter().enumerate() {
+                out.clear();
+                if d.is_unit() || Self::encode(d, 0, &mut out).is_err() {
+                    return Err(i);
+                }
+                keys.push(Key::from_bytes(&out));
+            }
+            if out.capacity() > 1 << 16 {
+                *out = Vec::new();
+            }
+            Ok(keys)
         })
     }
 
@@ -500,7 +530,8 @@ mod tests {
         // lengths around the point where packing starts to pay, and non-ASCII text.
         let alphabet = "xo.#abcdefghijklmnop";
         for distinct in 1..=17 {
-            for len in [1, 3, 4, 5, 8, 9, 17, 40] {
+            // (Up to 64 characters a packed string is read through a buffer on the stack.)
+            for len in [1, 3, 4, 5, 8, 9, 17, 40, 63, 64, 65, 120] {
                 let t: String = (0..len).map(|i| alphabet.as_bytes()[(i * 7 + i / 3) % distinct] as char).collect();
                 let k = key(s(&t));
                 assert_eq!(k.to_dynamic().into_string().unwrap(), t, "{distinct} characters, {len} long");
@@ -514,6 +545,18 @@ mod tests {
         assert_ne!(key(s("..#..#..")), key(s("..#..#.#")));
         assert_ne!(key(s("........")), key(s("########")));
         assert_ne!(key(s("ab")), key(s("ba")));
+    }
+
+    #[test]
+    fn keys_of_a_list_are_the_keys_of_each_and_name_the_first_bad_item() {
+        let s = |t: &str| Dynamic::from(t.to_string());
+        let items = vec![s("12345678."), Dynamic::from_int(-3), s("..#..#.."), Dynamic::from_array(vec![s("x")])];
+        let each: Vec<Key> = items.iter().map(|d| key(d.clone())).collect();
+        assert_eq!(Key::from_dynamics(&items).unwrap(), each);
+        assert_eq!(Key::from_dynamics(&[]).unwrap(), Vec::<Key>::new());
+        // `()` is refused in a list (a hook that forgot to return its position), as is a float.
+        assert_eq!(Key::from_dynamics(&[s("a"), Dynamic::UNIT, s("b")]), Err(1));
+        assert_eq!(Key::from_dynamics(&[s("a"), s("b"), Dynamic::from_float(0.5)]), Err(2));
     }
 
     #[test]
