@@ -141,3 +141,58 @@ fn mpi_without_the_feature_is_a_clear_error() {
     assert_eq!(code, 1, "{out}");
     assert!(err.contains("this gamesman was built without MPI") && err.contains("--features mpi"), "{err}");
 }
+
+/// `solve --no-moves` gives the same value, remoteness and Grundy value as `solve`, each
+/// known independently, and no moves (JSON `winning_moves` null, with a note; the text says
+/// so too).
+#[test]
+fn no_moves_gives_the_value_alone() {
+    // (arguments, value, remoteness, Grundy value), each known without gamesman:
+    let cases: [(&[&str], &str, serde_json::Value, serde_json::Value); 6] = [
+        // Cram 4×5: nimber 2 (the published table: Glop; Schneider 2009).
+        (&["solve", "games/cram.ron", "4x5", "--no-remoteness", "--no-db"], "win", serde_json::Value::Null, 2.into()),
+        // Cram 5×6: nimber 2 (published).
+        (&["solve", "games/cram.ron", "5x6", "--no-remoteness", "--no-db"], "win", serde_json::Value::Null, 2.into()),
+        // Kayles 11: 6 (OEIS A002186).
+        (&["solve", "kayles", "11", "--no-remoteness", "--no-db"], "win", serde_json::Value::Null, 6.into()),
+        // Nim 3,5: 3 xor 5 = 6; the winner takes 2 from the 5, then the loser lasts 6 moves
+        // at most (one token at a time, each copied on the other heap): 7.
+        (&["solve", "nim", "3,5", "--no-db"], "win", 7.into(), 6.into()),
+        // Tic-tac-toe: a tie in 9 moves.
+        (&["solve", "tictactoe", "--no-db"], "tie", 9.into(), serde_json::Value::Null),
+        // Hanoi, 6 discs: 2^6 - 1 = 63 moves.
+        (&["solve", "hanoi", "--no-db"], "win", 63.into(), serde_json::Value::Null),
+    ];
+    for (args, value, remoteness, grundy) in cases {
+        let json = |extra: &[&str]| {
+            let all: Vec<&str> = args.iter().chain(extra).copied().collect();
+            let (code, out, err) = run(&all);
+            assert_eq!(code, 0, "{all:?}: {err}");
+            serde_json::from_str::<serde_json::Value>(&out).unwrap()
+        };
+        let (with, without) = (json(&["--json"]), json(&["--json", "--no-moves"]));
+        for v in [&with, &without] {
+            assert_eq!(v["value"], value, "{args:?}");
+            assert_eq!(v["remoteness"], remoteness, "{args:?}");
+            assert_eq!(v["grundy"], grundy, "{args:?}");
+        }
+        assert!(with["winning_moves"].is_array(), "{args:?}");
+        assert!(without["winning_moves"].is_null(), "{args:?}");
+        assert_eq!(without["winning_moves_note"], "not asked for (--no-moves)");
+    }
+    // A sum: 3 xor 5 xor 6 (Kayles 11) = 0, a loss.
+    let (code, out, _) = run(&["solve", "nim:3,5 + kayles:11", "--no-moves", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!((v["value"].as_str(), v["grundy"].as_u64()), (Some("lose"), Some(0)));
+    assert!(v["winning_moves"].is_null());
+    // The text says why there are no moves.
+    let (code, out, _) = run(&["solve", "games/cram.ron", "4x5", "--no-remoteness", "--no-moves", "--no-db"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("grundy:      2"), "{out}");
+    assert!(out.contains("winning moves: - (not asked for (--no-moves))"), "{out}");
+    // `moves` lists every move: the flag is refused there, with a reason.
+    let (code, _, err) = run(&["moves", "nim", "3", "--no-moves"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--no-moves is for `gamesman solve`"), "{err}");
+}

@@ -84,8 +84,9 @@ pub struct SumReport {
     pub winning_moves: Vec<(usize, MoveInfo)>,
 }
 
-/// The normal-play answer from the terms' Grundy values.
-pub fn solve_sum(terms: &mut [Term]) -> GameResult<SumReport> {
+/// The normal-play answer from the terms' Grundy values; the winning moves too where
+/// `moves` asks for them.
+pub fn solve_sum(terms: &mut [Term], moves: bool) -> GameResult<SumReport> {
     let mut grundy = Vec::with_capacity(terms.len());
     for t in terms.iter_mut() {
         match t.session().grundy(&t.position)? {
@@ -101,7 +102,7 @@ pub fn solve_sum(terms: &mut [Term]) -> GameResult<SumReport> {
     }
     let total = grundy.iter().fold(0, |a, g| a ^ g);
     let mut winning_moves = Vec::new();
-    if total != 0 {
+    if total != 0 && moves {
         for (i, t) in terms.iter_mut().enumerate() {
             let target = total ^ grundy[i];
             if target >= grundy[i] {

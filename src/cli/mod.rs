@@ -253,6 +253,10 @@ struct SolveArgs {
     /// value alone, which is much faster where the position splits into parts
     #[arg(long)]
     no_remoteness: bool,
+    /// `solve`: report the value, remoteness and Grundy value alone, without the moves that
+    /// keep the value (or a puzzle's solution), and spend no search on them
+    #[arg(long)]
+    no_moves: bool,
     /// Search for remoteness even where the game estimates the search too large to finish
     /// (by default such a search is skipped, and the report says so)
     #[arg(long, conflicts_with = "no_remoteness")]
@@ -283,6 +287,7 @@ impl SolveArgs {
             remoteness: !self.no_remoteness,
             progress: self.watch.progress(),
             full_search: self.full_search,
+            moves: !self.no_moves,
             threads: self.threads.map_or_else(default_threads, usize::from),
             parallel_after: self.parallel_after,
         }
@@ -291,6 +296,9 @@ impl SolveArgs {
 
 /// `solve` and `moves`: on one game, or on a sum of games.
 fn solve_or_sum(args: &SolveArgs, moves: bool) -> Result<i32> {
+    if moves && args.no_moves {
+        anyhow::bail!("--no-moves is for `gamesman solve`: `moves` lists every move");
+    }
     match catalog().target(&args.g.game)? {
         Target::Sum(terms) => sum::run(args, &terms, moves),
         Target::Game(_) => solve(args, moves),

@@ -61,7 +61,7 @@ pub fn report(game: &dyn Session, r: &Report, as_json: bool, elapsed: Duration) 
             "remoteness": r.remoteness,
             "remoteness_note": r.remoteness_note,
             "grundy": r.grundy,
-            "winning_moves": r.winning_moves.iter().map(move_json).collect::<Vec<_>>(),
+            "winning_moves": r.moves_listed.then(|| r.winning_moves.iter().map(move_json).collect::<Vec<_>>()),
             "winning_moves_note": r.moves_note,
             "engine": engine,
             "source": r.source,

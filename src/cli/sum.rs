@@ -45,7 +45,7 @@ pub fn run(args: &SolveArgs, terms: &[(String, String)], moves: bool) -> Result<
     }
 
     let progress = opts.progress.clone();
-    let r = solve_sum(&mut list);
+    let r = solve_sum(&mut list, !args.no_moves);
     progress.finish();
     let r = r?;
     let value = if r.total != 0 { "win" } else { "lose" };
@@ -63,7 +63,7 @@ pub fn run(args: &SolveArgs, terms: &[(String, String)], moves: bool) -> Result<
             "grundy": r.total,
             "remoteness": null,
             "remoteness_note": note,
-            "winning_moves": r.winning_moves.iter().map(|(i, m)| {
+            "winning_moves": (!args.no_moves).then(|| r.winning_moves.iter().map(|(i, m)| {
                 let mut whole: Vec<String> = list.iter().map(|t| t.position.clone()).collect();
                 whole[*i] = m.position.clone();
                 json!({
@@ -74,7 +74,8 @@ pub fn run(args: &SolveArgs, terms: &[(String, String)], moves: bool) -> Result<
                     "grundy": m.grundy,
                     "sum": whole.join(" + "),
                 })
-            }).collect::<Vec<_>>(),
+            }).collect::<Vec<_>>()),
+            "winning_moves_note": args.no_moves.then_some(crate::solve::NO_MOVES_NOTE),
             "seconds": started.elapsed().as_secs_f64(),
         });
         println!("{obj}");
@@ -96,7 +97,9 @@ pub fn run(args: &SolveArgs, terms: &[(String, String)], moves: bool) -> Result<
         if parts.len() > 1 { format!(" = {}", parts.join(" xor ")) } else { String::new() }
     );
     println!("remoteness:  - ({note})");
-    if r.total != 0 {
+    if args.no_moves {
+        println!("winning moves: - ({})", crate::solve::NO_MOVES_NOTE);
+    } else if r.total != 0 {
         println!("winning moves (to a sum of Grundy value 0):");
         const SHOWN: usize = 20;
         for (i, m) in r.winning_moves.iter().take(SHOWN) {

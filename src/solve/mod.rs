@@ -69,6 +69,10 @@ pub struct Options {
     pub progress: Progress,
     /// Search remoteness even where the game estimates the search too large.
     pub full_search: bool,
+    /// `solve` lists the moves that keep the value (a puzzle: a shortest solution). When
+    /// false, the report has the value, remoteness and Grundy value alone
+    /// ([`Report::moves_listed`] false), and no search is spent on the moves.
+    pub moves: bool,
     /// Threads for a large value search (see [`ValueSolver::with_threads`]).
     pub threads: usize,
     /// How long a value search runs on one thread before it goes over to all of them
@@ -83,6 +87,7 @@ impl Default for Options {
             remoteness: true,
             progress: Progress::default(),
             full_search: false,
+            moves: true,
             threads: 1,
             parallel_after: None,
         }
@@ -163,13 +168,19 @@ pub struct Report {
     /// child from a tie, to a drawing child from a draw). A puzzle: one shortest solution.
     pub winning_moves: Vec<MoveInfo>,
     /// Why `winning_moves` is empty though there may be such moves: the time limit ran out
-    /// after the value was found, before the moves were.
+    /// after the value was found, before the moves were, or they were not asked for.
     pub moves_note: Option<String>,
+    /// Were the moves looked for? False where [`Options::moves`] is off: `winning_moves` is
+    /// then empty whatever the position.
+    pub moves_listed: bool,
     pub visited: u64,
     pub evicted: u64,
     /// Where the answer came from: "database" (a saved solve) or "search".
     pub source: &'static str,
 }
+
+/// Why a report has no moves where they were not asked for.
+pub const NO_MOVES_NOTE: &str = "not asked for (--no-moves)";
 
 /// Why a remoteness is missing where the command's time limit stopped its search after the
 /// value was found.
@@ -841,6 +852,22 @@ impl<G: Game> Analyzer<G> {
         let position = self.game.format(pos)?;
         let source = if self.saved(pos)?.is_some() { "database" } else { "search" };
         let (s, grundy) = self.value(pos)?;
+        if !self.opts.moves {
+            return Ok(Report {
+                position,
+                value: s.value,
+                remoteness: s.remoteness,
+                grundy,
+                grundy_note: self.grundy_note.clone(),
+                remoteness_note: self.remoteness_note.clone(),
+                winning_moves: Vec::new(),
+                moves_note: Some(NO_MOVES_NOTE.into()),
+                moves_listed: false,
+                visited: self.visited(),
+                evicted: self.evicted(),
+                source,
+            });
+        }
         let moves = match (self.game.kind(), s.value) {
             (Kind::Puzzle, Value::Win) => {
                 self.solution_path(pos, s.remoteness.unwrap_or(0)).and_then(|path| self.path(pos, path))
@@ -865,6 +892,7 @@ impl<G: Game> Analyzer<G> {
             remoteness_note: self.remoteness_note.clone(),
             winning_moves,
             moves_note,
+            moves_listed: true,
             visited: self.visited(),
             evicted: self.evicted(),
             source,
