@@ -140,6 +140,9 @@ pub struct ValueSolver<G: Game> {
     parallel_after: std::time::Duration,
     /// When the depth-first search stops to go over to all threads.
     parallel_at: Option<std::time::Instant>,
+    /// Positions known to be reachable from the next root solved (see
+    /// [`ValueSolver::reaching_at_least`]).
+    at_least: u64,
 }
 
 impl<G: Game> ValueSolver<G> {
@@ -161,7 +164,15 @@ impl<G: Game> ValueSolver<G> {
             threads: 1,
             parallel_after: PARALLEL_AFTER,
             parallel_at: None,
+            at_least: 0,
         }
+    }
+
+    /// At least `n` positions are reachable from the next position solved (another search
+    /// expanded that many there): an exploration on several threads under a time limit gives
+    /// up as soon as it cannot expand them in time (see [`super::explore::parallel`]).
+    pub fn reaching_at_least(&mut self, n: u64) {
+        self.at_least = n;
     }
 
     /// Solve on `threads` threads where the game can be copied to them: a search still
@@ -208,6 +219,7 @@ impl<G: Game> ValueSolver<G> {
         let visited_before = self.visited;
         let result = self.dfs(root.clone());
         self.parallel_at = None;
+        let at_least = std::mem::take(&mut self.at_least);
         match result {
             Ok(e) => Ok((e.sol, e.grundy)),
             Err(Stop::Error(e)) => Err(e),
@@ -223,7 +235,7 @@ impl<G: Game> ValueSolver<G> {
             {
                 self.dfs_again(&root)
             }
-            Err(Stop::Parallel) => match self.explore_parallel(&root) {
+            Err(Stop::Parallel) => match self.explore_parallel(&root, at_least) {
                 Ok(()) => {
                     let e = self.complete[&root];
                     Ok((e.sol, e.grundy))
@@ -236,6 +248,14 @@ impl<G: Game> ValueSolver<G> {
                          memory budget (--max-memory); going on with the one-thread search, which forgets positions to \
                          stay inside it (the count of positions starts again)",
                         self.threads
+                    ));
+                    self.dfs_again(&root)
+                }
+                // It could not finish before the time limit (a remoteness search's share of
+                // time, or the command's): the one-thread search goes on, holding less.
+                Err(GameError::TimeLimit(why)) if !self.progress.expired() => {
+                    self.progress.note(&format!(
+                        "{why}; going on with the one-thread search, which holds fewer positions in memory"
                     ));
                     self.dfs_again(&root)
                 }
@@ -270,7 +290,7 @@ impl<G: Game> ValueSolver<G> {
     /// Explore everything reachable from `root` on every thread (each with its own copy of
     /// the game), then solve it by retrograde analysis, as [`ValueSolver::retrograde`] does
     /// on one thread, Grundy values too where they are computed.
-    fn explore_parallel(&mut self, root: &G::Pos) -> GameResult<()> {
+    fn explore_parallel(&mut self, root: &G::Pos, at_least: u64) -> GameResult<()> {
         let Some(replica) = self.game.replicate() else { unreachable!("checked before the search") };
         // A quarter of the budget for the graph: the solutions it turns into, the copies of
         // the game on the workers, and the memo of the search so far need the rest.
@@ -285,6 +305,7 @@ impl<G: Game> ValueSolver<G> {
             replica,
             &mut visited,
             expand_canonical::<G>,
+            Some(at_least),
         );
         // Positions expanded count even when the exploration stops (its share of time, the
         // budget): they were visited.
@@ -294,7 +315,7 @@ impl<G: Game> ValueSolver<G> {
         // As the depth-first search gives them: none at all in a loopy game.
         let (grundy, acyclic) = graph.grundy_where_defined();
         let with_grundy = self.with_grundy && acyclic;
-        for ((pos, sol), g) in graph.nodes.into_iter().zip(solutions).zip(grundy) {
+        for ((pos, sol), g) in graph.nodes.into_positions().zip(solutions).zip(grundy) {
             self.complete.insert(pos, Entry { sol, grundy: g.filter(|_| with_grundy) });
         }
         Ok(())
@@ -404,7 +425,7 @@ impl<G: Game> ValueSolver<G> {
             })
         })?;
         let solutions = graph.retrograde();
-        for (pos, sol) in graph.nodes.into_iter().zip(solutions) {
+        for (pos, sol) in graph.nodes.into_positions().zip(solutions) {
             self.complete.insert(pos, Entry { sol, grundy: None });
         }
         Ok(())
