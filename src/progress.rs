@@ -136,6 +136,12 @@ impl Progress {
         }
     }
 
+    /// The time left of the time budget, if there is one.
+    pub fn time_left(&self) -> Option<Duration> {
+        let inner = self.0.as_ref()?;
+        inner.borrow().deadline.map(|(at, _)| at.saturating_duration_since(Instant::now()))
+    }
+
     /// Has the time budget run out?
     pub fn expired(&self) -> bool {
         self.0.as_ref().is_some_and(|inner| inner.borrow().deadline.is_some_and(|(at, _)| Instant::now() >= at))

@@ -22,7 +22,7 @@ fn census_of(g: &DescriptorGame, text: &str) -> Census<<DescriptorGame as Game>:
 fn at_remoteness(g: &DescriptorGame, c: &Census<<DescriptorGame as Game>::Pos>, r: u32) -> Vec<String> {
     let mut out: Vec<String> = (0..c.graph.len())
         .filter(|&i| c.solutions[i].remoteness == Some(r))
-        .map(|i| g.format(&c.graph.nodes[i]).unwrap())
+        .map(|i| g.format(&c.graph.nodes.get(i).unwrap()).unwrap())
         .collect();
     out.sort();
     out
@@ -315,13 +315,20 @@ fn packed_positions_agree_with_the_plain_search() {
         assert_eq!((packed.graph.len(), packed.graph.edges()), (plain.graph.len(), plain.graph.edges()), "{text}");
         let mut indices = HashSet::new();
         for i in 0..plain.graph.len() {
-            assert_eq!(packed.graph.nodes[i], plain.graph.nodes[i], "{text}: node {i}");
+            assert_eq!(
+                packed.graph.nodes.get(i).unwrap().into_owned(),
+                plain.graph.nodes.get(i).unwrap().into_owned(),
+                "{text}: node {i}"
+            );
             assert_eq!(packed.graph.children_of(i), plain.graph.children_of(i), "{text}: node {i}");
             assert_eq!(packed.solutions[i], plain.solutions[i], "{text}: node {i}");
             // Positions by index: distinct positions, distinct indices, all below the size.
-            let index = space.index(space.pack(&plain.graph.nodes[i]));
+            let index = space.index(space.pack(&plain.graph.nodes.get(i).unwrap()));
             assert!(index < size.unwrap() && indices.insert(index), "{text}: node {i}");
-            assert_eq!(space.unpack(space.pack(&plain.graph.nodes[i])), plain.graph.nodes[i]);
+            assert_eq!(
+                space.unpack(space.pack(&plain.graph.nodes.get(i).unwrap())),
+                plain.graph.nodes.get(i).unwrap().into_owned()
+            );
         }
         assert_eq!(packed.by_remoteness, plain.by_remoteness, "{text}");
         // The puzzle search of `solve` (its own packed search) finds a solution as short.
@@ -370,7 +377,7 @@ fn eight_puzzle_script_with_goal_and_children_counts_as_reinefeld() {
     assert_eq!(c.ends.get(Value::Win), 1);
     let far: Vec<String> = (0..c.graph.len())
         .filter(|&i| c.solutions[i].remoteness == Some(31))
-        .map(|i| g.format(&c.graph.nodes[i]).unwrap())
+        .map(|i| g.format(&c.graph.nodes.get(i).unwrap()).unwrap())
         .collect();
     let mut far = far;
     far.sort();
@@ -531,7 +538,7 @@ fn derived_symmetries_are_exactly_the_transforms_that_keep_the_rules() {
     // The 8-puzzle and a symmetric sliding puzzle: the first 3,000 positions reachable.
     let reach = |g: &DescriptorGame, text: &str| -> Vec<gamesman::descriptor::DPos> {
         let c = census_of(g, text);
-        c.graph.nodes.into_iter().take(3000).collect()
+        c.graph.nodes.into_positions().take(3000).collect()
     };
     let eight = descriptor("8-puzzle");
     check(&eight, reach(&eight, "123/456/78."), square.clone());

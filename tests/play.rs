@@ -251,6 +251,7 @@ fn analyze_agrees_with_the_depth_first_solver() {
     let c = census(&g, &root, 1 << 30, &Progress::default()).unwrap();
     let mut analyzer = Analyzer::new(&g, Options::default());
     for (pos, s) in c.graph.nodes.iter().zip(&c.solutions) {
+        let pos = &*pos;
         let (dfs, _) = analyzer.value(pos).unwrap();
         assert_eq!(dfs, *s, "{}", g.format(pos).unwrap());
     }
@@ -262,6 +263,7 @@ fn analyze_agrees_with_the_depth_first_solver() {
     let grundy = c.grundy.as_ref().expect("normal play, no cycles");
     let mut analyzer = Analyzer::new(&t, Options { remoteness: false, ..Options::default() });
     for (pos, g) in c.graph.nodes.iter().zip(grundy) {
+        let pos = &*pos;
         assert_eq!(analyzer.grundy(pos).unwrap(), Some(*g), "{}", t.format(pos).unwrap());
     }
 }

@@ -669,11 +669,14 @@ impl<G: Game> Live<G> {
         let path = self.database_path()?;
         let Some(id) = self.identity.clone() else { bail!("{}: this game has no database", self.info().name) };
         let game = self.a.shared_game();
-        let root = game.format(&c.graph.nodes[0])?;
+        let root = game.format(&c.graph.nodes.get(0).expect("the root"))?;
         let mut rows = (0..c.graph.len()).map(|i| -> Result<(String, Record)> {
             let s = c.solutions[i];
             let grundy = c.grundy.as_ref().map(|g| g[i]);
-            Ok((game.format(&c.graph.nodes[i])?, Record { value: s.value, remoteness: s.remoteness, grundy }))
+            Ok((
+                game.format(&c.graph.nodes.get(i).expect("a node"))?,
+                Record { value: s.value, remoteness: s.remoteness, grundy },
+            ))
         });
         let n = db::save(&path, &id, &mut rows, Some((&root, &report.to_string())))
             .with_context(|| format!("saving the database {}", path.display()))?;
@@ -1031,7 +1034,10 @@ impl<G: Game> Session for Live<G> {
         for i in 0..c.graph.len() {
             let s = c.solutions[i];
             let grundy = c.grundy.as_ref().map(|g| g[i]);
-            emit(&self.fmt(&c.graph.nodes[i])?, Record { value: s.value, remoteness: s.remoteness, grundy })?;
+            emit(
+                &self.fmt(&c.graph.nodes.get(i).expect("a node"))?,
+                Record { value: s.value, remoteness: s.remoteness, grundy },
+            )?;
         }
         Ok(())
     }

@@ -147,6 +147,17 @@ pub trait Footprint {
     fn packed(&self) -> Option<&[u8]> {
         None
     }
+
+    /// The value whose [`Footprint::packed`] bytes are `bytes`, when it can be made again from
+    /// them. `Some` lets the explorer hold its positions as bytes (see
+    /// [`Nodes`](crate::solve::graph::Nodes)); `None` (the default): it holds the values.
+    fn unpacked(bytes: &[u8]) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        let _ = bytes;
+        None
+    }
 }
 
 impl Footprint for u64 {}

@@ -161,6 +161,10 @@ impl Footprint for Key {
     fn packed(&self) -> Option<&[u8]> {
         Some(self.as_bytes())
     }
+
+    fn unpacked(bytes: &[u8]) -> Option<Self> {
+        Some(Key::from_bytes(bytes))
+    }
 }
 
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {

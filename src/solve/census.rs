@@ -12,7 +12,7 @@
 
 use super::Solution;
 use super::graph::{Graph, Node};
-use crate::game::{Game, GameResult, Kind, Value};
+use crate::game::{Footprint, Game, GameResult, Kind, Value};
 use crate::progress::Progress;
 use std::collections::BTreeMap;
 
@@ -147,7 +147,7 @@ fn census_with<G: Game>(
             pg.graph
         }
         (None, Some(r)) => {
-            super::explore::parallel(game, root.clone(), budget, progress, threads, r, &mut visited, expand)?
+            super::explore::parallel(game, root.clone(), budget, progress, threads, r, &mut visited, expand, None)?
         }
         (None, None) => Graph::explore(root.clone(), budget, progress, |pos| {
             visited += 1;
@@ -298,13 +298,18 @@ fn values_json(kind: Kind, b: &ByValue) -> serde_json::Value {
     serde_json::Value::Object(m)
 }
 
-impl<P> Census<P> {
+impl<P: Clone + Footprint> Census<P> {
     /// The position of node `i`: from the graph, or from the positions a report names
     /// (`None` for another node of a graph without its positions).
-    pub fn node(&self, i: usize) -> Option<&P> {
-        self.graph.nodes.get(i).or_else(|| self.named.iter().find(|(j, _)| *j == i).map(|(_, p)| p))
+    pub fn node(&self, i: usize) -> Option<std::borrow::Cow<'_, P>> {
+        self.graph
+            .nodes
+            .get(i)
+            .or_else(|| self.named.iter().find(|(j, _)| *j == i).map(|(_, p)| std::borrow::Cow::Borrowed(p)))
     }
+}
 
+impl<P: Clone + Footprint> Census<P> {
     /// The positions reachable (each node weighted by its class's size, when up to symmetry).
     pub fn positions(&self) -> u64 {
         match &self.weight {
@@ -332,7 +337,7 @@ impl<P> Census<P> {
             Ok(match i {
                 None => serde_json::Value::Null,
                 Some(i) => json!({
-                    "position": game.format(self.node(i).expect("the report's positions are kept"))?,
+                    "position": game.format(&self.node(i).expect("the report's positions are kept"))?,
                     "remoteness": self.solutions[i].remoteness,
                 }),
             })
@@ -341,7 +346,7 @@ impl<P> Census<P> {
             "game": game.info().name,
             "kind": kind.as_str(),
             "engine": engine,
-            "position": game.format(self.node(0).expect("the root is kept"))?,
+            "position": game.format(&self.node(0).expect("the root is kept"))?,
             "value": root.value.name_in(kind),
             "remoteness": root.remoteness,
             "grundy": self.grundy.as_ref().map(|g| g[0]),

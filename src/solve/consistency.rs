@@ -68,7 +68,7 @@ pub fn self_check<G: Game>(analyzer: &mut Analyzer<G>, positions: &[G::Pos]) -> 
         Some(first) if puzzle => {
             let opts = analyzer.options();
             match super::census::census(game, first, opts.max_memory, &opts.progress) {
-                Ok(c) => Some(c.graph.nodes.into_iter().zip(c.solutions).collect()),
+                Ok(c) => Some(c.graph.nodes.into_positions().zip(c.solutions).collect()),
                 Err(GameError::OutOfMemory(_)) => None,
                 Err(e) => return Err(e),
             }

@@ -36,6 +36,14 @@ pub type Expand<G> = fn(&G, &<G as Game>::Pos, usize) -> GameResult<Node<<G as G
 /// expanded (by `expand`) on `threads` workers, each with its own copy of the game, and
 /// merged in order, so the graph is the one a single thread builds. A level too small to
 /// share out is expanded here, with `game`.
+///
+/// `give_up`: `Some(n)` where at least `n` positions are known to be reachable from `root`:
+/// under a time limit, stop with [`GameError::TimeLimit`] before the limit as soon as the
+/// exploration cannot finish by it: when the positions it must still expand (those found and
+/// not yet expanded, or the rest of the `n`, whichever is more) would take more than twice the
+/// time left at the rate it has kept so far (checked after its first half second). The whole
+/// graph is held until it is complete, so an exploration that cannot complete only holds
+/// memory.
 #[allow(clippy::too_many_arguments)]
 pub fn parallel<G: Game>(
     game: &G,
@@ -46,6 +54,7 @@ pub fn parallel<G: Game>(
     replica: Replica<'_, G>,
     visited: &mut u64,
     expand: Expand<G>,
+    give_up: Option<u64>,
 ) -> GameResult<Graph<G::Pos>> {
     let Replica { make, send, receive } = replica;
     let (job_tx, job_rx) = mpsc::channel::<(usize, Vec<Wire>)>();
@@ -121,7 +130,7 @@ pub fn parallel<G: Game>(
         drop(done_tx);
         let here = |p: &G::Pos| expand(game, p, budget);
         let pool = Pool { threads, jobs: &job_tx, done: &done_rx, held };
-        let result = merge(root, budget, progress, pool, send, receive, visited, here);
+        let result = merge(root, budget, progress, pool, send, receive, visited, here, give_up);
         if result.is_err() {
             // Stopped early (an error, the time limit): the chunks still queued are not
             // expanded; each worker stops after the one it holds.
@@ -142,8 +151,10 @@ fn merge<P: Clone + Eq + std::hash::Hash + Footprint>(
     receive: fn(Wire) -> P,
     visited: &mut u64,
     mut here: impl FnMut(&P) -> GameResult<Node<P>>,
+    give_up: Option<u64>,
 ) -> GameResult<Graph<P>> {
     let mut b = Graph::builder(root);
+    let late = Late { on: give_up, threads: pool.threads, started: std::time::Instant::now() };
     let stopped = || GameError::Definition("a worker thread stopped".into());
     while b.next() < b.len() {
         // Every position found so far and not yet expanded, in order, in chunks.
@@ -152,7 +163,7 @@ fn merge<P: Clone + Eq + std::hash::Hash + Footprint>(
             // Too few to share out (a narrow level): a round trip to the workers would
             // cost more than the work.
             for i in from..to {
-                let pos = b.node(i).clone();
+                let pos = b.node(i).into_owned();
                 *visited += 1;
                 b.add(here(&pos)?, budget, progress)?;
             }
@@ -164,7 +175,7 @@ fn merge<P: Clone + Eq + std::hash::Hash + Footprint>(
         let mut sent = 0;
         let send_next = |b: &Builder<P>, sent: &mut usize| -> GameResult<()> {
             if let Some(&(s, e)) = chunks.get(*sent) {
-                let wires = (s..e).map(|i| send(b.node(i))).collect();
+                let wires = (s..e).map(|i| send(&b.node(i))).collect();
                 pool.jobs.send((*sent, wires)).map_err(|_| stopped())?;
                 *sent += 1;
             }
@@ -198,14 +209,58 @@ fn merge<P: Clone + Eq + std::hash::Hash + Footprint>(
                 pool.held.fetch_sub(bytes, Ordering::Relaxed);
                 // The rest of a chunk its worker left (past its share of the budget).
                 for i in s + returned..e {
-                    let pos = b.node(i).clone();
+                    let pos = b.node(i).into_owned();
                     *visited += 1;
                     b.add(here(&pos)?, budget, progress)?;
                 }
                 want += 1;
             }
+            late.check(&b, progress)?;
             send_next(&b, &mut sent)?;
         }
     }
     Ok(b.finish())
+}
+
+/// When an exploration with a time limit gives up (see [`parallel`]'s `give_up`).
+struct Late {
+    /// Positions known to be reachable (`None`: never give up).
+    on: Option<u64>,
+    threads: usize,
+    started: std::time::Instant,
+}
+
+/// Seconds an exploration runs before its rate is trusted.
+const LATE_AFTER: f64 = 0.5;
+
+impl Late {
+    /// `Err(TimeLimit)` when the positions the exploration must still expand before it can
+    /// finish (those found and not yet expanded, or the rest of the positions known to be
+    /// reachable, whichever is more: a lower bound on the work left) would take more than
+    /// twice the time left at the rate it has kept so far.
+    fn check<P: Clone + Eq + std::hash::Hash + Footprint>(
+        &self,
+        b: &Builder<P>,
+        progress: &Progress,
+    ) -> GameResult<()> {
+        let Some(at_least) = self.on else { return Ok(()) };
+        let Some(left) = progress.time_left() else { return Ok(()) };
+        let ran = self.started.elapsed().as_secs_f64();
+        if ran < LATE_AFTER {
+            return Ok(());
+        }
+        let rate = b.next() as f64 / ran;
+        let ahead = (b.len() - b.next()).max((at_least as usize).saturating_sub(b.next())) as f64;
+        if ahead > 2.0 * rate * left.as_secs_f64() {
+            return Err(GameError::TimeLimit(format!(
+                "the search on {} threads could not finish in the {:.1} s left: it had {} positions to expand \
+                 and expanded {:.0} a second",
+                self.threads,
+                left.as_secs_f64(),
+                ahead,
+                rate
+            )));
+        }
+        Ok(())
+    }
 }

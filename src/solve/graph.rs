@@ -6,6 +6,7 @@
 //! by `analyze` (on real positions, to count them).
 
 use super::Solution;
+use super::memo::{len_bytes, put_len, read_len};
 use crate::game::{Footprint, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::{DefaultHashBuilder, HashTable};
@@ -25,9 +26,161 @@ pub enum Node<P> {
     EndWith(Value, Vec<P>),
 }
 
+/// Bytes of a block of records (see [`Nodes`]): a record never spans two.
+const BLOCK: usize = 1 << 20;
+
+/// Offsets of records are below this; a slot at or above it is a place in `plain`.
+const PLAIN: u32 = 1 << 31;
+
+/// Slots a chunk of [`Nodes::slots`] holds (a vector of chunks, not one grown by doubling:
+/// no copy of all of them, and no slack past the last chunk).
+const SLOTS: usize = 1 << 16;
+
+/// The positions of a graph, in node order.
+///
+/// Positions that are bytes ([`Footprint::packed`], read back by [`Footprint::unpacked`]: a
+/// script's packed key) are held as records of those bytes (a varint length, the bytes) in
+/// blocks of 1 MiB, each found by its 4-byte offset: a 6×6 Domineering board takes 18 bytes
+/// and its offset 4, where a vector of keys held 24 bytes a position and up to as much again
+/// of slack from growing by doubling. Other positions (a native game's, or one too long for a
+/// block, or past 2 GiB of records) are held as themselves.
+pub struct Nodes<P> {
+    /// Whether positions are held as records (decided by the first position).
+    records: bool,
+    /// With records: where each node is, a record's offset in `blocks` or (from [`PLAIN`] up)
+    /// its place in `plain`; in chunks of [`SLOTS`].
+    slots: Vec<Vec<u32>>,
+    blocks: Vec<Vec<u8>>,
+    /// The positions held as themselves (every position, without records).
+    plain: Vec<P>,
+    len: usize,
+}
+
+impl<P> Nodes<P> {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl<P: Clone + Footprint> Nodes<P> {
+    /// Nodes held the way `first`'s kind is best held.
+    fn like(first: &P) -> Self {
+        let records = first.packed().is_some_and(|b| P::unpacked(b).is_some());
+        Nodes { records, slots: Vec::new(), blocks: Vec::new(), plain: Vec::new(), len: 0 }
+    }
+
+    fn slot(&self, i: usize) -> u32 {
+        self.slots[i / SLOTS][i % SLOTS]
+    }
+
+    /// The bytes of node `i` when it is a record.
+    fn bytes_of(&self, i: usize) -> Option<&[u8]> {
+        if !self.records {
+            return None;
+        }
+        let s = self.slot(i);
+        (s < PLAIN).then(|| {
+            let off = s as usize;
+            let b = &self.blocks[off / BLOCK][off % BLOCK..];
+            let (len, n) = read_len(b);
+            &b[n..n + len]
+        })
+    }
+
+    /// Node `i`'s position (`None` past the end).
+    pub fn get(&self, i: usize) -> Option<std::borrow::Cow<'_, P>> {
+        use std::borrow::Cow;
+        if i >= self.len {
+            return None;
+        }
+        if !self.records {
+            return Some(Cow::Borrowed(&self.plain[i]));
+        }
+        Some(match self.bytes_of(i) {
+            Some(b) => Cow::Owned(P::unpacked(b).expect("records are of positions that unpack")),
+            None => Cow::Borrowed(&self.plain[(self.slot(i) - PLAIN) as usize]),
+        })
+    }
+
+    /// Every position, in node order.
+    pub fn iter(&self) -> impl Iterator<Item = std::borrow::Cow<'_, P>> + '_ {
+        (0..self.len).map(|i| self.get(i).expect("in range"))
+    }
+
+    /// Every position, in node order, given up.
+    pub fn into_positions(self) -> impl Iterator<Item = P> {
+        let Nodes { records, slots, blocks, plain, len } = self;
+        let (plain, packed) = if records {
+            let mut plain: Vec<Option<P>> = plain.into_iter().map(Some).collect();
+            let nodes = Nodes::<P> { records, slots, blocks, plain: Vec::new(), len };
+            let packed = (0..len).map(move |i| match nodes.bytes_of(i) {
+                Some(b) => P::unpacked(b).expect("records are of positions that unpack"),
+                None => plain[(nodes.slot(i) - PLAIN) as usize].take().expect("each plain node once"),
+            });
+            (None, Some(packed))
+        } else {
+            (Some(plain.into_iter()), None)
+        };
+        plain.into_iter().flatten().chain(packed.into_iter().flatten())
+    }
+
+    /// Whether node `i` is `p` (`bytes`: `p`'s bytes, when it has them).
+    fn is(&self, i: usize, p: &P, bytes: Option<&[u8]>) -> bool
+    where
+        P: Eq,
+    {
+        if !self.records {
+            return self.plain[i] == *p;
+        }
+        match (self.bytes_of(i), bytes) {
+            (Some(a), Some(b)) => a == b,
+            (Some(a), None) => P::unpacked(a).is_some_and(|q| q == *p),
+            (None, _) => self.plain[(self.slot(i) - PLAIN) as usize] == *p,
+        }
+    }
+
+    /// Add `p`; the bytes it holds (its index's bytes not counted).
+    fn push(&mut self, p: P) -> usize {
+        self.len += 1;
+        if !self.records {
+            self.plain.push(p);
+            return std::mem::size_of::<P>() + self.plain[self.len - 1].heap_bytes();
+        }
+        if self.slots.last().is_none_or(|c| c.len() == SLOTS) {
+            self.slots.push(Vec::with_capacity(SLOTS));
+        }
+        let rec = p.packed().map(|b| len_bytes(b.len()) + b.len()).filter(|&r| r <= BLOCK);
+        if let Some(rec) = rec {
+            if self.blocks.last().is_none_or(|l| l.len() + rec > BLOCK) && self.blocks.len() < (PLAIN as usize) / BLOCK
+            {
+                self.blocks.push(Vec::with_capacity(BLOCK));
+            }
+            if self.blocks.last().is_some_and(|l| l.len() + rec <= BLOCK) {
+                let last = self.blocks.len() - 1;
+                let block = &mut self.blocks[last];
+                let off = (last * BLOCK + block.len()) as u32;
+                let b = p.packed().expect("checked");
+                put_len(block, b.len());
+                block.extend_from_slice(b);
+                self.slots.last_mut().expect("pushed").push(off);
+                return rec + 4;
+            }
+        }
+        let at = self.plain.len() as u32;
+        let bytes = std::mem::size_of::<P>() + p.heap_bytes() + 4;
+        self.plain.push(p);
+        self.slots.last_mut().expect("pushed").push(PLAIN + at);
+        bytes
+    }
+}
+
 /// Every position reachable from a root (the root is node 0), with its edges.
 pub struct Graph<P> {
-    pub nodes: Vec<P>,
+    pub nodes: Nodes<P>,
     /// The value of each end position, `None` for the others.
     pub end: Vec<Option<Value>>,
     /// Children of node i: `children[first[i]..first[i + 1]]`.
@@ -47,7 +200,7 @@ impl<P: Clone + Eq + Hash + Footprint> Graph<P> {
     ) -> GameResult<Graph<P>> {
         let mut b = Graph::builder(root);
         while b.next() < b.len() {
-            let node = expand(b.node(b.next()))?;
+            let node = expand(&b.node(b.next()))?;
             b.add(node, budget, progress)?;
         }
         Ok(b.finish())
@@ -57,9 +210,20 @@ impl<P: Clone + Eq + Hash + Footprint> Graph<P> {
     pub fn builder(root: P) -> Builder<P> {
         let hasher = DefaultHashBuilder::default();
         let mut index: HashTable<u32> = HashTable::new();
-        index.insert_unique(hasher.hash_one(&root), 0, |_| 0);
-        let g = Graph { nodes: vec![root], end: Vec::new(), first: vec![0], children: Vec::new(), bytes: 0 };
+        let mut nodes = Nodes::like(&root);
+        index.insert_unique(hash(&hasher, nodes.records, &root), 0, |_| 0);
+        let bytes = nodes.push(root);
+        let g = Graph { nodes, end: Vec::new(), first: vec![0], children: Vec::new(), bytes };
         Builder { g, index, hasher }
+    }
+}
+
+/// The hash of `p` in a graph's index: of its bytes where the graph holds records and it has
+/// them (as the index's records are hashed again when it grows), else of the position.
+fn hash<P: Hash + Footprint>(hasher: &DefaultHashBuilder, records: bool, p: &P) -> u64 {
+    match p.packed().filter(|_| records) {
+        Some(b) => hasher.hash_one(b),
+        None => hasher.hash_one(p),
     }
 }
 
@@ -68,6 +232,7 @@ pub struct Builder<P> {
     g: Graph<P>,
     /// The index of each node, found by the node's hash and compared with `g.nodes` (the
     /// table holds 4 bytes a node, not a copy of it: a smaller table that stays in cache).
+    /// Where nodes are records, a node is hashed by its bytes.
     index: HashTable<u32>,
     hasher: DefaultHashBuilder,
 }
@@ -87,8 +252,9 @@ impl<P: Clone + Eq + Hash + Footprint> Builder<P> {
         self.g.nodes.is_empty()
     }
 
-    pub fn node(&self, i: usize) -> &P {
-        &self.g.nodes[i]
+    /// Node `i`'s position (a copy made from its bytes, where nodes are records).
+    pub fn node(&self, i: usize) -> std::borrow::Cow<'_, P> {
+        self.g.nodes.get(i).expect("a node found")
     }
 
     /// What the next node expands to.
@@ -100,17 +266,31 @@ impl<P: Clone + Eq + Hash + Footprint> Builder<P> {
             Node::EndWith(v, kids) => (Some(v), kids),
         };
         g.end.push(end);
+        let records = g.nodes.records;
         for c in kids {
-            let hash = self.hasher.hash_one(&c);
-            let id = match self.index.find(hash, |&id| g.nodes[id as usize] == c) {
+            let hash = hash(&self.hasher, records, &c);
+            let bytes = c.packed().filter(|_| records);
+            let id = match self.index.find(hash, |&id| g.nodes.is(id as usize, &c, bytes)) {
                 Some(&id) => id,
                 None => {
                     let id = u32::try_from(g.nodes.len())
                         .map_err(|_| GameError::OutOfMemory("more than 2^32 reachable positions".into()))?;
-                    g.bytes += 3 * std::mem::size_of::<P>() + 2 * c.heap_bytes() + 48;
                     let (nodes, hasher) = (&g.nodes, &self.hasher);
-                    self.index.insert_unique(hash, id, |&i| hasher.hash_one(&nodes[i as usize]));
-                    g.nodes.push(c);
+                    self.index.insert_unique(hash, id, |&i| match nodes.bytes_of(i as usize) {
+                        Some(b) => hasher.hash_one(b),
+                        None => self::hash(hasher, records, &*nodes.get(i as usize).expect("a node")),
+                    });
+                    // The node, and its index (4 bytes and a control byte in a table at most
+                    // 7/8 full, twice while it doubles); without records, a vector of
+                    // positions grown by doubling (up to three times the positions while it
+                    // grows).
+                    g.bytes += if records {
+                        g.nodes.push(c) + 12
+                    } else {
+                        let b = 3 * std::mem::size_of::<P>() + 2 * c.heap_bytes() + 48;
+                        g.nodes.push(c);
+                        b
+                    };
                     id
                 }
             };
@@ -146,6 +326,8 @@ impl<P> Graph<P> {
         bytes: usize,
     ) -> Self {
         debug_assert!((nodes.is_empty() || nodes.len() == end.len()) && first.len() == end.len() + 1);
+        let len = nodes.len();
+        let nodes = Nodes { records: false, slots: Vec::new(), blocks: Vec::new(), plain: nodes, len };
         Graph { nodes, end, first, children, bytes }
     }
 
@@ -282,5 +464,88 @@ impl<P> Graph<P> {
             }
         }
         (grundy, settled == n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::position::Key;
+    use std::collections::HashMap;
+
+    /// A position's bytes: `n` written out, then `n % 40` filler bytes (keys of 2 to 44
+    /// bytes: some held inside the key, some on the heap).
+    fn bytes(n: u64) -> Vec<u8> {
+        let mut b = n.to_le_bytes()[..3].to_vec();
+        b.extend(std::iter::repeat_n(7, (n % 40) as usize));
+        b
+    }
+
+    fn number(b: &[u8]) -> u64 {
+        u64::from(b[0]) | u64::from(b[1]) << 8 | u64::from(b[2]) << 16
+    }
+
+    /// The moves from `n` in a graph of `m` numbers with repeats, cycles and ends.
+    fn moves(n: u64, m: u64) -> Vec<u64> {
+        if n % 11 == 3 { Vec::new() } else { vec![(n * 3 + 1) % m, (n * 7 + 2) % m, n / 2, (n * 3 + 1) % m] }
+    }
+
+    /// The same graph by a plain breadth-first search with a `HashMap`: the numbers in the
+    /// order found, and each one's children as their places in that order.
+    fn reference(m: u64) -> (Vec<u64>, Vec<Vec<u32>>) {
+        let mut id: HashMap<u64, u32> = HashMap::from([(5, 0)]);
+        let (mut order, mut kids) = (vec![5], Vec::new());
+        let mut i = 0;
+        while i < order.len() {
+            let mut out = Vec::new();
+            for c in moves(order[i], m) {
+                let next = order.len() as u32;
+                let k = *id.entry(c).or_insert(next);
+                if k == next {
+                    order.push(c);
+                }
+                out.push(k);
+            }
+            kids.push(out);
+            i += 1;
+        }
+        (order, kids)
+    }
+
+    #[test]
+    fn positions_held_as_records_are_the_positions_found() {
+        let m = 150_000;
+        let (order, kids) = reference(m);
+        let key = |n: u64| Key::unpacked(&bytes(n)).expect("a key from bytes");
+        let g = Graph::explore(key(5), usize::MAX, &Progress::silent(), |p: &Key| {
+            let n = number(p.as_bytes());
+            assert_eq!(p.as_bytes(), &bytes(n)[..]);
+            let ms = moves(n, m);
+            Ok(if ms.is_empty() { Node::End(Value::Lose) } else { Node::Inner(ms.into_iter().map(key).collect()) })
+        })
+        .expect("explored");
+        assert!(g.nodes.records, "keys are held as records");
+        assert_eq!(g.len(), order.len());
+        assert_eq!(g.nodes.len(), order.len());
+        for (i, n) in order.iter().enumerate() {
+            assert_eq!(g.nodes.get(i).expect("a node").as_bytes(), &bytes(*n)[..]);
+            assert_eq!(g.children_of(i), &kids[i][..]);
+        }
+        let all: Vec<u64> = g.nodes.into_positions().map(|k| number(k.as_bytes())).collect();
+        assert_eq!(all, order);
+    }
+
+    #[test]
+    fn positions_without_bytes_are_held_as_themselves() {
+        let m = 20_000;
+        let (order, kids) = reference(m);
+        let g = Graph::explore(5u64, usize::MAX, &Progress::silent(), |&n| {
+            let ms = moves(n, m);
+            Ok(if ms.is_empty() { Node::End(Value::Lose) } else { Node::Inner(ms) })
+        })
+        .expect("explored");
+        assert!(!g.nodes.records);
+        assert_eq!(g.nodes.iter().map(|p| *p).collect::<Vec<_>>(), order);
+        assert!((0..g.len()).all(|i| g.children_of(i) == &kids[i][..]));
     }
 }

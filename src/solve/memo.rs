@@ -126,7 +126,7 @@ fn record(blocks: &[Vec<u8>], off: u32) -> (&[u8], usize) {
     (&b[n..n + len], off + n + len)
 }
 
-fn read_len(b: &[u8]) -> (usize, usize) {
+pub(super) fn read_len(b: &[u8]) -> (usize, usize) {
     let (mut v, mut shift, mut i) = (0usize, 0, 0);
     loop {
         let byte = b[i];
@@ -139,7 +139,7 @@ fn read_len(b: &[u8]) -> (usize, usize) {
     }
 }
 
-fn len_bytes(mut len: usize) -> usize {
+pub(super) fn len_bytes(mut len: usize) -> usize {
     let mut n = 1;
     while len >= 0x80 {
         len >>= 7;
@@ -148,7 +148,7 @@ fn len_bytes(mut len: usize) -> usize {
     n
 }
 
-fn put_len(out: &mut Vec<u8>, mut len: usize) {
+pub(super) fn put_len(out: &mut Vec<u8>, mut len: usize) {
     while len >= 0x80 {
         out.push(len as u8 | 0x80);
         len >>= 7;

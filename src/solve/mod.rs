@@ -206,6 +206,9 @@ pub struct Analyzer<G: Game> {
     /// A remoteness search ran out of its share of time in this command: later positions
     /// get their value alone.
     remoteness_cut: bool,
+    /// Positions the value-first search expanded for the position whose remoteness is
+    /// searched next, each once (nothing forgotten meanwhile): all reachable from it.
+    reached: u64,
     /// `moves` in two steps ([`Analyzer::move_values`]): the value-first search leaves the
     /// remoteness for later; how many times it did, and the time the values took.
     defer: bool,
@@ -261,6 +264,7 @@ impl<G: Game> Analyzer<G> {
             db: None,
             quick,
             remoteness_cut: false,
+            reached: 0,
             defer: false,
             deferred: 0,
             deferred_took: std::time::Duration::ZERO,
@@ -482,7 +486,10 @@ impl<G: Game> Analyzer<G> {
             return Ok(None);
         }
         let started = std::time::Instant::now();
-        let value = match quick.value(pos) {
+        let (visited, evicted) = (quick.visited(), quick.evicted());
+        let value = quick.value(pos);
+        self.reached = if quick.evicted() == evicted { quick.visited() - visited } else { 0 };
+        let value = match value {
             Ok(Some(value)) => value,
             // Loopy, or a path too deep for its share of the budget: the full solver answers.
             Ok(None) | Err(GameError::OutOfMemory(_)) => return Ok(None),
@@ -538,6 +545,7 @@ impl<G: Game> Analyzer<G> {
         }
         if !self.remoteness_cut {
             let before = self.opts.progress.tighten(share);
+            self.values.reaching_at_least(if from_parts { 0 } else { std::mem::take(&mut self.reached) });
             let full = self.values.solve(pos);
             self.opts.progress.restore(before);
             match full {

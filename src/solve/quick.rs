@@ -71,6 +71,11 @@ impl<G: Game> QuickSolver<G> {
         self.visited
     }
 
+    /// Memo entries dropped to keep to the memory budget.
+    pub fn evicted(&self) -> u64 {
+        self.memo.evicted()
+    }
+
     /// The value of `pos` for the player to move, or `None` when the game is loopy (the
     /// full solver must decide it).
     pub fn value(&mut self, pos: &G::Pos) -> GameResult<Option<Value>> {

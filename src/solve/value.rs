@@ -152,6 +152,9 @@ pub struct ValueSolver<G: Game> {
     packed_evicted: u64,
     /// Keys are not used (the game's play loops, or [`ValueSolver::without_keys`]).
     no_keys: bool,
+    /// Positions known to be reachable from the next root solved (see
+    /// [`ValueSolver::reaching_at_least`]).
+    at_least: u64,
 }
 
 impl<G: Game> ValueSolver<G> {
@@ -177,6 +180,7 @@ impl<G: Game> ValueSolver<G> {
             packed_visited: 0,
             packed_evicted: 0,
             no_keys: false,
+            at_least: 0,
         }
     }
 
@@ -210,6 +214,13 @@ impl<G: Game> ValueSolver<G> {
             self.packed_visited += old.visited();
             self.packed_evicted += old.evicted();
         }
+    }
+
+    /// At least `n` positions are reachable from the next position solved (another search
+    /// expanded that many there): an exploration on several threads under a time limit gives
+    /// up as soon as it cannot expand them in time (see [`super::explore::parallel`]).
+    pub fn reaching_at_least(&mut self, n: u64) {
+        self.at_least = n;
     }
 
     /// Solve on `threads` threads where the game can be copied to them: a search still
@@ -250,6 +261,8 @@ impl<G: Game> ValueSolver<G> {
     /// The solution of `pos`, and its Grundy value when the solver computes them and it is
     /// defined (every primitive position a normal-play loss, no loops).
     pub fn solve(&mut self, pos: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
+        // For this root only, whichever search answers it.
+        let at_least = std::mem::take(&mut self.at_least);
         if let Some(key) = self.packed_key(pos) {
             match self.packed.as_mut().expect("a search for the key").solve(key) {
                 Ok(answer) => return Ok(answer),
@@ -285,7 +298,7 @@ impl<G: Game> ValueSolver<G> {
             {
                 self.dfs_again(&root)
             }
-            Err(Stop::Parallel) => match self.explore_parallel(&root) {
+            Err(Stop::Parallel) => match self.explore_parallel(&root, at_least) {
                 Ok(()) => {
                     let e = self.complete[&root];
                     Ok((e.sol, e.grundy))
@@ -298,6 +311,14 @@ impl<G: Game> ValueSolver<G> {
                          memory budget (--max-memory); going on with the one-thread search, which forgets positions to \
                          stay inside it (the count of positions starts again)",
                         self.threads
+                    ));
+                    self.dfs_again(&root)
+                }
+                // It could not finish before the time limit (a remoteness search's share of
+                // time, or the command's): the one-thread search goes on, holding less.
+                Err(GameError::TimeLimit(why)) if !self.progress.expired() => {
+                    self.progress.note(&format!(
+                        "{why}; going on with the one-thread search, which holds fewer positions in memory"
                     ));
                     self.dfs_again(&root)
                 }
@@ -332,7 +353,7 @@ impl<G: Game> ValueSolver<G> {
     /// Explore everything reachable from `root` on every thread (each with its own copy of
     /// the game), then solve it by retrograde analysis, as [`ValueSolver::retrograde`] does
     /// on one thread, Grundy values too where they are computed.
-    fn explore_parallel(&mut self, root: &G::Pos) -> GameResult<()> {
+    fn explore_parallel(&mut self, root: &G::Pos, at_least: u64) -> GameResult<()> {
         let Some(replica) = self.game.replicate() else { unreachable!("checked before the search") };
         // A quarter of the budget for the graph: the solutions it turns into, the copies of
         // the game on the workers, and the memo of the search so far need the rest.
@@ -347,6 +368,7 @@ impl<G: Game> ValueSolver<G> {
             replica,
             &mut visited,
             expand_canonical::<G>,
+            Some(at_least),
         );
         // Positions expanded count even when the exploration stops (its share of time, the
         // budget): they were visited.
@@ -356,7 +378,7 @@ impl<G: Game> ValueSolver<G> {
         // As the depth-first search gives them: none at all in a loopy game.
         let (grundy, acyclic) = graph.grundy_where_defined();
         let with_grundy = self.with_grundy && acyclic;
-        for ((pos, sol), g) in graph.nodes.into_iter().zip(solutions).zip(grundy) {
+        for ((pos, sol), g) in graph.nodes.into_positions().zip(solutions).zip(grundy) {
             self.complete.insert(pos, Entry { sol, grundy: g.filter(|_| with_grundy) });
         }
         Ok(())
@@ -466,7 +488,7 @@ impl<G: Game> ValueSolver<G> {
             })
         })?;
         let solutions = graph.retrograde();
-        for (pos, sol) in graph.nodes.into_iter().zip(solutions) {
+        for (pos, sol) in graph.nodes.into_positions().zip(solutions) {
             self.complete.insert(pos, Entry { sol, grundy: None });
         }
         Ok(())
