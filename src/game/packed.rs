@@ -106,4 +106,12 @@ pub trait PackedPlay<P> {
     fn children(&self, key: u128, out: &mut Vec<u128>);
     /// The value of the position for the player to move if the game is over there.
     fn primitive(&self, key: u128) -> Option<Value>;
+    /// How many keys [`PackedPlay::children`] lists for `key` (the value-first search tries
+    /// the children with the fewest replies first). The default lists them and counts;
+    /// a game overrides it where counting is cheaper.
+    fn move_count(&self, key: u128) -> u32 {
+        let mut out = Vec::new();
+        self.children(key, &mut out);
+        out.len() as u32
+    }
 }
