@@ -499,3 +499,66 @@ fn full_search_on_keys_agrees_with_the_search_over_positions() {
         }
     }
 }
+
+/// The value-first search and its depth-bounded remoteness searches on keys
+/// (`src/solve/quick_packed.rs`) against the same searches over the game's own positions
+/// (`QuickSolver::without_keys`) and the census's retrograde analysis, at every position
+/// reachable from the start of small boards: values equal, and the remoteness of every win
+/// and loss. Domineering both ways round (the key is turned on a board wider than tall),
+/// Cram, all 5,478 positions of tic-tac-toe, Hex, misère play (Notakto). A key's move count
+/// is its number of children, and pieces placed come in the order the game lists them (the
+/// centre first: the value-first search tries them in that order among equals).
+#[test]
+fn value_first_search_on_keys_agrees_with_the_search_over_positions() {
+    use gamesman::solve::quick::QuickSolver;
+    let cases: Vec<(DescriptorGame, &str, Option<usize>)> = vec![
+        (descriptor("domineering"), "4x4", None),
+        (descriptor("domineering"), "3x5", None),
+        (descriptor("domineering"), "5x3", None),
+        (descriptor("cram"), "3x4", None),
+        (descriptor("tictactoe"), "3x3", Some(5478)),
+        (descriptor("hex"), "3x3", None),
+        (descriptor("notakto"), "3x3", None),
+    ];
+    for (g, start, count) in cases {
+        let g = std::rc::Rc::new(g);
+        let name = format!("{} {start}", g.info().name);
+        let root = g.parse(start).unwrap();
+        let space = g.packed_play(&root).unwrap_or_else(|| panic!("{name}: no keys"));
+        let c = census(&*g, &root, 1 << 30, &Progress::default()).unwrap();
+        if let Some(n) = count {
+            assert_eq!(c.graph.nodes.len(), n, "{name}");
+        }
+        let pieces = matches!(g.info().name.as_str(), "tictactoe" | "hex" | "notakto");
+        let mut keys = QuickSolver::new(g.clone(), 1 << 28, Progress::default());
+        let mut plain = QuickSolver::new(g.clone(), 1 << 28, Progress::default()).without_keys();
+        let mut kids = Vec::new();
+        let (mut wins, mut losses) = (0, 0);
+        for (i, p) in c.graph.nodes.iter().enumerate() {
+            let text = g.format(p).unwrap();
+            let key = space.pack(p).unwrap_or_else(|| panic!("{name}: {text} does not pack"));
+            kids.clear();
+            space.children(key, &mut kids);
+            assert_eq!(space.move_count(key) as usize, kids.len(), "{name}: the move count of {text}");
+            if pieces {
+                let listed: Vec<_> = kids.iter().map(|&k| space.unpack(k)).collect();
+                assert_eq!(listed, g.children(p).unwrap(), "{name}: the order of the children of {text}");
+            }
+            let want = c.solutions[i];
+            let a = keys.value(p).unwrap();
+            let b = plain.value(p).unwrap();
+            assert_eq!(a, Some(want.value), "{name}: {text} (census)");
+            assert_eq!(b, Some(want.value), "{name}: {text} (over positions)");
+            let ra = keys.remoteness(p, want.value).unwrap();
+            let rb = plain.remoteness(p, want.value).unwrap();
+            if matches!(want.value, Value::Win | Value::Lose) {
+                assert_eq!(ra, want.remoteness, "{name}: the remoteness of {text} (census)");
+                if want.value == Value::Win { wins += 1 } else { losses += 1 }
+            } else {
+                assert_eq!(ra, None, "{name}: {text}, a {}", want.value);
+            }
+            assert_eq!(ra, rb, "{name}: the remoteness of {text} (over positions)");
+        }
+        assert!(wins > 0 && losses > 0, "{name}: wins and losses both checked");
+    }
+}

@@ -2206,6 +2206,8 @@ pub struct PieceKeys {
     /// toggled, or kept in an impartial game).
     full: u128,
     toggle: u128,
+    /// The cells nearest the centre first (as `BoardRules::children` lists its children).
+    order: Vec<u8>,
 }
 
 impl BoardRules {
@@ -2220,7 +2222,10 @@ impl BoardRules {
             return None;
         }
         let toggle = if self.kind == Kind::Impartial { 0 } else { 1u128 << (2 * n) };
+        let mut order = Vec::new();
+        centre_first(self.shape, root.rows, root.cols, self.moves == BoardMove::Drop, |o| order.extend_from_slice(o));
         Some(PieceKeys {
+            order,
             rules: self.clone(),
             proto: BPos { a: 0, b: 0, turn: 0, ..*root },
             n,
@@ -2248,19 +2253,30 @@ impl PieceKeys {
         p.a | p.b << self.n | u128::from(p.turn) << (2 * self.n)
     }
 
-    /// The keys one move away, in reading order (as `moves` lists them).
-    pub fn children(&self, key: u128, out: &mut Vec<u128>) {
+    /// The cells a piece may go to.
+    fn targets(&self, key: u128) -> u128 {
         let (a, b) = (key & self.mask, (key >> self.n) & self.mask);
         let empty = self.full & !(a | b);
         let w = self.proto.cols as usize + 1;
-        let mut targets = if self.rules.moves == BoardMove::Drop { empty & !(empty >> w) } else { empty };
+        if self.rules.moves == BoardMove::Drop { empty & !(empty >> w) } else { empty }
+    }
+
+    /// The keys one move away, nearest the centre first (as `BoardRules::children` lists
+    /// them: the value-first search tries them in this order among equals).
+    pub fn children(&self, key: u128, out: &mut Vec<u128>) {
+        let targets = self.targets(key);
         let second = self.rules.pieces == Pieces::Own && (key >> (2 * self.n)) & 1 == 1;
         let shift = if second { self.n } else { 0 };
-        while targets != 0 {
-            let i = targets.trailing_zeros();
-            targets &= targets - 1;
-            out.push((key | 1u128 << (i + shift)) ^ self.toggle);
+        for &i in &self.order {
+            if targets >> i & 1 != 0 {
+                out.push((key | 1u128 << (u32::from(i) + shift)) ^ self.toggle);
+            }
         }
+    }
+
+    /// How many keys [`PieceKeys::children`] lists.
+    pub fn move_count(&self, key: u128) -> u32 {
+        self.targets(key).count_ones()
     }
 
     pub fn primitive(&self, key: u128) -> Option<Value> {

@@ -262,11 +262,19 @@ impl DominoKeys {
         u128::from(c) | turn
     }
 
-    pub fn children(&self, key: u128, out: &mut Vec<u128>) {
+    /// How many keys [`DominoKeys::children`] lists.
+    pub fn move_count(&self, key: u128) -> u32 {
+        let (across, down) = self.moves(key);
+        across.count_ones() + down.count_ones()
+    }
+
+    /// The dominoes the player to move may lay: across and down the key, each by its first
+    /// cell.
+    fn moves(&self, key: u128) -> (u64, u64) {
         let s = &self.sum;
         let x = key as u64 & s.full;
         let turn = key >> 64 << 64;
-        let (across, down) = if self.per_player {
+        if self.per_player {
             // Down the board for the first player: across the key where the key is turned.
             let first_down = !s.turned;
             match (turn == 0) == first_down {
@@ -275,7 +283,14 @@ impl DominoKeys {
             }
         } else {
             (s.across(x), s.down(x))
-        };
+        }
+    }
+
+    pub fn children(&self, key: u128, out: &mut Vec<u128>) {
+        let s = &self.sum;
+        let x = key as u64 & s.full;
+        let turn = key >> 64 << 64;
+        let (across, down) = self.moves(key);
         let next = if self.per_player { turn ^ 1u128 << 64 } else { 0 };
         let mut bits = across;
         while bits != 0 {

@@ -1336,6 +1336,12 @@ impl crate::game::packed::PackedPlay<DPos> for PlayKeys {
             PlayKeys::Domino(_) => None,
         }
     }
+    fn move_count(&self, key: u128) -> u32 {
+        match self {
+            PlayKeys::Pieces(k) => k.move_count(key),
+            PlayKeys::Domino(k) => k.move_count(key),
+        }
+    }
 }
 
 /// A board puzzle's packing (`board.rs`) over descriptor positions.

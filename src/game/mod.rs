@@ -414,9 +414,10 @@ pub trait Game {
     }
 
     /// A two-player game's positions reachable from `root` as 128-bit keys (see
-    /// [`packed::PackedPlay`]): the full search of value and remoteness then runs on keys,
-    /// natively. Its children, ends and symmetries must agree with `children`, `primitive`,
-    /// `stalemate` and `canonical`; a wrapper that changes the ends (misère play) leaves it out.
+    /// [`packed::PackedPlay`]): the full search of value and remoteness, and the value-first
+    /// search with its depth-bounded remoteness searches, then run on keys, natively. Its
+    /// children, ends and symmetries must agree with `children`, `primitive`, `stalemate` and
+    /// `canonical`; a wrapper that changes the ends (misère play) leaves it out.
     fn packed_play(&self, _root: &Self::Pos) -> Option<Box<dyn packed::PackedPlay<Self::Pos>>> {
         None
     }

@@ -81,9 +81,13 @@ pub trait PackedSum<P> {
 }
 
 /// A two-player game's positions reachable from one root, packed in 128 bits: an optional
-/// capability ([`crate::game::Game::packed_play`]) for the full search of value and
-/// remoteness on keys (`src/solve/value_packed.rs`), natively, with a table of keys, where the
-/// fallback searches the game's own positions (`src/solve/value.rs`).
+/// capability ([`crate::game::Game::packed_play`]) for the searches of value and remoteness
+/// on keys, natively, with tables of keys: the full search (`src/solve/value_packed.rs`) and
+/// the value-first search with its depth-bounded remoteness searches
+/// (`src/solve/quick_packed.rs`), where the fallback searches the game's own positions
+/// (`src/solve/value.rs`, `src/solve/quick.rs`). The value-first search tries children in the
+/// order [`PackedPlay::children`] lists them among those with as many replies: a game lists
+/// them as its `children` does (the board's centre first).
 ///
 /// The contract, which the solver relies on: a key stands for one position (up to the
 /// game's symmetries, for a canonical key); [`PackedPlay::children`] lists the keys of the
@@ -106,4 +110,12 @@ pub trait PackedPlay<P> {
     fn children(&self, key: u128, out: &mut Vec<u128>);
     /// The value of the position for the player to move if the game is over there.
     fn primitive(&self, key: u128) -> Option<Value>;
+    /// How many keys [`PackedPlay::children`] lists for `key` (the value-first search tries
+    /// the children with the fewest replies first). The default lists them and counts;
+    /// a game overrides it where counting is cheaper.
+    fn move_count(&self, key: u128) -> u32 {
+        let mut out = Vec::new();
+        self.children(key, &mut out);
+        out.len() as u32
+    }
 }

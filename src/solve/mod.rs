@@ -14,6 +14,7 @@ pub mod nimber;
 pub mod nimber_packed;
 pub mod puzzle;
 pub mod quick;
+pub mod quick_packed;
 pub mod reach;
 pub mod sequence;
 pub mod strategy;

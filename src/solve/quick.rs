@@ -12,6 +12,8 @@
 //! again on its own search path) is left to the full solver, which finds the draws.
 
 use super::memo::{Memo, Stored};
+use super::quick_packed::QuickKeys;
+use super::value_packed::Stop;
 use crate::game::{Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::HashSet;
@@ -37,11 +39,18 @@ pub struct QuickSolver<G: Game> {
     visited: u64,
     progress: Progress,
     ordering: Ordering,
+    /// The same searches on the keys of the space of the last position that packed
+    /// ([`Game::packed_play`], [`super::quick_packed`]), and the positions the earlier ones
+    /// visited.
+    keys: Option<QuickKeys<G::Pos>>,
+    keys_visited: u64,
+    /// Keys are not used (the game's play loops, or [`QuickSolver::without_keys`]).
+    no_keys: bool,
 }
 
 /// Whether children are searched fewest replies first.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Ordering {
+pub(super) enum Ordering {
     /// Not yet known to matter: this many positions had siblings all with as many replies.
     Trial(u32),
     On,
@@ -49,7 +58,7 @@ enum Ordering {
 }
 
 /// Positions whose children all have as many replies, after which the ordering is dropped.
-const ORDERING_TRIAL: u32 = 2000;
+pub(super) const ORDERING_TRIAL: u32 = 2000;
 
 impl<G: Game> QuickSolver<G> {
     pub fn new(game: std::rc::Rc<G>, budget: usize, progress: Progress) -> Self {
@@ -63,12 +72,57 @@ impl<G: Game> QuickSolver<G> {
             visited: 0,
             progress,
             ordering: Ordering::Trial(0),
+            keys: None,
+            keys_visited: 0,
+            no_keys: false,
+        }
+    }
+
+    /// Search the game's own positions even where it packs them into keys (the fallback of
+    /// [`Game::packed_play`], as a second implementation to test the first against).
+    pub fn without_keys(mut self) -> Self {
+        self.no_keys = true;
+        self
+    }
+
+    /// The key of `pos` where the game packs it (see [`Game::packed_play`]), with the search
+    /// of its space ready (a new one, with its own tables, when `pos` is in another space).
+    fn packed_key(&mut self, pos: &G::Pos) -> Option<u128> {
+        if self.no_keys {
+            return None;
+        }
+        if let Some(key) = self.keys.as_ref().and_then(|k| k.pack(pos)) {
+            return Some(key);
+        }
+        let space = self.game.packed_play(pos)?;
+        let key = space.pack(pos)?;
+        self.retire_keys();
+        self.keys = Some(QuickKeys::new(space, self.budget, self.game.stalemate(), self.progress.clone()));
+        Some(key)
+    }
+
+    fn retire_keys(&mut self) {
+        if let Some(old) = self.keys.take() {
+            self.keys_visited += old.visited();
+        }
+    }
+
+    /// The search on keys stopped: an error is the answer; a loop hands the game over to
+    /// the search over positions (which finds it) for good.
+    fn keys_stopped<T>(&mut self, stop: Stop) -> GameResult<Option<T>> {
+        match stop {
+            Stop::Error(e) => Err(e),
+            Stop::Loop => {
+                self.retire_keys();
+                self.no_keys = true;
+                Ok(None)
+            }
         }
     }
 
     /// Positions expanded so far.
     pub fn visited(&self) -> u64 {
-        self.visited
+        self.visited + self.keys_visited + self.keys.as_ref().map_or(0, |k| k.visited())
     }
 
     /// Memo entries dropped to keep to the memory budget.
@@ -79,6 +133,12 @@ impl<G: Game> QuickSolver<G> {
     /// The value of `pos` for the player to move, or `None` when the game is loopy (the
     /// full solver must decide it).
     pub fn value(&mut self, pos: &G::Pos) -> GameResult<Option<Value>> {
+        if let Some(key) = self.packed_key(pos) {
+            match self.keys.as_mut().expect("a search for the key").value(key) {
+                Ok(v) => return Ok(Some(v)),
+                Err(stop) => self.keys_stopped::<()>(stop).map(|_| ())?,
+            }
+        }
         let root = self.game.canonical(pos)?;
         if let Some(v) = self.memo.get(&root) {
             return Ok(Some(v));
@@ -234,7 +294,7 @@ impl<G: Game> QuickSolver<G> {
 /// and not within fewer than `win_below` (likewise lost), `u32::MAX` for "never" and
 /// "unknown" respectively.
 #[derive(Clone, Copy)]
-struct Bounds {
+pub(super) struct Bounds {
     win_below: u32,
     win_at: u32,
     lose_below: u32,
@@ -261,7 +321,7 @@ impl Stored for Bounds {
 }
 
 impl Bounds {
-    const NONE: Bounds = Bounds { win_below: 0, win_at: u32::MAX, lose_below: 0, lose_at: u32::MAX };
+    pub(super) const NONE: Bounds = Bounds { win_below: 0, win_at: u32::MAX, lose_below: 0, lose_at: u32::MAX };
 
     fn of(&mut self, want: Value) -> (&mut u32, &mut u32) {
         if want == Value::Win {
@@ -272,7 +332,7 @@ impl Bounds {
     }
 
     /// Is the position `want` within `d` moves, as far as known?
-    fn decided(mut self, want: Value, d: u32) -> Option<bool> {
+    pub(super) fn decided(mut self, want: Value, d: u32) -> Option<bool> {
         let (below, at) = self.of(want);
         if d < *below {
             Some(false)
@@ -283,7 +343,7 @@ impl Bounds {
         }
     }
 
-    fn record(&mut self, want: Value, d: u32, within: bool) {
+    pub(super) fn record(&mut self, want: Value, d: u32, within: bool) {
         let (below, at) = self.of(want);
         if within {
             *at = (*at).min(d);
@@ -295,7 +355,7 @@ impl Bounds {
 
 /// The deepest remoteness [`QuickSolver::remoteness`] looks for before leaving it to the full
 /// search (each depth is one more search, and the search recurses that deep).
-const REMOTENESS_CAP: u32 = 400;
+pub(super) const REMOTENESS_CAP: u32 = 400;
 
 impl<G: Game> QuickSolver<G> {
     /// The remoteness of `pos`, whose value is `value`, by depth-bounded searches of growing
@@ -310,6 +370,12 @@ impl<G: Game> QuickSolver<G> {
     pub fn remoteness(&mut self, pos: &G::Pos, value: Value) -> GameResult<Option<u32>> {
         if !matches!(value, Value::Win | Value::Lose) {
             return Ok(None);
+        }
+        if let Some(key) = self.packed_key(pos) {
+            match self.keys.as_mut().expect("a search for the key").remoteness(key, value) {
+                Ok(r) => return Ok(r),
+                Err(stop) => self.keys_stopped::<()>(stop).map(|_| ())?,
+            }
         }
         let root = self.game.canonical(pos)?;
         let mut bounds = self.bounds.take().unwrap_or_else(|| Memo::new(self.budget / 4));
