@@ -473,6 +473,7 @@ fn full_search_on_keys_agrees_with_the_search_over_positions() {
         let mut plain = ValueSolver::new(g.clone(), 1 << 28, with_grundy).without_keys();
         let (mut kids, mut want) = (Vec::new(), Vec::new());
         for (i, p) in c.graph.nodes.iter().enumerate() {
+            let p = &*p;
             let text = g.format(p).unwrap();
             let key = space.pack(p).unwrap_or_else(|| panic!("{name}: {text} does not pack"));
             assert_eq!(&space.unpack(key), p, "{name}: {text}");
@@ -535,6 +536,7 @@ fn value_first_search_on_keys_agrees_with_the_search_over_positions() {
         let mut kids = Vec::new();
         let (mut wins, mut losses) = (0, 0);
         for (i, p) in c.graph.nodes.iter().enumerate() {
+            let p = &*p;
             let text = g.format(p).unwrap();
             let key = space.pack(p).unwrap_or_else(|| panic!("{name}: {text} does not pack"));
             kids.clear();
