@@ -2212,7 +2212,8 @@ pub struct PieceKeys {
 
 impl BoardRules {
     /// The keys of the positions of `root`'s board, for pieces placed or dropped with no more
-    /// than 63 bits a board (8x7, 7x8; Hex 7x7); `None` for the rest.
+    /// than 63 bits a board (a row's cells and a guard bit each: 7x8 but not 8x7; Hex 7x7);
+    /// `None` for the rest.
     pub fn piece_keys(&self, root: &BPos) -> Option<PieceKeys> {
         if !matches!(self.moves, BoardMove::Place | BoardMove::Drop) || self.moving() {
             return None;

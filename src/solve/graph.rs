@@ -280,12 +280,13 @@ impl<P: Clone + Eq + Hash + Footprint> Builder<P> {
                         Some(b) => hasher.hash_one(b),
                         None => self::hash(hasher, records, &*nodes.get(i as usize).expect("a node")),
                     });
-                    // The node, and its index (4 bytes and a control byte in a table at most
-                    // 7/8 full, twice while it doubles); without records, a vector of
-                    // positions grown by doubling (up to three times the positions while it
-                    // grows).
+                    // The node, its index (4 bytes and a control byte in a table at most
+                    // 7/8 full, twice while it doubles: 12) and its entries of `first` and
+                    // `end` (5 bytes, in vectors grown by doubling: 12); without records, a
+                    // vector of positions grown by doubling (up to three times the positions
+                    // while it grows).
                     g.bytes += if records {
-                        g.nodes.push(c) + 12
+                        g.nodes.push(c) + 24
                     } else {
                         let b = 3 * std::mem::size_of::<P>() + 2 * c.heap_bytes() + 48;
                         g.nodes.push(c);

@@ -861,36 +861,22 @@ impl<G: Game> Analyzer<G> {
         let position = self.game.format(pos)?;
         let source = if self.saved(pos)?.is_some() { "database" } else { "search" };
         let (s, grundy) = self.value(pos)?;
-        if !self.opts.moves {
-            return Ok(Report {
-                position,
-                value: s.value,
-                remoteness: s.remoteness,
-                grundy,
-                grundy_note: self.grundy_note.clone(),
-                remoteness_note: self.remoteness_note.clone(),
-                winning_moves: Vec::new(),
-                moves_note: Some(NO_MOVES_NOTE.into()),
-                moves_listed: false,
-                visited: self.visited(),
-                evicted: self.evicted(),
-                source,
-            });
-        }
-        let moves = match (self.game.kind(), s.value) {
+        // None where they are not asked for (`--no-moves`).
+        let moves = self.opts.moves.then(|| match (self.game.kind(), s.value) {
             (Kind::Puzzle, Value::Win) => {
                 self.solution_path(pos, s.remoteness.unwrap_or(0)).and_then(|path| self.path(pos, path))
             }
             (Kind::Puzzle, _) => Ok(Vec::new()),
             (_, v) => self.keeping_moves(pos, v),
-        };
+        });
         // The value stands when the time limit runs out while its moves are looked for.
         let (winning_moves, moves_note) = match moves {
-            Ok(m) => (m, None),
-            Err(GameError::TimeLimit(_)) => {
+            None => (Vec::new(), Some(NO_MOVES_NOTE.to_string())),
+            Some(Ok(m)) => (m, None),
+            Some(Err(GameError::TimeLimit(_))) => {
                 (Vec::new(), Some("not found: the time limit ran out (--time-limit) before they were".to_string()))
             }
-            Err(e) => return Err(e),
+            Some(Err(e)) => return Err(e),
         };
         Ok(Report {
             position,
@@ -901,7 +887,7 @@ impl<G: Game> Analyzer<G> {
             remoteness_note: self.remoteness_note.clone(),
             winning_moves,
             moves_note,
-            moves_listed: true,
+            moves_listed: self.opts.moves,
             visited: self.visited(),
             evicted: self.evicted(),
             source,

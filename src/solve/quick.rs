@@ -13,7 +13,7 @@
 
 use super::memo::{Memo, Stored};
 use super::quick_packed::QuickKeys;
-use super::value_packed::Stop;
+use super::value_packed::{Keyed, Stop};
 use crate::game::{Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::HashSet;
@@ -39,13 +39,9 @@ pub struct QuickSolver<G: Game> {
     visited: u64,
     progress: Progress,
     ordering: Ordering,
-    /// The same searches on the keys of the space of the last position that packed
-    /// ([`Game::packed_play`], [`super::quick_packed`]), and the positions the earlier ones
-    /// visited.
-    keys: Option<QuickKeys<G::Pos>>,
-    keys_visited: u64,
-    /// Keys are not used (the game's play loops, or [`QuickSolver::without_keys`]).
-    no_keys: bool,
+    /// The same searches on keys, where the game packs its positions (off after
+    /// [`QuickSolver::without_keys`]).
+    keys: Keyed<QuickKeys<G::Pos>>,
 }
 
 /// Whether children are searched fewest replies first.
@@ -72,39 +68,26 @@ impl<G: Game> QuickSolver<G> {
             visited: 0,
             progress,
             ordering: Ordering::Trial(0),
-            keys: None,
-            keys_visited: 0,
-            no_keys: false,
+            keys: Keyed::default(),
         }
     }
 
     /// Search the game's own positions even where it packs them into keys (the fallback of
     /// [`Game::packed_play`], as a second implementation to test the first against).
     pub fn without_keys(mut self) -> Self {
-        self.no_keys = true;
+        self.keys.turn_off();
         self
     }
 
     /// The key of `pos` where the game packs it (see [`Game::packed_play`]), with the search
     /// of its space ready (a new one, with its own tables, when `pos` is in another space).
     fn packed_key(&mut self, pos: &G::Pos) -> Option<u128> {
-        if self.no_keys {
-            return None;
-        }
-        if let Some(key) = self.keys.as_ref().and_then(|k| k.pack(pos)) {
-            return Some(key);
-        }
-        let space = self.game.packed_play(pos)?;
-        let key = space.pack(pos)?;
-        self.retire_keys();
-        self.keys = Some(QuickKeys::new(space, self.budget, self.game.stalemate(), self.progress.clone()));
-        Some(key)
-    }
-
-    fn retire_keys(&mut self) {
-        if let Some(old) = self.keys.take() {
-            self.keys_visited += old.visited();
-        }
+        let (game, budget, progress) = (&self.game, self.budget, &self.progress);
+        self.keys.key(
+            pos,
+            || game.packed_play(pos),
+            |space| QuickKeys::new(space, budget, game.stalemate(), progress.clone()),
+        )
     }
 
     /// The search on keys stopped: an error is the answer; a loop hands the game over to
@@ -113,8 +96,7 @@ impl<G: Game> QuickSolver<G> {
         match stop {
             Stop::Error(e) => Err(e),
             Stop::Loop => {
-                self.retire_keys();
-                self.no_keys = true;
+                self.keys.turn_off();
                 Ok(None)
             }
         }
@@ -122,19 +104,19 @@ impl<G: Game> QuickSolver<G> {
 
     /// Positions expanded so far.
     pub fn visited(&self) -> u64 {
-        self.visited + self.keys_visited + self.keys.as_ref().map_or(0, |k| k.visited())
+        self.visited + self.keys.visited()
     }
 
     /// Memo entries dropped to keep to the memory budget.
     pub fn evicted(&self) -> u64 {
-        self.memo.evicted()
+        self.memo.evicted() + self.keys.evicted()
     }
 
     /// The value of `pos` for the player to move, or `None` when the game is loopy (the
     /// full solver must decide it).
     pub fn value(&mut self, pos: &G::Pos) -> GameResult<Option<Value>> {
         if let Some(key) = self.packed_key(pos) {
-            match self.keys.as_mut().expect("a search for the key").value(key) {
+            match self.keys.search().value(key) {
                 Ok(v) => return Ok(Some(v)),
                 Err(stop) => self.keys_stopped::<()>(stop).map(|_| ())?,
             }
@@ -357,6 +339,18 @@ impl Bounds {
 /// search (each depth is one more search, and the search recurses that deep).
 pub(super) const REMOTENESS_CAP: u32 = 400;
 
+/// The least depth `d` up to [`REMOTENESS_CAP`] at which `within(d)` holds (the depth-bounded
+/// searches of growing depth, on positions or on keys), `None` past it; the first error
+/// stops them.
+pub(super) fn least_depth<E>(mut within: impl FnMut(u32) -> Result<bool, E>) -> Result<Option<u32>, E> {
+    for d in 0..=REMOTENESS_CAP {
+        if within(d)? {
+            return Ok(Some(d));
+        }
+    }
+    Ok(None)
+}
+
 impl<G: Game> QuickSolver<G> {
     /// The remoteness of `pos`, whose value is `value`, by depth-bounded searches of growing
     /// depth: a position is won within d moves when one of its moves leads to a position lost
@@ -372,30 +366,16 @@ impl<G: Game> QuickSolver<G> {
             return Ok(None);
         }
         if let Some(key) = self.packed_key(pos) {
-            match self.keys.as_mut().expect("a search for the key").remoteness(key, value) {
+            match self.keys.search().remoteness(key, value) {
                 Ok(r) => return Ok(r),
                 Err(stop) => self.keys_stopped::<()>(stop).map(|_| ())?,
             }
         }
         let root = self.game.canonical(pos)?;
         let mut bounds = self.bounds.take().unwrap_or_else(|| Memo::new(self.budget / 4));
-        let mut found = None;
-        let mut result = Ok(());
-        for d in 0..=REMOTENESS_CAP {
-            match self.within(&mut bounds, &root, value, d) {
-                Ok(true) => {
-                    found = Some(d);
-                    break;
-                }
-                Ok(false) => {}
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
+        let found = least_depth(|d| self.within(&mut bounds, &root, value, d));
         self.bounds = Some(bounds);
-        result.map(|()| found)
+        found
     }
 
     /// Is `pos` (canonical) `want` (a win or a loss for the player to move) within `d` moves?

@@ -14,8 +14,8 @@
 //! finds the loop.
 
 use super::memo::Memo;
-use super::quick::{Bounds, ORDERING_TRIAL, Ordering, REMOTENESS_CAP};
-use super::value_packed::{MAX_DEPTH, Stop};
+use super::quick::{Bounds, ORDERING_TRIAL, Ordering, least_depth};
+use super::value_packed::{KeySearch, MAX_DEPTH, Stop};
 use crate::game::packed::PackedPlay;
 use crate::game::{GameError, Value};
 use crate::progress::Progress;
@@ -48,6 +48,19 @@ pub struct QuickKeys<P> {
     stack: Vec<Frame>,
 }
 
+impl<P> KeySearch for QuickKeys<P> {
+    type Pos = P;
+    fn pack(&self, pos: &P) -> Option<u128> {
+        self.space.pack(pos)
+    }
+    fn visited(&self) -> u64 {
+        self.visited
+    }
+    fn evicted(&self) -> u64 {
+        self.memo.evicted()
+    }
+}
+
 impl<P> QuickKeys<P> {
     /// A search of `space` whose tables keep to about `budget` bytes (the value memo three
     /// quarters, the bounds a quarter, as [`super::quick::QuickSolver`]'s).
@@ -65,16 +78,6 @@ impl<P> QuickKeys<P> {
             keyed: Vec::new(),
             stack: Vec::new(),
         }
-    }
-
-    /// The key of `pos`, where it is in this space.
-    pub fn pack(&self, pos: &P) -> Option<u128> {
-        self.space.pack(pos)
-    }
-
-    /// Positions expanded so far.
-    pub fn visited(&self) -> u64 {
-        self.visited
     }
 
     /// The value of `key`'s position for the player to move.
@@ -221,22 +224,9 @@ impl<P> QuickKeys<P> {
         let root = self.space.canonical(key);
         let mut bounds = self.bounds.take().unwrap_or_else(|| Memo::new(self.budget / 4));
         self.kids.clear();
-        let mut result = Ok(None);
-        for d in 0..=REMOTENESS_CAP {
-            match self.within(&mut bounds, root, value, d) {
-                Ok(true) => {
-                    result = Ok(Some(d));
-                    break;
-                }
-                Ok(false) => {}
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
+        let found = least_depth(|d| self.within(&mut bounds, root, value, d));
         self.bounds = Some(bounds);
-        result
+        found
     }
 
     /// Is `key`'s position (canonical) `want` (a win or a loss for the player to move)

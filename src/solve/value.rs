@@ -20,7 +20,7 @@
 use super::Solution;
 use super::graph::{Graph, Node};
 use super::memo::{Memo, Stored, value_code, value_of};
-use super::value_packed::{PackedValues, Stop as PackedStop};
+use super::value_packed::{Keyed, PackedValues, Stop as PackedStop};
 use crate::game::{Footprint, Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::{HashMap, HashSet};
@@ -145,13 +145,9 @@ pub struct ValueSolver<G: Game> {
     parallel_after: std::time::Duration,
     /// When the depth-first search stops to go over to all threads.
     parallel_at: Option<std::time::Instant>,
-    /// The search on keys of the space of the last position that packed, and the positions
-    /// visited and entries evicted by the earlier ones.
-    packed: Option<PackedValues<G::Pos>>,
-    packed_visited: u64,
-    packed_evicted: u64,
-    /// Keys are not used (the game's play loops, or [`ValueSolver::without_keys`]).
-    no_keys: bool,
+    /// The search on keys, where the game packs its positions (off after
+    /// [`ValueSolver::without_keys`]).
+    packed: Keyed<PackedValues<G::Pos>>,
     /// Positions known to be reachable from the next root solved (see
     /// [`ValueSolver::reaching_at_least`]).
     at_least: u64,
@@ -176,10 +172,7 @@ impl<G: Game> ValueSolver<G> {
             threads: 1,
             parallel_after: PARALLEL_AFTER,
             parallel_at: None,
-            packed: None,
-            packed_visited: 0,
-            packed_evicted: 0,
-            no_keys: false,
+            packed: Keyed::default(),
             at_least: 0,
         }
     }
@@ -187,33 +180,19 @@ impl<G: Game> ValueSolver<G> {
     /// Search the game's own positions even where it packs them into keys (the fallback of
     /// [`Game::packed_play`], as a second implementation to test the first against).
     pub fn without_keys(mut self) -> Self {
-        self.no_keys = true;
+        self.packed.turn_off();
         self
     }
 
     /// The key of `pos` where the game packs it (see [`Game::packed_play`]), with the search
     /// of its space ready (a new one, with its own table, when `pos` is in another space).
     fn packed_key(&mut self, pos: &G::Pos) -> Option<u128> {
-        if self.no_keys {
-            return None;
-        }
-        if let Some(key) = self.packed.as_ref().and_then(|p| p.pack(pos)) {
-            return Some(key);
-        }
-        let space = self.game.packed_play(pos)?;
-        let key = space.pack(pos)?;
-        self.retire_packed();
-        let stalemate = self.game.stalemate();
-        self.packed =
-            Some(PackedValues::new(space, self.budget / 4 * 3, self.with_grundy, stalemate, self.progress.clone()));
-        Some(key)
-    }
-
-    fn retire_packed(&mut self) {
-        if let Some(old) = self.packed.take() {
-            self.packed_visited += old.visited();
-            self.packed_evicted += old.evicted();
-        }
+        let (game, budget, with_grundy, progress) = (&self.game, self.budget, self.with_grundy, &self.progress);
+        self.packed.key(
+            pos,
+            || game.packed_play(pos),
+            |space| PackedValues::new(space, budget / 4 * 3, with_grundy, game.stalemate(), progress.clone()),
+        )
     }
 
     /// At least `n` positions are reachable from the next position solved (another search
@@ -242,7 +221,7 @@ impl<G: Game> ValueSolver<G> {
     /// Is `pos` solved already (a look in the tables, no search)?
     pub fn knows(&mut self, pos: &G::Pos) -> GameResult<bool> {
         if let Some(key) = self.packed_key(pos) {
-            return Ok(self.packed.as_ref().expect("a search for the key").knows(key));
+            return Ok(self.packed.search().knows(key));
         }
         let c = self.game.canonical(pos)?;
         Ok(self.lookup(&c).is_some())
@@ -250,12 +229,12 @@ impl<G: Game> ValueSolver<G> {
 
     /// Positions expanded so far (primitive checks and move generation).
     pub fn visited(&self) -> u64 {
-        self.visited + self.packed_visited + self.packed.as_ref().map_or(0, |p| p.visited())
+        self.visited + self.packed.visited()
     }
 
     /// Memo entries dropped to keep to the memory budget.
     pub fn evicted(&self) -> u64 {
-        self.memo.evicted() + self.packed_evicted + self.packed.as_ref().map_or(0, |p| p.evicted())
+        self.memo.evicted() + self.packed.evicted()
     }
 
     /// The solution of `pos`, and its Grundy value when the solver computes them and it is
@@ -264,13 +243,12 @@ impl<G: Game> ValueSolver<G> {
         // For this root only, whichever search answers it.
         let at_least = std::mem::take(&mut self.at_least);
         if let Some(key) = self.packed_key(pos) {
-            match self.packed.as_mut().expect("a search for the key").solve(key) {
+            match self.packed.search().solve(key) {
                 Ok(answer) => return Ok(answer),
                 Err(PackedStop::Error(e)) => return Err(e),
                 // The game's play loops after all: the search below finds its draws.
                 Err(PackedStop::Loop) => {
-                    self.retire_packed();
-                    self.no_keys = true;
+                    self.packed.turn_off();
                 }
             }
         }

@@ -117,6 +117,86 @@ impl Frame {
     }
 }
 
+/// A search over the keys of one packed space (see [`Game::packed_play`](crate::game::Game::packed_play)).
+pub trait KeySearch {
+    /// The game's positions.
+    type Pos;
+    /// The key of `pos`, where it is in this search's space.
+    fn pack(&self, pos: &Self::Pos) -> Option<u128>;
+    /// Positions expanded so far.
+    fn visited(&self) -> u64;
+    /// Table entries dropped to keep to the budget.
+    fn evicted(&self) -> u64;
+}
+
+/// The search on keys of a solver that falls back to the game's own positions: the search
+/// of the space of the last position that packed (a new one, with its own tables, when a
+/// position is in another space), the counts of the earlier ones, and whether keys are off
+/// (the game's play loops, or the solver was asked to search without them).
+pub struct Keyed<S> {
+    search: Option<S>,
+    visited: u64,
+    evicted: u64,
+    off: bool,
+}
+
+impl<S> Default for Keyed<S> {
+    fn default() -> Self {
+        Keyed { search: None, visited: 0, evicted: 0, off: false }
+    }
+}
+
+impl<S: KeySearch> Keyed<S> {
+    /// The key of `pos` where its game packs it (`space` asks the game), the search of its
+    /// space ready (`start` makes a new one).
+    pub fn key(
+        &mut self,
+        pos: &S::Pos,
+        space: impl FnOnce() -> Option<Box<dyn PackedPlay<S::Pos>>>,
+        start: impl FnOnce(Box<dyn PackedPlay<S::Pos>>) -> S,
+    ) -> Option<u128> {
+        if self.off {
+            return None;
+        }
+        if let Some(key) = self.search.as_ref().and_then(|s| s.pack(pos)) {
+            return Some(key);
+        }
+        let space = space()?;
+        let key = space.pack(pos)?;
+        self.retire();
+        self.search = Some(start(space));
+        Some(key)
+    }
+
+    /// The search of the last key [`Keyed::key`] gave.
+    pub fn search(&mut self) -> &mut S {
+        self.search.as_mut().expect("a search for the key")
+    }
+
+    /// No keys from now on: the search over positions answers.
+    pub fn turn_off(&mut self) {
+        self.retire();
+        self.off = true;
+    }
+
+    fn retire(&mut self) {
+        if let Some(old) = self.search.take() {
+            self.visited += old.visited();
+            self.evicted += old.evicted();
+        }
+    }
+
+    /// Positions expanded by every search on keys so far.
+    pub fn visited(&self) -> u64 {
+        self.visited + self.search.as_ref().map_or(0, |s| s.visited())
+    }
+
+    /// Table entries dropped by every search on keys so far.
+    pub fn evicted(&self) -> u64 {
+        self.evicted + self.search.as_ref().map_or(0, |s| s.evicted())
+    }
+}
+
 /// The values and remoteness of one packed space's positions.
 pub struct PackedValues<P> {
     space: Box<dyn PackedPlay<P>>,
@@ -131,6 +211,19 @@ pub struct PackedValues<P> {
     /// The Grundy values of the children solved so far, each frame's from its `seen` on.
     seen: Vec<u64>,
     stack: Vec<Frame>,
+}
+
+impl<P> KeySearch for PackedValues<P> {
+    type Pos = P;
+    fn pack(&self, pos: &P) -> Option<u128> {
+        self.space.pack(pos)
+    }
+    fn visited(&self) -> u64 {
+        self.visited
+    }
+    fn evicted(&self) -> u64 {
+        self.memo.evicted()
+    }
 }
 
 impl<P> PackedValues<P> {
@@ -154,21 +247,6 @@ impl<P> PackedValues<P> {
             seen: Vec::new(),
             stack: Vec::new(),
         }
-    }
-
-    /// The key of `pos`, where it is in this space.
-    pub fn pack(&self, pos: &P) -> Option<u128> {
-        self.space.pack(pos)
-    }
-
-    /// Positions expanded so far.
-    pub fn visited(&self) -> u64 {
-        self.visited
-    }
-
-    /// Table entries dropped to keep to the budget.
-    pub fn evicted(&self) -> u64 {
-        self.memo.evicted()
     }
 
     /// Is the position of `key` solved already (a look in the table)?
