@@ -428,6 +428,17 @@ fn cram_keys_split_into_parts_of_the_same_grundy_value() {
     }
 }
 
+/// Cram under misère play (whoever cannot move wins), a descriptor of the tests' own.
+fn misere_cram() -> DescriptorGame {
+    DescriptorGame::from_source(
+        "misere-cram.ron",
+        r##"(name: "misere-cram", start: "3x4", end: Misere,
+            rules: Board(moves: Domino(Either), pieces: Shared, cells: "#."))"##,
+        None,
+    )
+    .unwrap()
+}
+
 /// The full search on keys (`Game::packed_play`: `src/solve/value_packed.rs` over the board
 /// descriptor's keys) against the full search over the game's own positions (the fallback,
 /// `ValueSolver::without_keys`) and the census's retrograde analysis of the whole game (a third
@@ -439,18 +450,11 @@ fn cram_keys_split_into_parts_of_the_same_grundy_value() {
 #[test]
 fn full_search_on_keys_agrees_with_the_search_over_positions() {
     use gamesman::solve::value::ValueSolver;
-    let misere_cram = DescriptorGame::from_source(
-        "misere-cram.ron",
-        r##"(name: "misere-cram", start: "3x4", end: Misere,
-            rules: Board(moves: Domino(Either), pieces: Shared, cells: "#."))"##,
-        None,
-    )
-    .unwrap();
     let cases: Vec<(DescriptorGame, &str, Option<usize>)> = vec![
         (descriptor("cram"), "3x4", None),
         (descriptor("cram"), "4x4", None),
         (descriptor("cram"), "2x5", None),
-        (misere_cram, "3x4", None),
+        (misere_cram(), "3x4", None),
         (descriptor("domineering"), "4x4", None),
         (descriptor("domineering"), "3x5", None),
         (descriptor("domineering"), "4x3", None),
@@ -506,9 +510,10 @@ fn full_search_on_keys_agrees_with_the_search_over_positions() {
 /// (`QuickSolver::without_keys`) and the census's retrograde analysis, at every position
 /// reachable from the start of small boards: values equal, and the remoteness of every win
 /// and loss. Domineering both ways round (the key is turned on a board wider than tall),
-/// Cram, all 5,478 positions of tic-tac-toe, Hex, misère play (Notakto). A key's move count
-/// is its number of children, and pieces placed come in the order the game lists them (the
-/// centre first: the value-first search tries them in that order among equals).
+/// Cram and misère Cram (whoever cannot move wins), all 5,478 positions of tic-tac-toe, Hex,
+/// misère play (Notakto), pieces dropped (Connect-3 on 4×4). A key's move count is its number
+/// of children, and pieces placed or dropped come in the order the game lists them (the centre
+/// first: the value-first search tries them in that order among equals).
 #[test]
 fn value_first_search_on_keys_agrees_with_the_search_over_positions() {
     use gamesman::solve::quick::QuickSolver;
@@ -520,6 +525,8 @@ fn value_first_search_on_keys_agrees_with_the_search_over_positions() {
         (descriptor("tictactoe"), "3x3", Some(5478)),
         (descriptor("hex"), "3x3", None),
         (descriptor("notakto"), "3x3", None),
+        (misere_cram(), "3x4", None),
+        (descriptor("connect4"), "4x4k3", None),
     ];
     for (g, start, count) in cases {
         let g = std::rc::Rc::new(g);
@@ -530,7 +537,7 @@ fn value_first_search_on_keys_agrees_with_the_search_over_positions() {
         if let Some(n) = count {
             assert_eq!(c.graph.nodes.len(), n, "{name}");
         }
-        let pieces = matches!(g.info().name.as_str(), "tictactoe" | "hex" | "notakto");
+        let pieces = matches!(g.info().name.as_str(), "tictactoe" | "hex" | "notakto" | "connect4");
         let mut keys = QuickSolver::new(g.clone(), 1 << 28, Progress::default());
         let mut plain = QuickSolver::new(g.clone(), 1 << 28, Progress::default()).without_keys();
         let mut kids = Vec::new();
