@@ -169,13 +169,7 @@ impl<G: Game> QuickSolver<G> {
                 let frame = stack.pop().expect("non-empty");
                 on_stack.remove(&frame.pos);
                 stack_bytes -= frame.bytes;
-                let v = if frame.tie {
-                    Value::Tie
-                } else if frame.draw {
-                    Value::Draw
-                } else {
-                    Value::Lose
-                };
+                let v = exhausted(frame.tie, frame.draw);
                 self.memo.insert(frame.pos, v, self.visited - frame.start);
                 if stack.is_empty() {
                     return Ok(Some(v));
@@ -338,6 +332,18 @@ impl Bounds {
 /// The deepest remoteness [`QuickSolver::remoteness`] looks for before leaving it to the full
 /// search (each depth is one more search, and the search recurses that deep).
 pub(super) const REMOTENESS_CAP: u32 = 400;
+
+/// The value of a position whose moves have all been searched and none wins: a tie if one
+/// of them ties, else a draw if one draws, else a loss.
+pub(super) fn exhausted(tie: bool, draw: bool) -> Value {
+    if tie {
+        Value::Tie
+    } else if draw {
+        Value::Draw
+    } else {
+        Value::Lose
+    }
+}
 
 /// The least depth `d` up to [`REMOTENESS_CAP`] at which `within(d)` holds (the depth-bounded
 /// searches of growing depth, on positions or on keys), `None` past it; the first error

@@ -14,7 +14,7 @@
 //! finds the loop.
 
 use super::memo::Memo;
-use super::quick::{Bounds, ORDERING_TRIAL, Ordering, least_depth};
+use super::quick::{Bounds, ORDERING_TRIAL, Ordering, exhausted, least_depth};
 use super::value_packed::{KeySearch, MAX_DEPTH, Stop};
 use crate::game::packed::PackedPlay;
 use crate::game::{GameError, Value};
@@ -117,13 +117,7 @@ impl<P> QuickKeys<P> {
             let top = self.stack.last().expect("the stack holds the root until it is decided");
             if self.kids.len() == top.kids {
                 let frame = self.stack.pop().expect("non-empty");
-                let v = if frame.tie {
-                    Value::Tie
-                } else if frame.draw {
-                    Value::Draw
-                } else {
-                    Value::Lose
-                };
+                let v = exhausted(frame.tie, frame.draw);
                 self.memo.insert(frame.key, v, self.visited - frame.start);
                 if self.stack.is_empty() {
                     return Ok(v);
