@@ -8,9 +8,10 @@ mod common;
 
 use common::*;
 use gamesman::descriptor::DescriptorGame;
+use gamesman::game::packed::PackedPlay;
 use gamesman::game::{Game, Value};
 use gamesman::progress::Progress;
-use gamesman::solve::census::census;
+use gamesman::solve::census::{Census, census};
 use gamesman::solve::{Analyzer, Options};
 use std::collections::HashMap;
 
@@ -428,6 +429,27 @@ fn cram_keys_split_into_parts_of_the_same_grundy_value() {
     }
 }
 
+type DPos = <DescriptorGame as Game>::Pos;
+
+/// A case of the key tests: the game shared, its name and start, the space of keys of its
+/// start (there must be one), and the census of everything reachable from the start (of
+/// `count` positions where it is given, a count known from outside).
+fn key_case(
+    g: DescriptorGame,
+    start: &str,
+    count: Option<usize>,
+) -> (std::rc::Rc<DescriptorGame>, String, Box<dyn PackedPlay<DPos>>, Census<DPos>) {
+    let g = std::rc::Rc::new(g);
+    let name = format!("{} {start}", g.info().name);
+    let root = g.parse(start).unwrap();
+    let space = g.packed_play(&root).unwrap_or_else(|| panic!("{name}: no keys"));
+    let c = census(&*g, &root, 1 << 30, &Progress::default()).unwrap();
+    if let Some(n) = count {
+        assert_eq!(c.graph.nodes.len(), n, "{name}");
+    }
+    (g, name, space, c)
+}
+
 /// Cram under misère play (whoever cannot move wins), a descriptor of the tests' own.
 fn misere_cram() -> DescriptorGame {
     DescriptorGame::from_source(
@@ -464,14 +486,7 @@ fn full_search_on_keys_agrees_with_the_search_over_positions() {
         (descriptor("connect4"), "4x4k3", None),
     ];
     for (g, start, count) in cases {
-        let g = std::rc::Rc::new(g);
-        let name = format!("{} {start}", g.info().name);
-        let root = g.parse(start).unwrap();
-        let space = g.packed_play(&root).unwrap_or_else(|| panic!("{name}: no keys"));
-        let c = census(&*g, &root, 1 << 30, &Progress::default()).unwrap();
-        if let Some(n) = count {
-            assert_eq!(c.graph.nodes.len(), n, "{name}");
-        }
+        let (g, name, space, c) = key_case(g, start, count);
         let with_grundy = g.kind() == gamesman::game::Kind::Impartial && g.stalemate() == Value::Lose;
         let mut keys = ValueSolver::new(g.clone(), 1 << 28, with_grundy);
         let mut plain = ValueSolver::new(g.clone(), 1 << 28, with_grundy).without_keys();
@@ -529,14 +544,7 @@ fn value_first_search_on_keys_agrees_with_the_search_over_positions() {
         (descriptor("connect4"), "4x4k3", None),
     ];
     for (g, start, count) in cases {
-        let g = std::rc::Rc::new(g);
-        let name = format!("{} {start}", g.info().name);
-        let root = g.parse(start).unwrap();
-        let space = g.packed_play(&root).unwrap_or_else(|| panic!("{name}: no keys"));
-        let c = census(&*g, &root, 1 << 30, &Progress::default()).unwrap();
-        if let Some(n) = count {
-            assert_eq!(c.graph.nodes.len(), n, "{name}");
-        }
+        let (g, name, space, c) = key_case(g, start, count);
         let pieces = matches!(g.info().name.as_str(), "tictactoe" | "hex" | "notakto" | "connect4");
         let mut keys = QuickSolver::new(g.clone(), 1 << 28, Progress::default());
         let mut plain = QuickSolver::new(g.clone(), 1 << 28, Progress::default()).without_keys();
