@@ -191,8 +191,21 @@ impl<G: Game> Live<G> {
             (_, Some(id)) => db::default_dir().ok().map(|d| d.join(id.file_name())),
             (_, None) => None,
         };
+        // The endgame database of parts lives beside the solved-game databases, named by the
+        // same identity (`--no-db`: none).
+        let mut options = how.options.clone();
+        if let Some(e) = options.endgame.as_mut() {
+            match (&how.database, &identity) {
+                (Database::Off, _) => options.endgame = None,
+                (_, Some(id)) => {
+                    e.dir = db::default_dir().ok();
+                    e.game = id.file_name().trim_end_matches(".redb").to_string();
+                }
+                (_, None) => e.dir = None,
+            }
+        }
         Ok(Live {
-            a: Analyzer::new(game, how.options.clone()),
+            a: Analyzer::new(game, options),
             engine,
             identity,
             db: DbState { mode: how.database.clone(), path, attached: false },

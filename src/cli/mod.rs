@@ -275,6 +275,14 @@ struct SolveArgs {
     /// on all of them. Default: every core. The answers are the same for any number
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
+    /// An endgame database of the nimbers of every part within BOX (Cram: `4x8`, every part
+    /// that fits in 4 rows and 8 columns; one side the board's shorter side, at most 32 cells),
+    /// asked before a part is searched: built if absent (said on stderr, with the time it
+    /// took) and saved beside the game's database ($XDG_CACHE_HOME/gamesman), loaded by later
+    /// runs. Without it, `solve` uses the largest one saved for the game and board, if any
+    /// (--no-db: none). Games without parts on keys refuse it
+    #[arg(long, value_name = "BOX", conflicts_with = "no_db")]
+    endgame: Option<String>,
     /// Seconds of one-thread search before going over to all threads (default 0.25; for tests)
     #[arg(long, value_name = "SECONDS", hide = true, value_parser = parse_seconds_or_zero)]
     parallel_after: Option<std::time::Duration>,
@@ -290,6 +298,8 @@ impl SolveArgs {
             moves: !self.no_moves,
             threads: self.threads.map_or_else(default_threads, usize::from),
             parallel_after: self.parallel_after,
+            endgame: (!self.g.no_db)
+                .then(|| crate::solve::part_db::Endgame { bound: self.endgame.clone(), ..Default::default() }),
         }
     }
 }

@@ -493,6 +493,92 @@ impl DominoSum {
     }
 }
 
+/// The parts of a domino board within a box as wide as the board's shorter side and `k` of
+/// its rows (in the key's orientation): exactly the canonical parts whose key is below
+/// `2^(k·w)`, since a part in the corner fits in `k` rows exactly when its key is (the
+/// endgame database of `src/solve/part_db.rs`; [`crate::game::packed::PartBox`]).
+pub struct PartsWithin {
+    sum: DominoSum,
+    k: u32,
+}
+
+impl DominoSum {
+    /// The parts within the box `text` (`RxC`, either way round: one side the board's
+    /// shorter side, the other at most its longer side, at most 32 cells in all).
+    pub fn parts_within(&self, text: &str) -> Result<PartsWithin, String> {
+        let (w, rows) = (self.w, self.rows);
+        let sides = text
+            .trim()
+            .split_once(['x', 'X'])
+            .and_then(|(a, b)| Some((a.trim().parse::<u32>().ok()?, b.trim().parse::<u32>().ok()?)));
+        let Some((a, b)) = sides else {
+            return Err(format!("{text:?} is not a box: write ROWSxCOLUMNS, e.g. {w}x{}", rows.min(32 / w)));
+        };
+        let k = if a == w {
+            b
+        } else if b == w {
+            a
+        } else {
+            0
+        };
+        if k == 0 || k > rows {
+            return Err(format!(
+                "the box {text} does not fit this board as a database of parts: one side must be the board's shorter \
+                 side ({w}) and the other from 1 to {rows}, e.g. {w}x{}",
+                rows.min(32 / w)
+            ));
+        }
+        if k * w > 32 {
+            return Err(format!(
+                "the box {text} has {} cells: an endgame database holds boxes of at most 32 cells (e.g. {w}x{})",
+                k * w,
+                32 / w
+            ));
+        }
+        Ok(PartsWithin { sum: self.clone(), k })
+    }
+
+    /// Is `key` a canonical part: its parts are itself alone (see [`DominoSum::parts_of`])?
+    pub fn is_part(&self, key: u64) -> bool {
+        // In the corner, two cells or more, reduced, one region, its smallest image; then the
+        // full split (twins, the mirror strategy).
+        if key & self.row == 0 || key & self.first_col == 0 || key & (key - 1) == 0 || key & !self.full != 0 {
+            return false;
+        }
+        if self.reduce(key) != key || self.fill(key & key.wrapping_neg(), key, 0) != key || self.canonical(key) != key {
+            return false;
+        }
+        let mut out = Vec::with_capacity(4);
+        self.parts_of(key, &mut out);
+        out.len() == 1 && out[0] == key
+    }
+}
+
+impl crate::game::packed::PartBox for PartsWithin {
+    fn bits(&self) -> u32 {
+        self.k * self.sum.w
+    }
+    fn name(&self) -> String {
+        format!("{}x{}", self.sum.w, self.k)
+    }
+    fn space(&self) -> String {
+        format!("domino-sum {}x{}", self.sum.w, self.sum.rows)
+    }
+    fn is_part(&self, key: u64) -> bool {
+        self.sum.is_part(key)
+    }
+    /// Its cells: a child has two fewer, and its parts no more.
+    fn level(&self, key: u64) -> u32 {
+        key.count_ones()
+    }
+    fn children(&self, key: u64, out: &mut Vec<u64>) {
+        self.sum.children_of(key, out)
+    }
+    fn parts(&self, key: u64, out: &mut Vec<u64>) {
+        self.sum.parts_of(key, out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::board::{BoardMove, BoardRules, BoardShape, BoardSpec, Orientation, Pieces};

@@ -1295,6 +1295,9 @@ impl crate::game::packed::PackedSum<DPos> for DominoKeys {
     fn move_count(&self, key: u64) -> u32 {
         self.0.moves_of(key)
     }
+    fn parts_within(&self, text: &str) -> Option<Result<Box<dyn crate::game::packed::PartBox>, String>> {
+        Some(self.0.parts_within(text).map(|b| Box::new(b) as Box<dyn crate::game::packed::PartBox>))
+    }
 }
 
 /// A two-player board's keys over descriptor positions: pieces (`board.rs`) or dominoes

@@ -78,6 +78,41 @@ pub trait PackedSum<P> {
     fn children(&self, key: u64, out: &mut Vec<u64>);
     /// How many moves the part `key` has.
     fn move_count(&self, key: u64) -> u32;
+    /// The parts within a bound the user names (`text`, e.g. `4x8` for Cram: every part that
+    /// fits in 4 rows and 8 columns), for an endgame database of their nimbers built once and
+    /// kept on disk (`src/solve/part_db.rs`); `Err` with a clear message for a bound the game
+    /// cannot use. Fallback (`None`, the default): no endgame database, the search as it is.
+    fn parts_within(&self, _text: &str) -> Option<Result<Box<dyn PartBox>, String>> {
+        None
+    }
+}
+
+/// The canonical parts within a bound ([`PackedSum::parts_within`]): every key below
+/// `2^bits` that is a part, in key order.
+///
+/// The contract, which the endgame database relies on: a key `k` below `2^bits` is a
+/// canonical part exactly when [`PartBox::is_part`] says so, and then
+/// [`PackedSum::parts`] of `k` is `k` alone; every key [`PackedSum::parts`] gives below
+/// `2^bits` is such a part (so a table of them all answers every part below the bound: the
+/// test of membership is `key < 2^bits`); every part of every child of a part is a smaller
+/// key on a lower [`PartBox::level`] (so the table can be filled level by level, each
+/// nimber the mex of its children's).
+pub trait PartBox: Send + Sync {
+    /// Every part within the bound has a key below `2^bits` (at most 32).
+    fn bits(&self) -> u32;
+    /// The bound as the game names it (`4x8`), and the key space it holds for (the board's
+    /// shape): together, the file's identity beside the game's.
+    fn name(&self) -> String;
+    fn space(&self) -> String;
+    /// Is `key` (below `2^bits`) a canonical part?
+    fn is_part(&self, key: u64) -> bool;
+    /// A part's level: every part of every child of a part is on a lower level (the table is
+    /// filled a level at a time, each level in parallel).
+    fn level(&self, key: u64) -> u32;
+    /// The positions one move away from the part `key` (as [`PackedSum::children`]).
+    fn children(&self, key: u64, out: &mut Vec<u64>);
+    /// The parts of `key` (as [`PackedSum::parts`]).
+    fn parts(&self, key: u64, out: &mut Vec<u64>);
 }
 
 /// A two-player game's positions reachable from one root, packed in 128 bits: an optional

@@ -44,6 +44,7 @@ pub struct GrundySolver<G: Game> {
     /// The value-at-a-time search ([`super::nimber`]), tried first where it is on; dropped
     /// for this solver's life once a game proves too deep for it.
     lv: Option<NimberSearch<G>>,
+    endgame: Option<super::part_db::Endgame>,
 }
 
 /// Bytes a frame holds: its positions (the parts of a sum, the children of a position, the
@@ -63,22 +64,41 @@ impl<G: Game> GrundySolver<G> {
         // off where it does not (Chomp `666655` as a script 0.01 s → 0.31 s: large nimbers
         // tested one at a time, and a script's moves counted for every child's order).
         let lv = game.has_split().then(|| NimberSearch::new(game.clone(), budget, Progress::default()));
-        GrundySolver { game, memo: Memo::new(budget / 4 * 3), visited: 0, progress: Progress::default(), budget, lv }
+        GrundySolver {
+            game,
+            memo: Memo::new(budget / 4 * 3),
+            visited: 0,
+            progress: Progress::default(),
+            budget,
+            lv,
+            endgame: None,
+        }
     }
 
     /// Report progress to `progress` as positions are visited.
     pub fn with_progress(mut self, progress: Progress) -> Self {
         if self.lv.is_some() {
-            self.lv = Some(NimberSearch::new(self.game.clone(), self.budget, progress.clone()));
+            self.lv = Some(
+                NimberSearch::new(self.game.clone(), self.budget, progress.clone()).with_endgame(self.endgame.clone()),
+            );
         }
         self.progress = progress;
+        self
+    }
+
+    /// Ask the endgame database `endgame` describes first, on keys ([`super::part_db`]).
+    pub fn with_endgame(mut self, endgame: Option<super::part_db::Endgame>) -> Self {
+        self.endgame = endgame;
+        self.lv = self.lv.take().map(|lv| lv.with_endgame(self.endgame.clone()));
         self
     }
 
     /// Use the value-at-a-time search first (`true`; the default for games that split) or
     /// the mex of every child only (`false`; the default for the others).
     pub fn with_value_search(mut self, on: bool) -> Self {
-        self.lv = on.then(|| NimberSearch::new(self.game.clone(), self.budget, self.progress.clone()));
+        self.lv = on.then(|| {
+            NimberSearch::new(self.game.clone(), self.budget, self.progress.clone()).with_endgame(self.endgame.clone())
+        });
         self
     }
 

@@ -12,6 +12,7 @@ pub mod grundy;
 pub mod memo;
 pub mod nimber;
 pub mod nimber_packed;
+pub mod part_db;
 pub mod puzzle;
 pub mod quick;
 pub mod quick_packed;
@@ -79,6 +80,9 @@ pub struct Options {
     /// How long a value search runs on one thread before it goes over to all of them
     /// (default [`value::PARALLEL_AFTER`]).
     pub parallel_after: Option<std::time::Duration>,
+    /// The endgame database of part nimbers the nimber search on keys asks first
+    /// ([`part_db`]); `None`: none.
+    pub endgame: Option<part_db::Endgame>,
 }
 
 impl Default for Options {
@@ -91,6 +95,7 @@ impl Default for Options {
             moves: true,
             threads: 1,
             parallel_after: None,
+            endgame: None,
         }
     }
 }
@@ -244,7 +249,11 @@ impl<G: Game> Analyzer<G> {
         // would, so it computes both in one pass; with `split`, the Grundy solver works on
         // the parts (much smaller) and the value search on whole positions.
         let separate = impartial && (game.has_split() || !opts.remoteness);
-        let grundy = separate.then(|| GrundySolver::new(game.clone(), half).with_progress(opts.progress.clone()));
+        let grundy = separate.then(|| {
+            GrundySolver::new(game.clone(), half)
+                .with_endgame(opts.endgame.clone())
+                .with_progress(opts.progress.clone())
+        });
         let with_grundy = normal_play && !separate;
         let quick_on = partisan && !opts.full_search;
         let values =

@@ -90,6 +90,10 @@ pub struct NimberSearch<G: Game> {
     packed: Option<PackedNimbers<G::Pos>>,
     /// Positions the packed searches of earlier spaces expanded.
     packed_visited: u64,
+    /// The endgame database the packed search asks first ([`super::part_db`]), as asked for,
+    /// and as opened (for the space it was opened in).
+    endgame: Option<super::part_db::Endgame>,
+    endgame_db: Option<std::rc::Rc<super::part_db::PartDb>>,
     memo: Memo<G::Pos, Known>,
     on_path: HashSet<G::Pos>,
     depth: usize,
@@ -106,6 +110,8 @@ impl<G: Game> NimberSearch<G> {
             game,
             packed: None,
             packed_visited: 0,
+            endgame: None,
+            endgame_db: None,
             memo: Memo::new(budget / 4 * 3),
             on_path: HashSet::new(),
             depth: 0,
@@ -114,6 +120,13 @@ impl<G: Game> NimberSearch<G> {
             visited: 0,
             progress,
         }
+    }
+
+    /// Ask the endgame database `endgame` describes (built or loaded when the first packed
+    /// position comes) before searching a part.
+    pub fn with_endgame(mut self, endgame: Option<super::part_db::Endgame>) -> Self {
+        self.endgame = endgame;
+        self
     }
 
     /// Positions expanded so far.
@@ -128,22 +141,39 @@ impl<G: Game> NimberSearch<G> {
 
     /// The key of `pos` where the game packs it (see [`Game::packed_sum`]), with the search
     /// of its space ready (a new one, with its own table, when `pos` is in another space).
-    fn packed_key(&mut self, pos: &G::Pos) -> Option<u64> {
+    /// With `--endgame`, a position the game does not pack is refused: it has no endgame
+    /// database.
+    fn packed_key(&mut self, pos: &G::Pos) -> Res<Option<u64>> {
         if let Some(key) = self.packed.as_ref().and_then(|p| p.pack(pos)) {
-            return Some(key);
+            return Ok(Some(key));
         }
-        let space = self.game.packed_sum(pos)?;
-        let key = space.pack(pos)?;
+        let Some((space, key)) = self.game.packed_sum(pos).and_then(|s| Some((s.pack(pos)?, s))).map(|(k, s)| (s, k))
+        else {
+            if self.endgame.as_ref().is_some_and(|e| e.bound.is_some()) {
+                return Err(Stop::Game(GameError::Unsupported(
+                    "--endgame: this game has no endgame database of parts (only impartial domino boards under \
+                     normal play, Cram, offer one)"
+                        .into(),
+                )));
+            }
+            return Ok(None);
+        };
         if let Some(old) = self.packed.take() {
             self.packed_visited += old.visited();
         }
-        self.packed = Some(PackedNimbers::new(space, self.budget, self.progress.clone()));
-        Some(key)
+        // A new space: its own endgame database (the board is part of its name).
+        self.endgame_db = match &self.endgame {
+            Some(e) => super::part_db::open(&*space, e, self.budget, &self.progress)?.map(std::rc::Rc::new),
+            None => None,
+        };
+        self.packed =
+            Some(PackedNimbers::new(space, self.budget, self.progress.clone()).with_endgame(self.endgame_db.clone()));
+        Ok(Some(key))
     }
 
     /// The nimber of `pos` (a sum of its parts, where the game splits it).
     pub fn grundy(&mut self, pos: &G::Pos) -> Res<u64> {
-        if let Some(key) = self.packed_key(pos) {
+        if let Some(key) = self.packed_key(pos)? {
             return self.packed.as_mut().expect("a packed search for the key").grundy(key);
         }
         self.reset_path();
@@ -158,7 +188,7 @@ impl<G: Game> NimberSearch<G> {
     /// Is the nimber of `pos` zero (a loss for the player to move)? Cheaper than
     /// [`NimberSearch::grundy`]: the hardest part is only tested, not solved.
     pub fn is_zero(&mut self, pos: &G::Pos) -> Res<bool> {
-        if let Some(key) = self.packed_key(pos) {
+        if let Some(key) = self.packed_key(pos)? {
             return self.packed.as_mut().expect("a packed search for the key").is_zero(key);
         }
         self.reset_path();

@@ -119,6 +119,8 @@ pub struct PackedNimbers<P> {
     exact: Memo<u64, u32>,
     /// The values (below 31) positions were shown not to have, as bits.
     bounds: Memo<u64, u32>,
+    /// The endgame database of part nimbers, asked before the tables ([`super::part_db`]).
+    endgame: Option<std::rc::Rc<super::part_db::PartDb>>,
     pool: Vec<Frame>,
     depth: usize,
     path_bytes: usize,
@@ -135,6 +137,7 @@ impl<P> PackedNimbers<P> {
             space,
             exact: Memo::new(budget / 4),
             bounds: Memo::new(budget / 2),
+            endgame: None,
             pool: Vec::new(),
             depth: 0,
             path_bytes: 0,
@@ -142,6 +145,12 @@ impl<P> PackedNimbers<P> {
             visited: 0,
             progress,
         }
+    }
+
+    /// Ask `db` for the nimbers of the parts within its bound before searching them.
+    pub fn with_endgame(mut self, db: Option<std::rc::Rc<super::part_db::PartDb>>) -> Self {
+        self.endgame = db;
+        self
     }
 
     /// The key of `pos`, if it is in this space.
@@ -197,6 +206,9 @@ impl<P> PackedNimbers<P> {
     }
 
     fn exact(&self, part: u64) -> Option<u64> {
+        if let Some(v) = self.endgame.as_ref().and_then(|db| db.get(part)) {
+            return Some(v);
+        }
         self.exact.get(&part).map(u64::from)
     }
 
