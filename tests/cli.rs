@@ -196,3 +196,62 @@ fn no_moves_gives_the_value_alone() {
     assert_eq!(code, 1);
     assert!(err.contains("--no-moves is for `gamesman solve`"), "{err}");
 }
+
+/// `solve --endgame BOX`: the table of part nimbers built once (said on stderr), saved in the
+/// cache, loaded by later runs (with the flag or without), and the published nimbers found
+/// with it (Cram 4×5: 2, 4×7: 3, 5×6: 2; tests/boards.rs asserts them without a table).
+/// Games without parts on keys, bounds the board cannot hold, and `--no-db` are refused
+/// clearly; a damaged table is noted and built anew.
+#[test]
+fn endgame_database_of_parts() {
+    let cache = std::env::temp_dir().join(format!("gamesman-endgame-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let with_cache = |args: &[&str]| {
+        let out = bin().args(args).env("XDG_CACHE_HOME", &cache).output().unwrap();
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (out.status.code().unwrap(), text(&out.stdout), text(&out.stderr))
+    };
+    let (code, out, err) = with_cache(&["solve", "games/cram.ron", "4x7", "--no-remoteness", "--endgame", "4x5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("grundy:      3"), "{out}");
+    assert!(err.contains("building the endgame database of the parts within 4x5") && err.contains("saved"), "{err}");
+    let files: Vec<_> = std::fs::read_dir(cache.join("gamesman")).unwrap().flatten().collect();
+    assert_eq!(files.len(), 1);
+    // Loaded, not built: with the flag, and without it.
+    for args in [
+        &["solve", "games/cram.ron", "4x7", "--no-remoteness", "--endgame", "5x4"][..],
+        &["solve", "games/cram.ron", "4x7", "--no-remoteness"],
+    ] {
+        let (code, out, err) = with_cache(args);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("grundy:      3"), "{out}");
+        assert!(!err.contains("building"), "{err}");
+    }
+    let (code, out, _) =
+        with_cache(&["solve", "games/cram.ron", "5x6", "--no-remoteness", "--no-moves", "--endgame", "5x4"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("grundy:      2"), "{out}");
+    // A damaged table: noted, built anew, the same answer.
+    let path = files[0].path();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x10;
+    std::fs::write(&path, &bytes).unwrap();
+    let (code, out, err) = with_cache(&["solve", "games/cram.ron", "4x7", "--no-remoteness", "--endgame", "4x5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("grundy:      3"), "{out}");
+    assert!(err.contains("checksum") && err.contains("building"), "{err}");
+    // Refusals.
+    for (args, why) in [
+        (&["solve", "nim", "3,4", "--no-remoteness", "--endgame", "2x2"][..], "no endgame database of parts"),
+        (&["solve", "games/cram.ron", "4x7", "--no-remoteness", "--endgame", "3x5"], "shorter side"),
+        (&["solve", "games/cram.ron", "6x7", "--no-remoteness", "--endgame", "6x7"], "at most 32 cells"),
+        (&["solve", "games/cram.ron", "4x7", "--no-db", "--endgame", "4x5"], "--no-db"),
+    ] {
+        let (code, _, err) = with_cache(args);
+        // An error line of ours (1), or clap's refusal of the two flags together (2).
+        assert!(code == 1 || code == 2, "{args:?}");
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&cache);
+}

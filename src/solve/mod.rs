@@ -866,6 +866,21 @@ impl<G: Game> Analyzer<G> {
     /// ([`Analyzer::value`]: the database, the game's closed form, search); the moves that
     /// keep it likewise (`keeping_moves`, `solution_path`).
     pub fn solve(&mut self, pos: &G::Pos) -> GameResult<Report> {
+        // `--endgame` on a game that has no parts on keys, or with a bound it cannot hold.
+        if let Some(bound) = self.opts.endgame.as_ref().and_then(|e| e.bound.as_deref()) {
+            let space = self.grundy.as_ref().and_then(|_| self.game.packed_sum(pos));
+            match space.as_ref().and_then(|s| s.parts_within(bound)) {
+                None => {
+                    return Err(GameError::Unsupported(
+                        "--endgame: this game has no endgame database of parts (only impartial domino boards under \
+                         normal play, Cram, offer one)"
+                            .into(),
+                    ));
+                }
+                Some(Err(e)) => return Err(GameError::Unsupported(format!("--endgame: {e}"))),
+                Some(Ok(_)) => {}
+            }
+        }
         self.remoteness_cut = false;
         let position = self.game.format(pos)?;
         let source = if self.saved(pos)?.is_some() { "database" } else { "search" };
