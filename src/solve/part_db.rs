@@ -336,7 +336,7 @@ impl PartDb {
     }
 
     /// Load from `path` (mapped, not copied); `Err` with the reason for a file that cannot be
-    /// read or is refused (see [`PartDb::decode`]).
+    /// read or is refused (short, damaged, of another format version or of another game, board or bound).
     pub fn load(path: &Path, identity: &str) -> Result<PartDb, String> {
         let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
         // SAFETY: the map is read only; a file changed under it while it is mapped (another
