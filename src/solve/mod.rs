@@ -869,17 +869,7 @@ impl<G: Game> Analyzer<G> {
         // `--endgame` on a game that has no parts on keys, or with a bound it cannot hold.
         if let Some(bound) = self.opts.endgame.as_ref().and_then(|e| e.bound.as_deref()) {
             let space = self.grundy.as_ref().and_then(|_| self.game.packed_sum(pos));
-            match space.as_ref().and_then(|s| s.parts_within(bound)) {
-                None => {
-                    return Err(GameError::Unsupported(
-                        "--endgame: this game has no endgame database of parts (only impartial domino boards under \
-                         normal play, Cram, offer one)"
-                            .into(),
-                    ));
-                }
-                Some(Err(e)) => return Err(GameError::Unsupported(format!("--endgame: {e}"))),
-                Some(Ok(_)) => {}
-            }
+            part_db::parts_within(space.as_deref(), bound)?;
         }
         self.remoteness_cut = false;
         let position = self.game.format(pos)?;

@@ -147,14 +147,9 @@ impl<G: Game> NimberSearch<G> {
         if let Some(key) = self.packed.as_ref().and_then(|p| p.pack(pos)) {
             return Ok(Some(key));
         }
-        let Some((space, key)) = self.game.packed_sum(pos).and_then(|s| Some((s.pack(pos)?, s))).map(|(k, s)| (s, k))
-        else {
+        let Some((key, space)) = self.game.packed_sum(pos).and_then(|s| Some((s.pack(pos)?, s))) else {
             if self.endgame.as_ref().is_some_and(|e| e.bound.is_some()) {
-                return Err(Stop::Game(GameError::Unsupported(
-                    "--endgame: this game has no endgame database of parts (only impartial domino boards under \
-                     normal play, Cram, offer one)"
-                        .into(),
-                )));
+                return Err(Stop::Game(super::part_db::no_parts()));
             }
             return Ok(None);
         };

@@ -377,6 +377,25 @@ fn identity(game: &str, parts: &dyn PartBox) -> String {
     format!("{game}\0{}\0{}", parts.space(), parts.name())
 }
 
+/// `--endgame`'s refusal for a game with no parts within bounds.
+pub fn no_parts() -> GameError {
+    GameError::Unsupported(
+        "--endgame: this game has no endgame database of parts (only impartial domino boards under normal play, \
+         Cram, offer one)"
+            .into(),
+    )
+}
+
+/// The parts within `bound` of the key space `space` (`None`: the game has none), or
+/// `--endgame`'s refusal: a game without them, or a bound it cannot hold.
+pub fn parts_within<P>(space: Option<&dyn PackedSum<P>>, bound: &str) -> GameResult<Box<dyn PartBox>> {
+    match space.and_then(|s| s.parts_within(bound)) {
+        None => Err(no_parts()),
+        Some(Err(e)) => Err(GameError::Unsupported(format!("--endgame: {e}"))),
+        Some(Ok(p)) => Ok(p),
+    }
+}
+
 /// The endgame database `req` asks for in the key space `space`: with a bound, loaded from
 /// the cache or built (saying so on stderr, with the time it took) and saved; without one, the
 /// largest saved for this game and board, if any. `Ok(None)`: none (the search as without).
@@ -396,17 +415,7 @@ pub fn open<P>(
         };
     };
     let Some(text) = &req.bound else { return Ok(saved(space, dir, &req.game)) };
-    let parts = match space.parts_within(text) {
-        None => {
-            return Err(GameError::Unsupported(
-                "--endgame: this game has no endgame database of parts (only impartial domino boards, Cram, offer \
-                 one)"
-                    .into(),
-            ));
-        }
-        Some(Err(e)) => return Err(GameError::Unsupported(format!("--endgame: {e}"))),
-        Some(Ok(p)) => p,
-    };
+    let parts = parts_within(Some(space), text)?;
     let path = dir.join(file_name(&req.game, &*parts));
     let id = identity(&req.game, &*parts);
     if path.exists() {
