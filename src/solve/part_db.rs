@@ -414,13 +414,13 @@ pub fn open<P>(
             None => Ok(None),
         };
     };
-    let Some(text) = &req.bound else { return Ok(saved(space, dir, &req.game)) };
+    let Some(text) = &req.bound else { return Ok(saved(space, dir, &req.game, progress)) };
     let parts = parts_within(Some(space), text)?;
     let path = dir.join(file_name(&req.game, &*parts));
     let id = identity(&req.game, &*parts);
     if path.exists() {
         match PartDb::load(&path, &id) {
-            Ok(db) => return Ok(Some(db)),
+            Ok(db) => return Ok(Some(used(db, &path, progress))),
             Err(e) => progress.suspend(|| eprintln!("gamesman: note: {}: {e}; building it anew", path.display())),
         }
     }
@@ -453,9 +453,18 @@ pub fn open<P>(
     Ok(Some(db))
 }
 
+/// `db`, loaded from `path`, said on stderr (it changes the positions a search visits and
+/// its time, so a run with it is never mistaken for one without).
+fn used(db: PartDb, path: &Path, progress: &Progress) -> PartDb {
+    progress.suspend(|| {
+        eprintln!("gamesman: note: the endgame database of {} parts, {}, is used", db.len(), path.display())
+    });
+    db
+}
+
 /// The largest table saved for this game and key space, if any loads (one that does not is
 /// noted and skipped).
-fn saved<P>(space: &dyn PackedSum<P>, dir: &Path, game: &str) -> Option<PartDb> {
+fn saved<P>(space: &dyn PackedSum<P>, dir: &Path, game: &str, progress: &Progress) -> Option<PartDb> {
     let entries = std::fs::read_dir(dir).ok()?;
     let mut found: Vec<(u32, PathBuf, String)> = Vec::new();
     for e in entries.flatten() {
@@ -471,7 +480,7 @@ fn saved<P>(space: &dyn PackedSum<P>, dir: &Path, game: &str) -> Option<PartDb> 
     found.sort_by_key(|f| std::cmp::Reverse(f.0));
     for (_, path, id) in found {
         match PartDb::load(&path, &id) {
-            Ok(db) => return Some(db),
+            Ok(db) => return Some(used(db, &path, progress)),
             Err(e) => eprintln!("gamesman: note: {}: {e}; not used", path.display()),
         }
     }
