@@ -19,6 +19,9 @@
 
 use super::board::BPos;
 
+/// Regions in the corner with keys below this have their part key in a table.
+const SMALL: u64 = 1 << 16;
+
 /// The keys of one board's positions (see the module's documentation).
 #[derive(Clone)]
 pub struct DominoSum {
@@ -41,6 +44,10 @@ pub struct DominoSum {
     /// its dominoes across and down (each marked on its first cell) by their distance from
     /// the region's centre, nearest first.
     rings: Vec<Vec<(u64, u64)>>,
+    /// The part key ([`DominoSum::part_key`]) of every region in the corner whose key is
+    /// below 2^16 (the first rows of the board), 0 for a region worth 0 by the mirror
+    /// strategy: small regions are a third of the parts on 4×9.
+    small: Vec<u16>,
 }
 
 impl DominoSum {
@@ -80,7 +87,31 @@ impl DominoSum {
                 rings.push(ring);
             }
         }
-        Some(DominoSum { proto: *root, rows, w, turned, first_col, last_col, row, full, column_of, row_of, rings })
+        let mut sum = DominoSum {
+            proto: *root,
+            rows,
+            w,
+            turned,
+            first_col,
+            last_col,
+            row,
+            full,
+            column_of,
+            row_of,
+            rings,
+            small: Vec::new(),
+        };
+        let small = (0..=full.min(SMALL - 1))
+            .map(|x| match x {
+                0 => 0,
+                _ => {
+                    let (x, h, wd) = sum.corner(x);
+                    sum.part_key_at(x, h, wd).map_or(0, |k| k as u16)
+                }
+            })
+            .collect();
+        sum.small = small;
+        Some(sum)
     }
 
     /// The empty cells of a position of the root's board as a key.
@@ -196,14 +227,26 @@ impl DominoSum {
     /// The canonical key of the region `x` (not empty; see the module's documentation).
     pub fn canonical(&self, x: u64) -> u64 {
         let (x, h, wd) = self.corner(x);
-        let v = self.flip_rows(x, h);
-        let mut best = x.min(v).min(self.half_turn(x, h, wd)).min(self.half_turn(v, h, wd));
-        if h <= self.w && wd <= self.rows {
-            let t = self.transpose(x, h);
-            let tv = self.flip_rows(t, wd);
-            best = best.min(t).min(tv).min(self.half_turn(t, wd, h)).min(self.half_turn(tv, wd, h));
+        self.canonical_at(x, h, wd)
+    }
+
+    /// The canonical key of the region `x`, in the corner, `h` × `wd`: the least of its
+    /// images. An image of fewer rows is below every image of more (its highest cell is in
+    /// a lower row), so where the region may be turned only the images the short way up are
+    /// made (all eight for a square box).
+    fn canonical_at(&self, x: u64, h: u32, wd: u32) -> u64 {
+        let turns = h <= self.w && wd <= self.rows;
+        if turns && wd < h {
+            return self.least_of_four(self.transpose(x, h), wd, h);
         }
-        best
+        let best = self.least_of_four(x, h, wd);
+        if turns && wd == h { best.min(self.least_of_four(self.transpose(x, h), h, h)) } else { best }
+    }
+
+    /// The least of `x` (in the corner, `h` × `wd`), its two mirrors and its half turn.
+    fn least_of_four(&self, x: u64, h: u32, wd: u32) -> u64 {
+        let v = self.flip_rows(x, h);
+        x.min(v).min(self.half_turn(x, h, wd)).min(self.half_turn(v, h, wd))
     }
 }
 
@@ -391,11 +434,23 @@ impl DominoSum {
     /// centre). The second player answers every domino with its image (Tweedledum and
     /// Tweedledee), so the first player runs out of moves first.
     fn part_key(&self, region: u64) -> Option<u64> {
+        if (region & (region - 1)).is_power_of_two() {
+            // Two cells: a domino, across in the corner (it may always be turned).
+            return Some(3);
+        }
         let (x, h, wd) = self.corner(region);
+        match self.small.get(x as usize) {
+            Some(&k) => (k != 0).then_some(u64::from(k)),
+            None => self.part_key_at(x, h, wd),
+        }
+    }
+
+    /// [`DominoSum::part_key`] of the region `x`, in the corner, `h` × `wd`.
+    fn part_key_at(&self, x: u64, h: u32, wd: u32) -> Option<u64> {
         if self.half_turn(x, h, wd) == x && self.mirrored(x, h, wd) {
             return None;
         }
-        Some(self.canonical(x))
+        Some(self.canonical_at(x, h, wd))
     }
 
     /// Does no domino on two cells of `x` (in the corner, `h` × `wd`, its own half turn)
