@@ -19,6 +19,9 @@
 
 use super::board::BPos;
 
+/// Regions in the corner with keys below this have their part key in a table.
+const SMALL: u64 = 1 << 16;
+
 /// The keys of one board's positions (see the module's documentation).
 #[derive(Clone)]
 pub struct DominoSum {
@@ -41,6 +44,10 @@ pub struct DominoSum {
     /// its dominoes across and down (each marked on its first cell) by their distance from
     /// the region's centre, nearest first.
     rings: Vec<Vec<(u64, u64)>>,
+    /// The part key ([`DominoSum::part_key`]) of every region in the corner whose key is
+    /// below 2^16 (the first rows of the board), 0 for a region worth 0 by the mirror
+    /// strategy: small regions are a third of the parts on 4×9.
+    small: Vec<u16>,
 }
 
 impl DominoSum {
@@ -80,7 +87,31 @@ impl DominoSum {
                 rings.push(ring);
             }
         }
-        Some(DominoSum { proto: *root, rows, w, turned, first_col, last_col, row, full, column_of, row_of, rings })
+        let mut sum = DominoSum {
+            proto: *root,
+            rows,
+            w,
+            turned,
+            first_col,
+            last_col,
+            row,
+            full,
+            column_of,
+            row_of,
+            rings,
+            small: Vec::new(),
+        };
+        let small = (0..=full.min(SMALL - 1))
+            .map(|x| match x {
+                0 => 0,
+                _ => {
+                    let (x, h, wd) = sum.corner(x);
+                    sum.part_key_at(x, h, wd).map_or(0, |k| k as u16)
+                }
+            })
+            .collect();
+        sum.small = small;
+        Some(sum)
     }
 
     /// The empty cells of a position of the root's board as a key.
@@ -196,14 +227,26 @@ impl DominoSum {
     /// The canonical key of the region `x` (not empty; see the module's documentation).
     pub fn canonical(&self, x: u64) -> u64 {
         let (x, h, wd) = self.corner(x);
-        let v = self.flip_rows(x, h);
-        let mut best = x.min(v).min(self.half_turn(x, h, wd)).min(self.half_turn(v, h, wd));
-        if h <= self.w && wd <= self.rows {
-            let t = self.transpose(x, h);
-            let tv = self.flip_rows(t, wd);
-            best = best.min(t).min(tv).min(self.half_turn(t, wd, h)).min(self.half_turn(tv, wd, h));
+        self.canonical_at(x, h, wd)
+    }
+
+    /// The canonical key of the region `x`, in the corner, `h` × `wd`: the least of its
+    /// images. An image of fewer rows is below every image of more (its highest cell is in
+    /// a lower row), so where the region may be turned only the images the short way up are
+    /// made (all eight for a square box).
+    fn canonical_at(&self, x: u64, h: u32, wd: u32) -> u64 {
+        let turns = h <= self.w && wd <= self.rows;
+        if turns && wd < h {
+            return self.least_of_four(self.transpose(x, h), wd, h);
         }
-        best
+        let best = self.least_of_four(x, h, wd);
+        if turns && wd == h { best.min(self.least_of_four(self.transpose(x, h), h, h)) } else { best }
+    }
+
+    /// The least of `x` (in the corner, `h` × `wd`), its two mirrors and its half turn.
+    fn least_of_four(&self, x: u64, h: u32, wd: u32) -> u64 {
+        let v = self.flip_rows(x, h);
+        x.min(v).min(self.half_turn(x, h, wd)).min(self.half_turn(v, h, wd))
     }
 }
 
@@ -312,7 +355,13 @@ impl DominoSum {
     /// [twins](DominoSum::twin_cuts) allow, each canonical; a region that the mirror
     /// strategy shows to be worth 0 (see [`DominoSum::mirrored`]) is left out.
     pub fn parts_of(&self, key: u64, out: &mut Vec<u64>) {
-        let x = self.reduce(key & self.full);
+        // Lone cells (worth 0) and lone dominoes (worth 1 each, so only their number's
+        // parity counts) are taken out before the fill.
+        let (x, lone, across, down) = self.reduce(key & self.full);
+        if (across | down).count_ones() & 1 == 1 {
+            out.push(3);
+        }
+        let x = x & !(lone | across | across << 1 | down | down << self.w);
         let cut = self.twin_cuts(x);
         let mut rest = x;
         while rest != 0 {
@@ -348,13 +397,20 @@ impl DominoSum {
     /// its left cell).
     fn fill(&self, seed: u64, within: u64, cut: u64) -> u64 {
         let w = self.w;
-        let step = |s: u64| {
-            (s | (((s & !cut) << 1) & !self.first_col) | ((s >> 1) & !self.last_col & !cut) | (s << w) | (s >> w))
-                & within
-        };
+        // The cells that a neighbour to the left, to the right, above reaches; and those
+        // whose two, four cells above are all of `within` (runs down taken in doubling
+        // steps: the seed is the region's first cell, so it grows down most).
+        let from_left = within & !self.first_col & !(cut << 1);
+        let from_right = within & !self.last_col & !cut;
+        let down2 = within & (within << w);
+        let down4 = down2 & (down2 << (2 * w));
         let mut region = seed;
         loop {
-            let next = step(step(region));
+            let mut next =
+                region | ((region << 1) & from_left) | ((region >> 1) & from_right) | ((region >> w) & within);
+            next |= (next << w) & within;
+            next |= (next << (2 * w)) & down2;
+            next |= (next << (4 * w)) & down4;
             if next == region {
                 return region;
             }
@@ -391,11 +447,23 @@ impl DominoSum {
     /// centre). The second player answers every domino with its image (Tweedledum and
     /// Tweedledee), so the first player runs out of moves first.
     fn part_key(&self, region: u64) -> Option<u64> {
+        if (region & (region - 1)).is_power_of_two() {
+            // Two cells: a domino, across in the corner (it may always be turned).
+            return Some(3);
+        }
         let (x, h, wd) = self.corner(region);
+        match self.small.get(x as usize) {
+            Some(&k) => (k != 0).then_some(u64::from(k)),
+            None => self.part_key_at(x, h, wd),
+        }
+    }
+
+    /// [`DominoSum::part_key`] of the region `x`, in the corner, `h` × `wd`.
+    fn part_key_at(&self, x: u64, h: u32, wd: u32) -> Option<u64> {
         if self.half_turn(x, h, wd) == x && self.mirrored(x, h, wd) {
             return None;
         }
-        Some(self.canonical(x))
+        Some(self.canonical_at(x, h, wd))
     }
 
     /// Does no domino on two cells of `x` (in the corner, `h` × `wd`, its own half turn)
@@ -416,7 +484,10 @@ impl DominoSum {
     /// - **leaves of one cell**: of the leaves (empty cells with one empty neighbour) next to
     ///   the same cell, all but one;
     /// - **bridges**: a cell, not a leaf, all of whose neighbours have a leaf.
-    pub fn reduce(&self, key: u64) -> u64 {
+    ///
+    /// With the result come its lone cells (no neighbour) and its lone dominoes (two cells
+    /// that are each other's only neighbour), across and down, each marked on its first cell.
+    pub fn reduce(&self, key: u64) -> (u64, u64, u64, u64) {
         let mut x = key;
         loop {
             let w = self.w;
@@ -429,7 +500,7 @@ impl DominoSum {
             let (down, both_down) = (u ^ d, u & d);
             let leaves = (across & !(down | both_down)) | (down & !(across | both_across));
             if leaves == 0 {
-                return x;
+                return (x, x & !(l | r | u | d), 0, 0);
             }
             // The cell each leaf hangs on, direction by direction; a leaf whose cell already
             // has one goes.
@@ -450,7 +521,8 @@ impl DominoSum {
             let bridges = rest & !next_to_rest;
             let y = x & !gone & !bridges;
             if y == x {
-                return x;
+                let lone = x & !(l | r | u | d);
+                return (x, lone, leaves & r & (leaves >> 1), leaves & d & (leaves >> w));
             }
             x = y;
         }
@@ -545,7 +617,8 @@ impl DominoSum {
         if key & self.row == 0 || key & self.first_col == 0 || key & (key - 1) == 0 || key & !self.full != 0 {
             return false;
         }
-        if self.reduce(key) != key || self.fill(key & key.wrapping_neg(), key, 0) != key || self.canonical(key) != key {
+        if self.reduce(key).0 != key || self.fill(key & key.wrapping_neg(), key, 0) != key || self.canonical(key) != key
+        {
             return false;
         }
         let mut out = Vec::with_capacity(4);
@@ -649,6 +722,71 @@ mod tests {
                     assert_eq!(*keys.entry((board, *c)).or_insert(k), k, "{rows}x{cols}: two keys for one region");
                 }
             }
+        }
+    }
+
+    /// The eight images of a region given as cells, each moved to the top-left corner,
+    /// kept where it fits on a board of `rows` × `w` (a second implementation, by coordinates).
+    fn images(cells: &[(u32, u32)], rows: u32, w: u32) -> Vec<u64> {
+        let mut out = Vec::new();
+        for t in 0..8 {
+            let moved: Vec<(i64, i64)> = cells
+                .iter()
+                .map(|&(r, c)| {
+                    let (r, c) = (i64::from(r), i64::from(c));
+                    let (r, c) = if t & 4 != 0 { (c, r) } else { (r, c) };
+                    (if t & 1 != 0 { -r } else { r }, if t & 2 != 0 { -c } else { c })
+                })
+                .collect();
+            let r0 = moved.iter().map(|p| p.0).min().unwrap();
+            let c0 = moved.iter().map(|p| p.1).min().unwrap();
+            let fits = moved.iter().all(|&(r, c)| r - r0 < i64::from(rows) && c - c0 < i64::from(w));
+            if fits {
+                out.push(moved.iter().fold(0u64, |k, &(r, c)| k | 1 << ((r - r0) as u32 * w + (c - c0) as u32)));
+            }
+        }
+        out
+    }
+
+    /// The part key of every connected region of a few boxes (every subset of their cells)
+    /// is the least of its images that fit on the board (by coordinates, above), every image
+    /// of it has the same key, wherever on the board it lies, and `None` (the mirror
+    /// strategy) only for a region that is its own half turn: through the table of small
+    /// regions and without it.
+    #[test]
+    fn part_keys_are_canonical() {
+        let rules = cram();
+        // Boards, and the cells (a box in the corner) whose subsets are tried.
+        for (board, box_bits) in [("4x9", 16u32), ("3x5", 15), ("4x4", 16), ("2x7", 14), ("5x6", 15), ("6x8", 16)] {
+            let sum = DominoSum::new(&rules.parse(board).unwrap()).unwrap();
+            let (rows, w) = (sum.rows, sum.w);
+            let mut regions = 0;
+            for x in 1u64..1 << box_bits {
+                if x & (x - 1) == 0 || sum.fill(x & x.wrapping_neg(), x, 0) != x {
+                    continue;
+                }
+                regions += 1;
+                let cells: Vec<(u32, u32)> = (0..64).filter(|i| x >> i & 1 == 1).map(|i| (i / w, i % w)).collect();
+                let all = images(&cells, rows, w);
+                let least = *all.iter().min().unwrap();
+                let got = sum.part_key(x);
+                let (c, h, wd) = sum.corner(x);
+                assert_eq!(got, sum.part_key_at(c, h, wd), "{board}: {x:#x}, the table against the images");
+                match got {
+                    Some(k) => assert_eq!(k, least, "{board}: {x:#x}"),
+                    None => assert!(all.contains(&sum.half_turn(c, h, wd)) && sum.half_turn(c, h, wd) == c),
+                }
+                assert_eq!(sum.canonical(x), least, "{board}: {x:#x}");
+                for &image in &all {
+                    assert_eq!(sum.part_key(image), got, "{board}: {x:#x} and its image {image:#x}");
+                    // The image a row down and a column right, where it fits.
+                    let (_, ih, iwd) = sum.corner(image);
+                    if ih < rows && iwd < w {
+                        assert_eq!(sum.part_key(image << (w + 1)), got, "{board}: {image:#x} moved");
+                    }
+                }
+            }
+            assert!(regions > 100, "{board}: {regions} regions");
         }
     }
 }
