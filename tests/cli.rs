@@ -225,7 +225,7 @@ fn endgame_database_of_parts() {
         let (code, out, err) = with_cache(args);
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("grundy:      3"), "{out}");
-        assert!(!err.contains("building"), "{err}");
+        assert!(!err.contains("building") && err.contains("is used"), "{err}");
     }
     let (code, out, _) =
         with_cache(&["solve", "games/cram.ron", "5x6", "--no-remoteness", "--no-moves", "--endgame", "5x4"]);
@@ -253,5 +253,15 @@ fn endgame_database_of_parts() {
         assert!(code == 1 || code == 2, "{args:?}");
         assert!(err.contains(why), "{args:?}: {err}");
     }
+    // No cache directory to keep a table in: an error, not a search without it.
+    let out = bin()
+        .args(["solve", "games/cram.ron", "4x5", "--no-remoteness", "--endgame", "4x3"])
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("HOME")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("needs the cache directory"), "{err}");
     let _ = std::fs::remove_dir_all(&cache);
 }

@@ -161,8 +161,10 @@ impl<G: Game> NimberSearch<G> {
             Some(e) => super::part_db::open(&*space, e, self.budget, &self.progress)?.map(std::rc::Rc::new),
             None => None,
         };
+        // The table's bytes come out of the search's budget.
+        let budget = self.budget.saturating_sub(self.endgame_db.as_ref().map_or(0, |db| db.bytes()));
         self.packed =
-            Some(PackedNimbers::new(space, self.budget, self.progress.clone()).with_endgame(self.endgame_db.clone()));
+            Some(PackedNimbers::new(space, budget, self.progress.clone()).with_endgame(self.endgame_db.clone()));
         Ok(Some(key))
     }
 

@@ -8,8 +8,9 @@
 //! order; then each part's nimber is the mex of its children's, a child's the XOR of its
 //! parts' (each a smaller key, looked up in the table being built), level by level
 //! ([`PartBox::level`]: a part's children's parts are on lower levels), each level in
-//! parallel. The build honours the time limit and the memory budget (checked before each
-//! allocation), and shows its progress.
+//! parallel. The build honours the time limit and the memory budget (the parts found so far
+//! checked against it after each batch of keys tested, counted at what the whole build will
+//! need for them), and shows its progress.
 //!
 //! **Storage.** Keys are not stored whole: the keys below `2^bits` fall in `2^(bits - s)`
 //! buckets by their high bits (`s = min(bits, 16)`); a bucket's keys are kept as their low
@@ -47,26 +48,10 @@ pub struct Endgame {
     pub game: String,
 }
 
-/// The file's bytes: built in memory, or mapped from the cache.
-enum Bytes {
-    Owned(Vec<u8>),
-    Mapped(memmap2::Mmap),
-}
-
-impl std::ops::Deref for Bytes {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            Bytes::Owned(v) => v,
-            Bytes::Mapped(m) => m,
-        }
-    }
-}
-
 /// The nimbers of every part within a bound (see the module's documentation), read in place
 /// from the file's bytes.
 pub struct PartDb {
-    bytes: Bytes,
+    bytes: Vec<u8>,
     bits: u32,
     shift: u32,
     count: usize,
@@ -152,8 +137,8 @@ impl PartDb {
         }
         let too_big = |need: usize, what: &str| {
             GameError::OutOfMemory(format!(
-                "the endgame database of {} needs {:.0} MiB for {what}, over the memory budget of {} MiB (raise \
-                 --max-memory, or name a smaller bound)",
+                "the endgame database of {} needs {:.0} MiB for {what}, over the {} MiB the nimber search has \
+                 (half of --max-memory; raise it, or name a smaller bound)",
                 parts.name(),
                 need as f64 / (1 << 20) as f64,
                 budget >> 20
@@ -274,14 +259,14 @@ impl PartDb {
         }
         drop(by_level);
         drop(keys);
-        Self::decode(Bytes::Owned(encode(bits, shift, &offsets, &lows, &values, identity)), identity)
+        Self::decode(encode(bits, shift, &offsets, &lows, &values, identity), identity)
             .map_err(|e| GameError::Definition(format!("the endgame database just built does not read back: {e}")))
     }
 
     /// Read a table from `bytes`, refusing (with the reason) one that is short, damaged, of
     /// another format version, or whose identity is not `identity`.
-    fn decode(bytes: Bytes, identity: &str) -> Result<PartDb, String> {
-        if bytes.len() < 32 || &bytes[..8] != MAGIC {
+    fn decode(bytes: Vec<u8>, identity: &str) -> Result<PartDb, String> {
+        if bytes.len() < 36 || &bytes[..8] != MAGIC {
             return Err("not an endgame database of parts".into());
         }
         let (body, tail) = bytes.split_at(bytes.len() - 4);
@@ -329,21 +314,16 @@ impl PartDb {
             std::fs::create_dir_all(dir)?;
         }
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        std::fs::write(&tmp, &self.bytes[..])?;
-        std::fs::rename(&tmp, path).inspect_err(|_| {
+        std::fs::write(&tmp, &self.bytes[..]).and_then(|()| std::fs::rename(&tmp, path)).inspect_err(|_| {
             let _ = std::fs::remove_file(&tmp);
         })
     }
 
-    /// Load from `path` (mapped, not copied); `Err` with the reason for a file that cannot be
-    /// read or is refused (short, damaged, of another format version or of another game, board or bound).
+    /// Load from `path` (read whole: its checksum covers every byte); `Err` with the reason
+    /// for a file that cannot be read or is refused (short, damaged, of another format
+    /// version or of another game, board or bound).
     pub fn load(path: &Path, identity: &str) -> Result<PartDb, String> {
-        let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-        // SAFETY: the map is read only; a file changed under it while it is mapped (another
-        // gamesman writes a new one by renaming, never in place) could only give wrong
-        // nimbers, not unsafety in this process's own memory.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| e.to_string())?;
-        Self::decode(Bytes::Mapped(map), identity)
+        Self::decode(std::fs::read(path).map_err(|e| e.to_string())?, identity)
     }
 }
 
@@ -408,7 +388,7 @@ pub fn open<P>(
 ) -> GameResult<Option<PartDb>> {
     let Some(dir) = &req.dir else {
         return match &req.bound {
-            Some(_) => Err(GameError::Unsupported(
+            Some(_) => Err(GameError::Database(
                 "--endgame needs the cache directory ($XDG_CACHE_HOME or $HOME) to keep its database in".into(),
             )),
             None => Ok(None),
@@ -481,7 +461,7 @@ fn saved<P>(space: &dyn PackedSum<P>, dir: &Path, game: &str, progress: &Progres
     for (_, path, id) in found {
         match PartDb::load(&path, &id) {
             Ok(db) => return Some(used(db, &path, progress)),
-            Err(e) => eprintln!("gamesman: note: {}: {e}; not used", path.display()),
+            Err(e) => progress.suspend(|| eprintln!("gamesman: note: {}: {e}; not used", path.display())),
         }
     }
     None
@@ -600,6 +580,12 @@ mod tests {
         b.extend_from_slice(&crc.to_le_bytes());
         std::fs::write(&path, &b).unwrap();
         assert!(PartDb::load(&path, "game\0space\0bound").unwrap_err().contains("length"));
+        // A header of 28 bytes and a valid checksum: too short to hold the identity's length.
+        let mut b = bytes[..28].to_vec();
+        let crc = crc32fast::hash(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        std::fs::write(&path, &b).unwrap();
+        assert!(PartDb::load(&path, "game\0space\0bound").unwrap_err().contains("not an endgame database"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
