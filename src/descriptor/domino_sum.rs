@@ -633,8 +633,12 @@ impl crate::game::packed::PartBox for PartsWithin {
     fn name(&self) -> String {
         format!("{}x{}", self.sum.w, self.k)
     }
+    /// The key's width alone: a part within `k` rows of a board `w` wide has the same key,
+    /// canonical form and split on every board of that width at least `k` long (the
+    /// transposes depend on the width alone), so one table serves them all (4×9's `4x8`
+    /// serves 4×10).
     fn space(&self) -> String {
-        format!("domino-sum {}x{}", self.sum.w, self.sum.rows)
+        format!("domino-sum w{}", self.sum.w)
     }
     fn is_part(&self, key: u64) -> bool {
         self.sum.is_part(key)

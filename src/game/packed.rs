@@ -100,8 +100,9 @@ pub trait PackedSum<P> {
 pub trait PartBox: Send + Sync {
     /// Every part within the bound has a key below `2^bits` (at most 32).
     fn bits(&self) -> u32;
-    /// The bound as the game names it (`4x8`), and the key space it holds for (the board's
-    /// shape): together, the file's identity beside the game's.
+    /// The bound as the game names it (`4x8`), and the key space it holds for (the boards
+    /// whose parts within the bound have the same keys: for Cram, every board as wide):
+    /// together, the file's identity beside the game's.
     fn name(&self) -> String;
     fn space(&self) -> String;
     /// Is `key` (below `2^bits`) a canonical part?

@@ -590,6 +590,27 @@ mod tests {
     }
 
     #[test]
+    fn one_table_serves_every_board_as_wide() {
+        // Built on its own for each board: the same space, the same parts, the same nimbers.
+        let dbs: Vec<(String, PartDb)> = ["4x4", "4x5", "7x4", "4x9"]
+            .iter()
+            .map(|board| {
+                let parts = cram(board, "4x3");
+                let db = PartDb::build(&*parts, "id", 1 << 30, &Progress::default()).unwrap();
+                (parts.space(), db)
+            })
+            .collect();
+        for (space, db) in &dbs[1..] {
+            assert_eq!(space, &dbs[0].0);
+            assert_eq!(db.len(), dbs[0].1.len());
+            for k in 0..1 << 12 {
+                assert_eq!(db.get(k), dbs[0].1.get(k), "{k:#x}");
+            }
+        }
+        assert!(dbs[0].1.len() > 100);
+    }
+
+    #[test]
     fn bounds_the_board_cannot_hold_are_refused() {
         let game = DescriptorGame::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/games/cram.ron"))).unwrap();
         let space = game.packed_sum(&game.parse("4x9").unwrap()).unwrap();
