@@ -90,10 +90,9 @@ pub struct NimberSearch<G: Game> {
     packed: Option<PackedNimbers<G::Pos>>,
     /// Positions the packed searches of earlier spaces expanded.
     packed_visited: u64,
-    /// The endgame database the packed search asks first ([`super::part_db`]), as asked for,
-    /// and as opened (for the space it was opened in).
+    /// The endgame database the packed search asks first ([`super::part_db`]), as asked for
+    /// (each space's search opens its own).
     endgame: Option<super::part_db::Endgame>,
-    endgame_db: Option<std::rc::Rc<super::part_db::PartDb>>,
     memo: Memo<G::Pos, Known>,
     on_path: HashSet<G::Pos>,
     depth: usize,
@@ -111,7 +110,6 @@ impl<G: Game> NimberSearch<G> {
             packed: None,
             packed_visited: 0,
             endgame: None,
-            endgame_db: None,
             memo: Memo::new(budget / 4 * 3),
             on_path: HashSet::new(),
             depth: 0,
@@ -157,14 +155,13 @@ impl<G: Game> NimberSearch<G> {
             self.packed_visited += old.visited();
         }
         // A new space: its own endgame database (the board is part of its name).
-        self.endgame_db = match &self.endgame {
-            Some(e) => super::part_db::open(&*space, e, self.budget, &self.progress)?.map(std::rc::Rc::new),
+        let db = match &self.endgame {
+            Some(e) => super::part_db::open(&*space, e, self.budget, &self.progress)?,
             None => None,
         };
         // The table's bytes come out of the search's budget.
-        let budget = self.budget.saturating_sub(self.endgame_db.as_ref().map_or(0, |db| db.bytes()));
-        self.packed =
-            Some(PackedNimbers::new(space, budget, self.progress.clone()).with_endgame(self.endgame_db.clone()));
+        let budget = self.budget.saturating_sub(db.as_ref().map_or(0, |db| db.bytes()));
+        self.packed = Some(PackedNimbers::new(space, budget, self.progress.clone()).with_endgame(db));
         Ok(Some(key))
     }
 

@@ -120,7 +120,7 @@ pub struct PackedNimbers<P> {
     /// The values (below 31) positions were shown not to have, as bits.
     bounds: Memo<u64, u32>,
     /// The endgame database of part nimbers, asked before the tables ([`super::part_db`]).
-    endgame: Option<std::rc::Rc<super::part_db::PartDb>>,
+    endgame: Option<super::part_db::PartDb>,
     pool: Vec<Frame>,
     depth: usize,
     path_bytes: usize,
@@ -148,7 +148,7 @@ impl<P> PackedNimbers<P> {
     }
 
     /// Ask `db` for the nimbers of the parts within its bound before searching them.
-    pub fn with_endgame(mut self, db: Option<std::rc::Rc<super::part_db::PartDb>>) -> Self {
+    pub fn with_endgame(mut self, db: Option<super::part_db::PartDb>) -> Self {
         self.endgame = db;
         self
     }
