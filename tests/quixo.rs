@@ -149,6 +149,36 @@ fn a_stopped_solve_resumes() {
     let _ = std::fs::remove_dir_all(&stopped);
 }
 
+/// The tier solver gives the same arrays, byte for byte, on one thread (one tier at a time,
+/// its levels in order) as on three (each level split between them, and tiers that do not
+/// move to one another solved at once), and under a budget that leaves room for one tier at
+/// a time.
+#[test]
+fn the_arrays_are_the_same_for_any_number_of_threads() {
+    let dirs = [tmp("t1"), tmp("t3"), tmp("t3small")];
+    let runs: [&[&str]; 3] = [&["--threads", "1"], &["--threads", "3"], &["--threads", "3", "--max-memory", "8"]];
+    for (dir, extra) in dirs.iter().zip(runs) {
+        let mut args = vec!["solve", "quixo", "3x3", "--save", "--db", dir.to_str().unwrap()];
+        args.extend(extra);
+        let out = gamesman(&args, &[]);
+        assert!(out.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let mut files = 0;
+    for e in std::fs::read_dir(&dirs[0]).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap();
+        for other in &dirs[1..] {
+            assert_eq!(std::fs::read(&p).unwrap(), std::fs::read(other.join(name)).unwrap(), "{name:?}");
+        }
+        files += 1;
+    }
+    // The 55 tiers and the save's identity.
+    assert_eq!(files, 56);
+    for d in dirs {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
+
 /// Every representative of a saved tier solve agrees with its children, read from the same arrays:
 /// a primitive has its primitive value at remoteness 0; a win has a losing child at one less
 /// and none quicker; a loss has only winning children, the slowest at one less; a draw has

@@ -18,10 +18,6 @@ use serde_json::Value as Json;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// What the tier solver holds of the tier it solves, at most, in bytes an index (its
-/// records, counters and scan lists; see [`crate::solve::tier`]).
-const TIER_BYTES_AN_INDEX: u64 = 32;
-
 /// A cell of a drawn position, and what a click on it does.
 #[derive(Clone, Debug)]
 pub struct Cell {
@@ -270,9 +266,9 @@ impl<G: Game> Live<G> {
         Some(if matches!(self.db.mode, Database::At(_)) { path } else { path.with_extension("tiers") })
     }
 
-    /// `--save` of a game with tiers: the tier solver, into the array database (refused
-    /// first when a tier would not fit the memory budget).
-    fn save_tiers(&mut self, root: &G::Pos) -> Result<Saved> {
+    /// `--save` of a game with tiers: the tier solver on `threads` threads, into the array
+    /// database (refused first when a tier would not fit the memory budget).
+    fn save_tiers(&mut self, root: &G::Pos, threads: usize) -> Result<Saved> {
         let started = Instant::now();
         let Some(dir) = self.tiers_dir() else { bail!("{}: this game has no database", self.info().name) };
         let Some(id) = self.identity.clone() else { bail!("{}: this game has no database", self.info().name) };
@@ -295,15 +291,15 @@ impl<G: Game> Live<G> {
                     if size == u64::MAX { "2^64 positions or more".to_string() } else { format!("{size} positions") }
                 );
             }
-            let children: u64 = tiers.child_tiers(t).iter().map(|&c| tiers.tier_size(c).saturating_mul(2)).sum();
-            let need = size.saturating_mul(TIER_BYTES_AN_INDEX).saturating_add(children);
+            let need = tier::tier_bytes(tiers, t);
             if need > budget {
                 bail!(
-                    "{}: the tier {} has {size} positions, and solving it takes about {} MiB ({TIER_BYTES_AN_INDEX} bytes \
+                    "{}: the tier {} has {size} positions, and solving it takes about {} MiB ({} bytes \
                      a position and 2 for each of its child tiers'), more than the memory budget of {} MiB (--max-memory)",
                     self.info().name,
                     tiers.tier_name(t),
                     need.div_ceil(1 << 20),
+                    tier::TIER_BYTES_AN_INDEX,
                     budget >> 20
                 );
             }
@@ -312,7 +308,10 @@ impl<G: Game> Live<G> {
             return Err(e.into());
         }
         let arrays = ArrayDb::create(&dir, &id.hash)?;
-        let opts = tier::TierOptions::for_space(tiers, self.grundy_in_tiers());
+        let opts = tier::TierOptions {
+            threads: threads.max(1),
+            ..tier::TierOptions::for_space(tiers, self.grundy_in_tiers())
+        };
         let stats = tier::solve_with(tiers, root_tier, &arrays, &self.progress(), opts)?;
         Ok(Saved {
             positions: stats.positions,
@@ -969,7 +968,7 @@ impl<G: Game> Session for Live<G> {
         let started = Instant::now();
         let root = self.parse(text)?;
         if self.game().tiers().is_some() {
-            return self.save_tiers(&root);
+            return self.save_tiers(&root, threads);
         }
         let c = self.census_of(&root, threads, false)?;
         let report = c.report(self.game(), self.engine, started.elapsed().as_secs_f64())?;

@@ -270,9 +270,10 @@ struct SolveArgs {
     /// threads each. Needs a gamesman built with the feature `mpi` (docs/mpi.md)
     #[arg(long, requires = "save")]
     mpi: bool,
-    /// Threads for a long search: one still running after a quarter of a second, of a game
-    /// that can copy itself to other threads (scripts, descriptors), explores the whole game
-    /// on all of them. Default: every core. The answers are the same for any number
+    /// Threads for `--save` (a game with tiers is solved a tier at a time on all of them) and
+    /// for a long search: one still running after a quarter of a second, of a game that can
+    /// copy itself to other threads (scripts, descriptors), explores the whole game on all of
+    /// them. Default: every core. The answers are the same for any number
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
     /// An endgame database of the nimbers of every part within BOX (Cram: `4x8`, every part
@@ -334,7 +335,7 @@ fn solve(args: &SolveArgs, moves: bool) -> Result<i32> {
                 Err(e) => Err(e),
             }
         } else {
-            session.save(&pos, default_threads())
+            session.save(&pos, args.threads.map_or_else(default_threads, usize::from))
         };
         progress.finish();
         output::saved(&saved?);

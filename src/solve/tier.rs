@@ -8,7 +8,7 @@
 //!    tier is already solved: its record is read from that tier's array, loaded from the
 //!    database for this tier and dropped after. A child in the same tier is an edge of the
 //!    tier's graph, kept reversed (parent lists, as indices).
-//! 2. **Retrograde analysis**, level by level of remoteness, with a counter of undecided
+//! 2. **Retrograde analysis**, level by level of remoteness (each level on every core), with a counter of undecided
 //!    children a position: a loss found at remoteness r makes its undecided parents wins at
 //!    r + 1; a win decrements its parents' counters, and a parent whose children are all
 //!    wins is a loss one move slower than its slowest child. Children in other tiers enter
@@ -17,6 +17,11 @@
 //! 3. **Write** the tier's array (under a temporary name, then renamed). Only representatives
 //!    have records; the other indices hold 0 (no record), which compresses to almost nothing:
 //!    a lookup reads the record of the position's representative.
+//!
+//! **Tiers at once**: the next tiers in the order, up to the first that moves to one of them,
+//! are solved at the same time, as many as fit the memory budget together
+//! ([`TierOptions::memory`]), each on the threads of one pool ([`TierOptions::threads`]). The
+//! arrays are the same byte for byte for any number of threads.
 //!
 //! A tier whose array is already saved is not solved again, so a killed solve resumes at the
 //! first tier left unsolved. The solver knows nothing of any particular game.
@@ -44,6 +49,8 @@ use crate::game::{GameError, GameResult, Value};
 use crate::progress::Progress;
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU8, AtomicU16};
 
 /// What a tier solve did.
 #[derive(Clone, Debug, Default)]
@@ -63,6 +70,14 @@ pub struct TierStats {
 /// Positions a scan job takes at once.
 const CHUNK: usize = 1 << 14;
 
+/// Positions of one level of the retrograde analysis a job takes at once.
+const LEVEL_CHUNK: usize = 1 << 12;
+
+/// Decide an undecided record (0) as `r`: whether this call did (and no other thread first).
+fn claim(slot: &AtomicU16, r: Rec) -> bool {
+    slot.load(Relaxed) == 0 && slot.compare_exchange(0, r, Relaxed, Relaxed).is_ok()
+}
+
 /// Environment variable: stop after solving this many tiers (to test resuming).
 pub const STOP_AFTER_ENV: &str = "GAMESMAN_STOP_AFTER_TIERS";
 
@@ -78,6 +93,22 @@ pub struct TierOptions {
     pub grundy: bool,
     /// Ask the game for parent positions instead of keeping reversed edges.
     pub parents: bool,
+    /// Threads the tiers are solved on (0: those of the pool the caller runs in).
+    pub threads: usize,
+    /// Bytes the tiers solved at once may take together ([`tier_bytes`] each): tiers that do
+    /// not move to one another are solved at the same time within it (0: one at a time).
+    pub memory: u64,
+}
+
+/// Bytes the solver holds an index of the tier it solves, at most (24–27 measured on
+/// Connect-Four).
+pub const TIER_BYTES_AN_INDEX: u64 = 32;
+
+/// Bytes solving `tier` takes, about: its own state and its child tiers' arrays (2 bytes an
+/// index).
+pub fn tier_bytes(space: &dyn TierSpace, tier: Tier) -> u64 {
+    let children: u64 = space.child_tiers(tier).iter().map(|&c| space.tier_size(c).saturating_mul(2)).sum();
+    space.tier_size(tier).saturating_mul(TIER_BYTES_AN_INDEX).saturating_add(children)
 }
 
 impl TierOptions {
@@ -85,7 +116,7 @@ impl TierOptions {
     /// Grundy values when `grundy`.
     pub fn for_space(space: &dyn TierSpace, grundy: bool) -> TierOptions {
         let off = std::env::var(PARENTS_ENV).is_ok_and(|v| matches!(v.trim(), "off" | "0" | "no"));
-        TierOptions { grundy, parents: space.has_parents() && !off }
+        TierOptions { grundy, parents: space.has_parents() && !off, threads: 0, memory: 0 }
     }
 }
 
@@ -103,7 +134,7 @@ pub fn solve_with(
     progress: &Progress,
     opts: TierOptions,
 ) -> GameResult<TierStats> {
-    let order = tier_order(space, root);
+    let mut order = tier_order(space, root);
     if let Some(e) = space.failure() {
         return Err(e);
     }
@@ -120,14 +151,36 @@ pub fn solve_with(
             )));
         }
     }
+    // By height (the longest way down to a tier with no child tier), so that the tiers that
+    // can be solved at once stand together: a tier's children are all lower.
+    let mut height: HashMap<Tier, usize> = HashMap::new();
+    for &t in &order {
+        let h = space.child_tiers(t).iter().filter_map(|c| height.get(c)).max().map_or(0, |h| h + 1);
+        height.insert(t, h);
+    }
+    order.sort_by_key(|t| height[t]);
     let stop_after: Option<usize> = std::env::var(STOP_AFTER_ENV).ok().and_then(|v| v.trim().parse().ok());
-    let mut stats = TierStats { tiers: order.len(), ..TierStats::default() };
-    for &tier in &order {
-        stats.positions += space.tier_size(tier);
-        if db.has(tier)? {
+    let pool = match opts.threads {
+        0 => None,
+        n => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| GameError::Unsupported(format!("cannot start {n} threads: {e}")))?,
+        ),
+    };
+    let mut stats = TierStats {
+        tiers: order.len(),
+        positions: order.iter().map(|&t| space.tier_size(t)).sum(),
+        ..TierStats::default()
+    };
+    let mut k = 0;
+    while k < order.len() {
+        if db.has(order[k])? {
+            k += 1;
             continue;
         }
-        if stop_after.is_some_and(|k| stats.solved >= k) {
+        if stop_after.is_some_and(|s| stats.solved >= s) {
             return Err(GameError::Unsupported(format!(
                 "stopped after {} tiers, as {STOP_AFTER_ENV} asks (run again to resume)",
                 stats.solved
@@ -140,10 +193,41 @@ pub fn solve_with(
                 order.len()
             )));
         }
-        let (array, reps) = solve_tier_full(space, tier, opts, &mut |c| Ok(db.load_full(c)?))?;
-        db.write_full(tier, &array.records, array.grundy.as_deref())?;
-        stats.representatives += reps;
-        stats.solved += 1;
+        // A batch of tiers solved at once: the unsaved tiers from here on, up to the first
+        // that moves to one of them, as many as fit the memory budget together.
+        let most = stop_after.map_or(usize::MAX, |s| s - stats.solved);
+        let mut batch = vec![order[k]];
+        let mut need = tier_bytes(space, order[k]);
+        k += 1;
+        while k < order.len() && batch.len() < most {
+            let t = order[k];
+            if db.has(t)? {
+                k += 1;
+                continue;
+            }
+            let more = tier_bytes(space, t);
+            if need.saturating_add(more) > opts.memory || space.child_tiers(t).iter().any(|c| batch.contains(c)) {
+                break;
+            }
+            need += more;
+            batch.push(t);
+            k += 1;
+        }
+        let run = || -> GameResult<u64> {
+            batch
+                .par_iter()
+                .map(|&tier| {
+                    let (array, reps) = solve_tier_full(space, tier, opts, &mut |c| Ok(db.load_full(c)?))?;
+                    db.write_full(tier, &array.records, array.grundy.as_deref())?;
+                    Ok(reps)
+                })
+                .sum()
+        };
+        stats.representatives += match &pool {
+            Some(pool) => pool.install(run)?,
+            None => run()?,
+        };
+        stats.solved += batch.len();
         progress.tick(stats.representatives, 0)?;
     }
     stats.bytes = db.bytes();
@@ -351,7 +435,7 @@ pub fn solve_tier_full(
     // (the top bit: never a loss), and the slowest outside win (+1) a waiting position has.
     let mut recs: Vec<Rec> = vec![0; n];
     let mut left: Vec<u8> = vec![0; n];
-    let mut win_max1: HashMap<u32, u16> = HashMap::new();
+    let mut win_max1: hashbrown::HashMap<u32, u16> = hashbrown::HashMap::new();
     let mut levels: Vec<Vec<u32>> = Vec::new();
     let mut lose_at: Vec<Vec<u32>> = Vec::new();
     let mut tie_at: Vec<Vec<u32>> = Vec::new();
@@ -433,7 +517,6 @@ pub fn solve_tier_full(
         }
         Up::Rows { start, parents }
     };
-    let (mut buf, mut scratch) = (Vec::new(), Vec::new());
     let not_a_parent = |q: u32, p: u32| {
         GameError::Definition(format!(
             "tier {name}: the game lists index {q} as a parent of index {p} (parents_at), but it has no move to it \
@@ -442,77 +525,111 @@ pub fn solve_tier_full(
     };
     drop(chunks);
 
-    // 2. Wins and losses, level by level.
+    // 2. Wins and losses, level by level, each level on every core. A level's outcome does
+    // not depend on the order its positions are taken in: a parent becomes a win at the first
+    // level one of its children is a loss (claimed once, by compare-and-swap), and a loss when
+    // its last child becomes a win (the counter reaches 0 once); a parent with a losing child
+    // never counts down to 0. So the arrays are the same for any number of threads.
     let too_far = || {
         GameError::Unsupported(format!("a remoteness in tier {name} passes {MAX_REMOTENESS}, more than a record holds"))
     };
+    let recs: Vec<AtomicU16> = recs.into_iter().map(AtomicU16::new).collect();
+    let left: Vec<AtomicU8> = left.into_iter().map(AtomicU8::new).collect();
     let mut level = 0usize;
     while level < levels.len() || level < lose_at.len() {
         if level as u32 >= MAX_REMOTENESS {
             return Err(too_far());
         }
         let next = level as u32 + 1;
+        let win = rec(Value::Win, next);
         if let Some(list) = lose_at.get_mut(level).map(std::mem::take) {
             for i in list {
-                if recs[i as usize] == 0 {
-                    recs[i as usize] = rec(Value::Win, next);
+                if claim(&recs[i as usize], win) {
                     push(&mut levels, next, i);
                 }
             }
         }
         let here = levels.get_mut(level).map(std::mem::take).unwrap_or_default();
-        for &p in &here {
-            let lost = unrec(recs[p as usize]).map(|(v, _)| v) == Some(Value::Lose);
-            for &q in up.of(p, &mut buf, &mut scratch) {
-                let qi = q as usize;
-                if recs[qi] != 0 {
-                    continue;
-                }
-                if lost {
-                    recs[qi] = rec(Value::Win, next);
-                    push(&mut levels, next, q);
-                } else {
-                    if left[qi] & 0x7f == 0 {
-                        return Err(not_a_parent(q, p));
-                    }
-                    left[qi] -= 1;
-                    if left[qi] == 0 {
-                        let r = next.max(win_max1.get(&q).copied().unwrap_or(0) as u32);
-                        if r > MAX_REMOTENESS {
-                            return Err(too_far());
+        let found = here
+            .par_chunks(LEVEL_CHUNK)
+            .map_init(
+                || (Vec::<u32>::new(), Vec::<(Tier, u64)>::new()),
+                |(buf, scratch), part| -> GameResult<Vec<(u32, u32)>> {
+                    // (level, position) decided here.
+                    let mut out = Vec::new();
+                    for &p in part {
+                        let lost = unrec(recs[p as usize].load(Relaxed)).map(|(v, _)| v) == Some(Value::Lose);
+                        for &q in up.of(p, buf, scratch) {
+                            let qi = q as usize;
+                            if recs[qi].load(Relaxed) != 0 {
+                                continue;
+                            }
+                            if lost {
+                                if claim(&recs[qi], win) {
+                                    out.push((next, q));
+                                }
+                                continue;
+                            }
+                            let before = left[qi].fetch_sub(1, Relaxed);
+                            if before & 0x7f == 0 {
+                                return Err(not_a_parent(q, p));
+                            }
+                            if before == 1 {
+                                let r = next.max(win_max1.get(&q).copied().unwrap_or(0) as u32);
+                                if r > MAX_REMOTENESS {
+                                    return Err(too_far());
+                                }
+                                recs[qi].store(rec(Value::Lose, r), Relaxed);
+                                out.push((r, q));
+                            }
                         }
-                        recs[qi] = rec(Value::Lose, r);
-                        push(&mut levels, r, q);
                     }
-                }
-            }
+                    Ok(out)
+                },
+            )
+            .collect::<GameResult<Vec<_>>>()?;
+        for (r, q) in found.into_iter().flatten() {
+            push(&mut levels, r, q);
         }
         level += 1;
     }
-    // 3. Ties, level by level; the undecided that reach no tie are draws.
+    // 3. Ties, level by level (each on every core); the undecided that reach no tie are draws.
     let mut level = 0usize;
     while level < ties.len() || level < tie_at.len() {
         let next = (level as u32 + 1).min(MAX_REMOTENESS);
+        let tie = rec(Value::Tie, next);
         if let Some(list) = tie_at.get_mut(level).map(std::mem::take) {
             for i in list {
-                if recs[i as usize] == 0 {
-                    recs[i as usize] = rec(Value::Tie, next);
+                if claim(&recs[i as usize], tie) {
                     push(&mut ties, next, i);
                 }
             }
         }
         let here = ties.get_mut(level).map(std::mem::take).unwrap_or_default();
-        for &p in &here {
-            for &q in up.of(p, &mut buf, &mut scratch) {
-                if recs[q as usize] == 0 {
-                    recs[q as usize] = rec(Value::Tie, next);
-                    push(&mut ties, next, q);
-                }
-            }
+        let found: Vec<Vec<u32>> = here
+            .par_chunks(LEVEL_CHUNK)
+            .map_init(
+                || (Vec::<u32>::new(), Vec::<(Tier, u64)>::new()),
+                |(buf, scratch), part| {
+                    let mut out = Vec::new();
+                    for &p in part {
+                        for &q in up.of(p, buf, scratch) {
+                            if claim(&recs[q as usize], tie) {
+                                out.push(q);
+                            }
+                        }
+                    }
+                    out
+                },
+            )
+            .collect();
+        for q in found.into_iter().flatten() {
+            push(&mut ties, next, q);
         }
         level += 1;
     }
     drop((left, win_max1));
+    let mut recs: Vec<Rec> = recs.into_iter().map(AtomicU16::into_inner).collect();
     // What is left undecided goes round in circles: a draw.
     let draw = rec(Value::Draw, 0);
     for i in waiting {
