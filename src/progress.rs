@@ -27,6 +27,20 @@ pub fn per_second(rate: f64) -> String {
 /// How long a solve runs before the indicator appears.
 const QUIET_FOR: Duration = Duration::from_secs(1);
 
+/// The processor time this process has used so far, all its threads together (zero where
+/// the system does not say).
+pub fn cpu_time() -> Duration {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: `ts` is a valid timespec for the call to write into.
+        if unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) } == 0 {
+            return Duration::new(ts.tv_sec.max(0) as u64, ts.tv_nsec.clamp(0, 999_999_999) as u32);
+        }
+    }
+    Duration::ZERO
+}
+
 /// How often `--progress` writes a line.
 const LINE_EVERY: Duration = Duration::from_secs(5);
 
@@ -42,6 +56,9 @@ struct Inner {
     lines: bool,
     last_line: Instant,
     deadline: Option<(Instant, Duration)>,
+    /// A share of work measured in the processor time of the process ([`Progress::share`]):
+    /// when [`cpu_time`] reaches it, the work stops as at a time limit.
+    work: Option<Duration>,
     countdown: u32,
     /// The positions a solver had visited when the time limit stopped it.
     stopped_at: Option<u64>,
@@ -79,6 +96,7 @@ impl Progress {
             // The first line comes as soon as the quiet second is over.
             last_line: now.checked_sub(LINE_EVERY).unwrap_or(now),
             deadline: limit.map(|l| (now + l, l)),
+            work: None,
             countdown: 0,
             stopped_at: None,
         }))))
@@ -105,6 +123,7 @@ impl Progress {
             lines: false,
             last_line: now,
             deadline: limit.map(|l| (now + l, l)),
+            work: None,
             countdown: 0,
             stopped_at: None,
         }))))
@@ -127,6 +146,29 @@ impl Progress {
             inner.countdown = 0;
         }
         before
+    }
+
+    /// Give the work from now on at most `limit` of processor time (the process's, all its
+    /// threads): a share measured in work, which a busy machine does not shorten (the command's
+    /// own `--time-limit` still counts in wall-clock time). Returns the share before, for
+    /// [`Progress::restore_share`]. A handle that is off has no share.
+    pub fn share(&self, limit: Duration) -> Option<Duration> {
+        let inner = self.0.as_ref()?;
+        let mut inner = inner.borrow_mut();
+        let before = inner.work;
+        let at = cpu_time() + limit;
+        if before.is_none_or(|b| at < b) {
+            inner.work = Some(at);
+            inner.countdown = 0;
+        }
+        before
+    }
+
+    /// Put back the share [`Progress::share`] replaced.
+    pub fn restore_share(&self, before: Option<Duration>) {
+        if let Some(inner) = &self.0 {
+            inner.borrow_mut().work = before;
+        }
     }
 
     /// Put back the budget [`Progress::tighten`] replaced.
@@ -199,6 +241,13 @@ impl Progress {
                 "the time limit of {} ran out after {positions} positions visited (--time-limit); nothing was \
                  decided yet",
                 seconds(limit)
+            )));
+        }
+        if let Some(at) = inner.work
+            && cpu_time() >= at
+        {
+            return Err(GameError::TimeLimit(format!(
+                "the share of processor time ran out after {positions} positions visited"
             )));
         }
         let elapsed = now - inner.started;

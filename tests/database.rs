@@ -299,6 +299,11 @@ fn check(node: &Json, winner: Option<u8>) -> u8 {
     let winner = winner.unwrap_or(if winner_turn { to_move } else { if to_move == b'x' { b'o' } else { b'x' } });
     assert_eq!(winner_turn, to_move == winner, "{node}");
     let moves = node["moves"].as_array().unwrap();
+    // Met again: its strategy is where it is expanded (`check_tree` sees that it is).
+    if node["again"] == true {
+        assert!(moves.is_empty(), "{node}");
+        return winner;
+    }
     if moves.is_empty() {
         assert!(won(&b, winner), "a leaf the winner has not won: {}", node["position"]);
         return winner;
@@ -332,6 +337,7 @@ fn strategy_trees_check_out() {
         let (code, out, err) = run(&["strategy", "tictactoe", pos, "--json"]);
         assert_eq!(code, 0, "{err}");
         assert_eq!(check(&json(&out), None), b'x');
+        check_tree(&TicTacToe, &json(&out), false);
     }
     // The same tree from a database.
     let dir = temp_dir("db-strategy");
@@ -365,4 +371,275 @@ fn a_strategy_of_a_solved_value_is_consistent_with_it() {
     assert_eq!(s.value, Value::Win);
     let (_, out, _) = run(&["strategy", "tictactoe", "xo.......", "--json"]);
     assert_eq!(json(&out)["remoteness"].as_u64(), s.remoteness.map(u64::from));
+}
+
+// ---- Strategy trees of any game, checked against rules written here. ----
+
+/// How a finished game ended, for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum End {
+    MoverWins,
+    MoverLoses,
+}
+
+/// A game's rules, written in the test: the legal moves (name, position after) and the end.
+trait Rules {
+    fn moves(&self, pos: &str) -> Vec<(String, String)>;
+    fn end(&self, pos: &str) -> Option<End>;
+}
+
+/// Check a strategy tree (`strategy --json`) against `rules`: at each position of the
+/// strategy's player (the winner; in a `draw` tree, the player drawing) one legal move, at
+/// each of the other's every legal move, each leading where it says; every end the tree
+/// reaches a loss for the other player; a position marked `again` expanded elsewhere with the
+/// same player to move. A win must come: the positions of a won tree, joined where they meet
+/// again, have no cycle (each move brings the end nearer). A draw may go round for ever, but
+/// never to a loss of the player drawing.
+fn check_tree(rules: &dyn Rules, root: &Json, draw: bool) {
+    let (me, other) = if draw { ("player", "opponent") } else { ("winner", "loser") };
+    let key = |n: &Json| (n["position"].as_str().unwrap().to_string(), n["to_move"].as_str().unwrap().to_string());
+    let mut expanded: std::collections::HashMap<(String, String), Vec<(String, String)>> = Default::default();
+    let mut again = Vec::new();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        let (pos, role) = key(n);
+        assert!(role == me || role == other, "{role} in a {me}'s tree");
+        let moves = n["moves"].as_array().unwrap();
+        if n["again"] == true {
+            assert!(moves.is_empty(), "a position met again is a leaf: {pos}");
+            again.push((pos, role));
+            continue;
+        }
+        if let Some(end) = rules.end(&pos) {
+            assert!(moves.is_empty(), "play goes on after the end at {pos}");
+            let lost_by_other = (end == End::MoverLoses) == (role == other);
+            assert!(lost_by_other, "the {me} does not win at the end {pos} ({end:?}, {role} to move)");
+            expanded.insert((pos, role), Vec::new());
+            continue;
+        }
+        let legal = rules.moves(&pos);
+        assert!(!legal.is_empty() && !moves.is_empty(), "a leaf that is not an end: {pos}");
+        if role == me {
+            assert_eq!(moves.len(), 1, "the {me} plays one move at {pos}");
+        } else {
+            assert_eq!(moves.len(), legal.len(), "every reply of the {other} at {pos}");
+        }
+        let mut next_keys = Vec::new();
+        for m in moves {
+            let name = m["move"].as_str().unwrap();
+            let after = legal.iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("{name} is not legal at {pos}"));
+            assert!(!next_keys.iter().any(|(p, _): &(String, String)| p == &after.1), "{name} twice at {pos}");
+            let next = &m["next"];
+            assert_eq!(next["position"].as_str().unwrap(), after.1, "{name} at {pos}");
+            assert_ne!(next["to_move"].as_str().unwrap(), role, "{name} at {pos}: the turn passes");
+            next_keys.push(key(next));
+            stack.push(next);
+        }
+        assert!(expanded.insert((pos.clone(), role.clone()), next_keys).is_none(), "{pos} expanded twice");
+    }
+    for k in &again {
+        assert!(expanded.contains_key(k), "{k:?} is marked again but expanded nowhere");
+    }
+    if !draw {
+        // No cycle: peel off the positions whose children are all peeled (Kahn's order).
+        let mut left: std::collections::HashMap<_, usize> =
+            expanded.iter().map(|(k, c)| (k.clone(), c.len())).collect();
+        let mut parents: std::collections::HashMap<(String, String), Vec<(String, String)>> = Default::default();
+        for (k, children) in &expanded {
+            for c in children {
+                parents.entry(c.clone()).or_default().push(k.clone());
+            }
+        }
+        let mut ready: Vec<_> = left.iter().filter(|(_, n)| **n == 0).map(|(k, _)| k.clone()).collect();
+        let mut peeled = 0;
+        while let Some(k) = ready.pop() {
+            peeled += 1;
+            for p in parents.get(&k).into_iter().flatten() {
+                let n = left.get_mut(p).unwrap();
+                *n -= 1;
+                if *n == 0 {
+                    ready.push(p.clone());
+                }
+            }
+        }
+        assert_eq!(peeled, expanded.len(), "a won tree goes round a cycle");
+    }
+}
+
+struct TicTacToe;
+
+impl Rules for TicTacToe {
+    fn moves(&self, pos: &str) -> Vec<(String, String)> {
+        let b = pos.as_bytes();
+        let p = mover(b);
+        (0..9)
+            .filter(|&i| b[i] == b'.')
+            .map(|i| {
+                let mut a = b.to_vec();
+                a[i] = p;
+                (format!("{}:{}", i / 3, i % 3), String::from_utf8(a).unwrap())
+            })
+            .collect()
+    }
+    fn end(&self, pos: &str) -> Option<End> {
+        let b = pos.as_bytes();
+        // The one who made a line moved last.
+        (won(b, b'x') || won(b, b'o')).then_some(End::MoverLoses)
+    }
+}
+
+/// Dodgem on 3×3 as Winning Ways describes it (Berlekamp, Conway and Guy, ch. 22): X's cars
+/// move east, north or south, O's north, east or west, to an empty cell, or forward (X east,
+/// O north) off the board; a player whose cars have all left has won, and so has a player to
+/// move who has no move. Position: rows top to bottom joined by `/`, ` o` when O is to move.
+/// Moves: `r:c-r:c`, or `r:c-off`.
+struct Dodgem;
+
+impl Dodgem {
+    fn parse(pos: &str) -> (Vec<Vec<u8>>, u8) {
+        let (board, mover) = match pos.strip_suffix(" o") {
+            Some(b) => (b, b'o'),
+            None => (pos, b'x'),
+        };
+        (board.split('/').map(|r| r.as_bytes().to_vec()).collect(), mover)
+    }
+}
+
+impl Rules for Dodgem {
+    fn moves(&self, pos: &str) -> Vec<(String, String)> {
+        let (b, p) = Self::parse(pos);
+        let dirs: [(i32, i32); 3] = if p == b'x' { [(0, 1), (-1, 0), (1, 0)] } else { [(-1, 0), (0, 1), (0, -1)] };
+        let forward = dirs[0];
+        let mut out = Vec::new();
+        for r in 0..3i32 {
+            for c in 0..3i32 {
+                if b[r as usize][c as usize] != p {
+                    continue;
+                }
+                for d in dirs {
+                    let (nr, nc) = (r + d.0, c + d.1);
+                    let inside = (0..3).contains(&nr) && (0..3).contains(&nc);
+                    let mut a = b.clone();
+                    a[r as usize][c as usize] = b'.';
+                    let name = if inside {
+                        if b[nr as usize][nc as usize] != b'.' {
+                            continue;
+                        }
+                        a[nr as usize][nc as usize] = p;
+                        format!("{r}:{c}-{nr}:{nc}")
+                    } else if d == forward {
+                        format!("{r}:{c}-off")
+                    } else {
+                        continue;
+                    };
+                    let rows: Vec<String> = a.iter().map(|row| String::from_utf8(row.clone()).unwrap()).collect();
+                    let after = rows.join("/") + if p == b'x' { " o" } else { "" };
+                    out.push((name, after));
+                }
+            }
+        }
+        out
+    }
+    fn end(&self, pos: &str) -> Option<End> {
+        let (b, p) = Self::parse(pos);
+        let cars = |who: u8| b.iter().flatten().filter(|&&c| c == who).count();
+        let q = if p == b'x' { b'o' } else { b'x' };
+        if cars(q) == 0 {
+            Some(End::MoverLoses)
+        } else if cars(p) == 0 || self.moves(pos).is_empty() {
+            Some(End::MoverWins)
+        } else {
+            None
+        }
+    }
+}
+
+/// Nim under misère play: a move takes one or more from one heap; whoever takes the last
+/// one loses, so the player to move at all heaps empty has won. Moves: `take K from heap H`
+/// (H from 1), heaps joined by `,`.
+struct MisereNim;
+
+impl Rules for MisereNim {
+    fn moves(&self, pos: &str) -> Vec<(String, String)> {
+        let heaps: Vec<u64> = pos.split(',').map(|h| h.parse().unwrap()).collect();
+        let mut out = Vec::new();
+        for (h, &n) in heaps.iter().enumerate() {
+            for k in 1..=n {
+                let mut a = heaps.clone();
+                a[h] -= k;
+                let text: Vec<String> = a.iter().map(u64::to_string).collect();
+                out.push((format!("take {k} from heap {}", h + 1), text.join(",")));
+            }
+        }
+        out
+    }
+    fn end(&self, pos: &str) -> Option<End> {
+        pos.split(',').all(|h| h == "0").then_some(End::MoverWins)
+    }
+}
+
+/// The graph of tests/games/loopy_chase.rhai, copied here: 0 is a loss for the player to move.
+struct Chase;
+
+const CHASE: [&[u32]; 7] = [&[], &[0, 5], &[0], &[1, 2], &[5, 3], &[6], &[5, 1]];
+
+impl Rules for Chase {
+    fn moves(&self, pos: &str) -> Vec<(String, String)> {
+        CHASE[pos.parse::<usize>().unwrap()].iter().map(|q| (q.to_string(), q.to_string())).collect()
+    }
+    fn end(&self, pos: &str) -> Option<End> {
+        (pos == "0").then_some(End::MoverLoses)
+    }
+}
+
+/// Every node of a tree, depth first.
+fn nodes(root: &Json) -> Vec<&Json> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        out.push(n);
+        stack.extend(n["moves"].as_array().unwrap().iter().map(|m| &m["next"]));
+    }
+    out
+}
+
+#[test]
+fn strategies_of_loopy_and_misere_games_check_out() {
+    let tree = |args: &[&str]| {
+        let mut all = vec!["strategy"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--json", "--no-db"]);
+        let (code, out, err) = run(&all);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        json(&out)
+    };
+    // Dodgem: the first player wins on 3×3 (Winning Ways, ch. 22). A player with no move has
+    // won there, and sideways moves make it loopy.
+    let t = tree(&["dodgem"]);
+    assert_eq!((t["position"].as_str(), t["to_move"].as_str()), (Some("x../x../.oo"), Some("winner")));
+    check_tree(&Dodgem, &t, false);
+    // Misère Nim 1,1,1: three single counters, whoever takes the last loses; the player to
+    // move takes one, the other one, and the player to move takes the last (by hand): lost.
+    let t = tree(&["nim", "1,1,1", "--misere"]);
+    assert_eq!((t["to_move"].as_str(), t["remoteness"].as_u64()), (Some("loser"), Some(3)));
+    check_tree(&MisereNim, &t, false);
+    // The loopy script: from 4 a win in 3 (by hand, see the script), though its first move
+    // leads to a draw.
+    let t = tree(&["tests/games/loopy_chase.rhai", "4"]);
+    assert_eq!((t["to_move"].as_str(), t["remoteness"].as_u64()), (Some("winner"), Some(3)));
+    check_tree(&Chase, &t, false);
+    // From 5, a draw: the drawing strategy goes round 5 -> 6 -> 5, and where the other
+    // leaves the cycle (6 -> 1) it wins (1 -> 0).
+    for (pos, leaves_to) in [("5", "1"), ("6", "5")] {
+        let t = tree(&["tests/games/loopy_chase.rhai", pos]);
+        assert_eq!((t["to_move"].as_str(), t["value"].as_str()), (Some("player"), Some("draw")));
+        check_tree(&Chase, &t, true);
+        let all = nodes(&t);
+        assert!(all.iter().any(|n| n["again"] == true), "the cycle is not closed: {t}");
+        assert!(all.iter().any(|n| n["position"] == leaves_to), "{t}");
+    }
+    let (code, text, err) = run(&["strategy", "tests/games/loopy_chase.rhai", "5", "--no-db"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.starts_with("Neither player can force a win from 5"), "{text}");
+    assert!(text.contains("(again)"), "{text}");
 }

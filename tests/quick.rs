@@ -338,3 +338,64 @@ fn a_script_with_expand_agrees_with_a_negamax_everywhere() {
     let err = analyzer(&g, false).solve(&g.parse("x........").unwrap()).err().unwrap().to_string();
     assert!(err.contains("expand disagrees with moves + play"), "{err}");
 }
+
+/// The first whole number after `label` in `text`.
+fn number_after(text: &str, label: &str) -> u64 {
+    let at = text.find(label).unwrap_or_else(|| panic!("no {label:?} in {text}")) + label.len();
+    let digits: String = text[at..].trim_start().chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().unwrap_or_else(|_| panic!("no number after {label:?} in {text}"))
+}
+
+#[test]
+fn moves_costs_no_more_than_solving_each_move_and_prints_the_same_on_a_busy_machine() {
+    let run = |args: &[&str]| {
+        let (code, out, err) = run_in(args, "");
+        assert_eq!(code, 0, "{args:?}: {err}");
+        (out, err)
+    };
+    let solved = |game: &str, pos: &str| {
+        let (out, _) = run(&["solve", game, pos, "--no-db", "--json"]);
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["positions_visited"].as_u64().unwrap()
+    };
+    // Connect-3 on 4×4 (a descriptor) and Dodgem (loopy).
+    for (game, start) in [("connect4.ron", "4x4k3"), ("dodgem", "x../x../.oo")] {
+        let (table, err) = run(&["moves", game, start, "--no-db"]);
+        let visited = number_after(&err, "visited");
+        // What `solve` of the start and of each move's position visit, each alone: `moves`
+        // learns the same things once, for all the moves together.
+        let (list, _) = run(&["moves", game, start, "--no-db", "--json", "--no-remoteness"]);
+        let list: serde_json::Value = serde_json::from_str(&list).unwrap();
+        let children: Vec<&str> = list.as_array().unwrap().iter().map(|m| m["position"].as_str().unwrap()).collect();
+        assert!(children.len() > 1, "{list}");
+        let alone: u64 = solved(game, start) + children.iter().map(|c| solved(game, c)).sum::<u64>();
+        assert!(visited <= alone, "{game}: moves visited {visited}, solve of the start and the moves {alone}");
+        // Never more than the whole game, solved by `analyze`.
+        let (whole, _) = run(&["analyze", game, start, "--no-db"]);
+        let reachable = number_after(&whole, "positions:");
+        if game != "dodgem" {
+            // (Dodgem's first move meets a loop before the full search takes over: a few more.)
+            assert!(visited <= reachable, "{game}: moves visited {visited} of {reachable} positions");
+        }
+        // The same table with every core spinning beside it: the remoteness share is counted
+        // in work, not in wall-clock time.
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let spinners: Vec<_> = (0..cores)
+            .map(|_| {
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let mut x = 0u64;
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                    }
+                })
+            })
+            .collect();
+        let (busy, _) = run(&["moves", game, start, "--no-db"]);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        spinners.into_iter().for_each(|s| s.join().unwrap());
+        assert_eq!(busy, table, "{game}");
+        // Every move's remoteness is there.
+        assert!(!table.contains(" - "), "{table}");
+    }
+}

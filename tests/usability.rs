@@ -392,3 +392,37 @@ fn check_on_a_puzzle_solves_it_once() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("30 random positions") && out.contains("no disagreement"), "{out}");
 }
+
+// --- A mistyped flag is named, not taken as the position --------------------------------
+
+#[test]
+fn a_mistyped_flag_is_named_with_the_nearest_one() {
+    // Every command that takes a position, and a sum: the word is named as a flag the command
+    // does not have, with the flag it is nearest to where there is one (clap's suggestion).
+    let cases: [(&[&str], &str, Option<&str>); 8] = [
+        (&["solve", "tictactoe", "--no-remotenes"], "--no-remotenes", Some("--no-remoteness")),
+        (&["solve", "tictactoe", "x........", "--no-remotenes"], "--no-remotenes", Some("--no-remoteness")),
+        (&["moves", "tictactoe", "--jsn"], "--jsn", Some("--json")),
+        (&["analyze", "tictactoe", "--mizere"], "--mizere", Some("--misere")),
+        (&["strategy", "tictactoe", "xo.......", "--full-search"], "--full-search", None),
+        (&["play", "tictactoe", "--no-dbb"], "--no-dbb", Some("--no-db")),
+        (&["export", "nim", "--literl"], "--literl", Some("--literal")),
+        (&["solve", "nim:3 + kayles:4", "--no-remotenes"], "--no-remotenes", Some("--no-remoteness")),
+    ];
+    for (args, typo, near) in cases {
+        let (code, out, err) = run(args);
+        assert_ne!(code, 0, "{args:?}: {out}");
+        assert!(err.contains(&format!("unexpected argument '{typo}'")), "{args:?}: {err}");
+        if let Some(near) = near {
+            assert!(err.contains(&format!("a similar argument exists: '{near}'")), "{args:?}: {err}");
+        }
+        assert!(!err.contains("position") && !err.contains("panicked"), "{args:?}: {err}");
+    }
+    // A position that does start with `--` goes after `--`: then it is the position (and
+    // this one is not a board of 9 cells).
+    fails_with(&["solve", "tictactoe", "--", "--no-remotenes"], "invalid position");
+    // A position starting with one `-` (stdin) is still a position.
+    let (code, out, err) = common::run_in(&["solve", "tictactoe", "-", "--no-db"], "xo.......");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("value:       win"), "{out}");
+}

@@ -321,12 +321,14 @@ impl StrategyArgs {
             println!("{}", strategy::to_json(&nodes));
             return Ok(0);
         }
+        let draw = nodes[0].value == crate::game::Value::Draw;
         let who = |winner_turn: bool| match winner {
             Some(w) => names[if winner_turn { w } else { 1 - w }].to_string(),
+            None if draw => if winner_turn { "player:" } else { "reply:" }.to_string(),
             None => if winner_turn { "winner:" } else { "reply:" }.to_string(),
         };
         let at = nodes[0].position.trim_end().replace('\n', "/");
-        let moves = output::count(nodes[0].remoteness, "move");
+        let moves = output::count(u64::from(nodes[0].remoteness.unwrap_or(0)), "move");
         if nodes[0].moves.is_empty() {
             // Nothing to play: the game is over at the root.
             match winner {
@@ -337,12 +339,21 @@ impl StrategyArgs {
             return Ok(0);
         }
         match (winner, nodes[0].winner_to_move) {
+            _ if draw => println!(
+                "Neither player can force a win from {at}: {} keeps the draw, and wins if the other lets it.",
+                match winner {
+                    Some(_) => who(true),
+                    None => "the player to move".to_string(),
+                }
+            ),
             (Some(_), _) => println!("{} wins from {at} in at most {moves}.", who(true)),
             (None, true) => println!("The player to move wins from {at} in at most {moves}."),
             (None, false) => println!("The player to move loses from {at}: the other wins in at most {moves}."),
         }
+        let again = if nodes.iter().any(|n| n.again) { "; `again`: played as above" } else { "" };
         println!(
-            "The winner's move at each step, and under it every reply ({}):",
+            "The {} move at each step, and under it every reply ({}{again}):",
+            if draw { "drawing player's" } else { "winner's" },
             output::count(nodes.len() as u64, "position")
         );
         print_tree(&nodes, &who);
@@ -361,7 +372,11 @@ fn print_tree(nodes: &[strategy::Node], who: &dyn Fn(bool) -> String) {
         stack.push((i, k + 1, depth));
         let (mv, child) = (&n.moves[k].0, n.moves[k].1);
         let c = &nodes[child];
-        let end = if c.moves.is_empty() { "  (game over)" } else { "" };
+        let end = match (c.again, c.moves.is_empty()) {
+            (true, _) => "  (again)",
+            (false, true) => "  (game over)",
+            (false, false) => "",
+        };
         println!(
             "{}{} {mv} -> {}{end}",
             "  ".repeat(depth),

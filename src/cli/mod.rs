@@ -16,7 +16,7 @@ use crate::catalog::{Catalog, Database, Engine, How, Session, Target};
 use crate::progress::Progress;
 use crate::solve::Options;
 use anyhow::{Context, Result};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -377,7 +377,12 @@ pub fn main() -> i32 {
 /// ```
 pub fn main_with(catalog: Catalog) -> i32 {
     let _ = CATALOG.set(catalog);
-    let cli = Cli::parse();
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let matches = Cli::command().get_matches_from(&argv);
+    if let Some(e) = mistyped_flag(&matches, &argv) {
+        e.exit();
+    }
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Solve(a) => solve_or_sum(&a, false),
         Command::Moves(a) => solve_or_sum(&a, true),
@@ -411,6 +416,54 @@ pub fn main_with(catalog: Catalog) -> i32 {
             1
         }
     }
+}
+
+/// A flag the command does not have, taken as a value: positions may start with `-` (`-` is
+/// stdin), so clap takes `--no-remotenes` as the position. A value of a positional argument that
+/// starts with `--` and came before a `--` that ends the flags is a mistyped flag: clap's own
+/// error for it (the flag named, with the nearest flag of the command), found by parsing that
+/// word alone where the command takes no value starting with a hyphen. The Nim assignment
+/// takes its words as they come.
+fn mistyped_flag(matches: &clap::ArgMatches, argv: &[std::ffi::OsString]) -> Option<clap::Error> {
+    let mut path = Vec::new();
+    let mut cmd = Cli::command();
+    let mut m = matches;
+    while let Some((name, sub)) = m.subcommand() {
+        cmd = cmd.find_subcommand(name)?.clone();
+        path.push(name.to_string());
+        m = sub;
+    }
+    if path.first().is_some_and(|p| p == "nim") {
+        return None;
+    }
+    let end = argv.iter().skip(1).position(|a| a == "--").map_or(argv.len(), |i| i + 1);
+    let flag = cmd
+        .get_positionals()
+        .filter_map(|a| m.try_get_raw(a.get_id().as_str()).ok().flatten())
+        .flatten()
+        .filter_map(|v| v.to_str())
+        .find(|v| v.len() > 2 && v.starts_with("--") && argv[..end].iter().any(|a| a == v))?
+        .to_string();
+    // The command again, its positional arguments taking no hyphen, and the word alone.
+    fn strict(mut c: clap::Command, path: &[String]) -> clap::Command {
+        match path.split_first() {
+            None => {
+                let ids: Vec<clap::Id> = c.get_positionals().map(|a| a.get_id().clone()).collect();
+                for id in ids {
+                    c = c.mut_arg(id, |a| a.allow_hyphen_values(false));
+                }
+                c
+            }
+            Some((first, rest)) => c.mut_subcommand(first, |s| strict(s, rest)),
+        }
+    }
+    let mut words: Vec<String> = vec![argv.first().and_then(|a| a.to_str()).unwrap_or("gamesman").to_string()];
+    words.extend(path.iter().cloned());
+    words.push(flag);
+    strict(Cli::command(), &path)
+        .try_get_matches_from(words)
+        .err()
+        .filter(|e| e.kind() == clap::error::ErrorKind::UnknownArgument)
 }
 
 /// Position text from the argument: text, a file's contents, or stdin for `-`; a file or

@@ -220,6 +220,10 @@ pub struct Analyzer<G: Game> {
     defer: bool,
     deferred: u64,
     deferred_took: std::time::Duration,
+    /// The value-first search met a loop in this `moves` (the game is loopy).
+    loopy: bool,
+    /// The position this `moves` lists the moves of.
+    moves_from: Option<G::Pos>,
     /// The moves whose remoteness was left for later: (their place in the list, the position
     /// they lead to, its value).
     pending: Vec<(usize, G::Pos, Value)>,
@@ -278,6 +282,8 @@ impl<G: Game> Analyzer<G> {
             defer: false,
             deferred: 0,
             deferred_took: std::time::Duration::ZERO,
+            loopy: false,
+            moves_from: None,
             pending: Vec::new(),
 
             arrays: None,
@@ -449,7 +455,7 @@ impl<G: Game> Analyzer<G> {
             };
             return Ok((s, None));
         }
-        let started = std::time::Instant::now();
+        let started = crate::progress::cpu_time();
         let g = self.grundy(pos)?;
         // The Grundy value gives the value at once where remoteness is not wanted, or where
         // its search (of the whole sum) could not finish.
@@ -469,7 +475,7 @@ impl<G: Game> Analyzer<G> {
         {
             let value = if g != 0 { Value::Win } else { Value::Lose };
             let why = "the value comes from the Grundy values of the position's parts";
-            let s = self.remoteness_in_share(pos, value, started.elapsed(), why, true)?;
+            let s = self.remoteness_in_share(pos, value, crate::progress::cpu_time() - started, why, true)?;
             return Ok((s, Some(g)));
         }
         if let Some(s) = self.value_first(pos)? {
@@ -492,17 +498,33 @@ impl<G: Game> Analyzer<G> {
     /// `--full-search` asked for it).
     fn value_first(&mut self, pos: &G::Pos) -> GameResult<Option<Solution>> {
         let Some(quick) = self.quick.as_mut() else { return Ok(None) };
-        if self.values.knows(pos)? {
+        // `moves` on a loopy game: once a move's position showed it, the full solver answers
+        // the others (each one's loop would be found again, at a cost).
+        if (self.defer && self.loopy) || self.values.knows(pos)? {
             return Ok(None);
         }
-        let started = std::time::Instant::now();
+        let started = crate::progress::cpu_time();
         let (visited, evicted) = (quick.visited(), quick.evicted());
         let value = quick.value(pos);
         self.reached = if quick.evicted() == evicted { quick.visited() - visited } else { 0 };
         let value = match value {
             Ok(Some(value)) => value,
             // Loopy, or a path too deep for its share of the budget: the full solver answers.
-            Ok(None) | Err(GameError::OutOfMemory(_)) => return Ok(None),
+            Ok(None) => {
+                // `moves` on a loopy game: the full solver's analysis of everything reachable
+                // from the position the moves are made from answers every move at once (one
+                // move at a time, it would go over what they share again and again).
+                if self.defer
+                    && !self.loopy
+                    && let Some(parent) = self.moves_from.take()
+                {
+                    self.loopy = true;
+                    self.values.solve(&parent)?;
+                }
+                self.loopy = true;
+                return Ok(None);
+            }
+            Err(GameError::OutOfMemory(_)) => return Ok(None),
             Err(e) => return Err(e),
         };
         if !self.opts.remoteness {
@@ -511,15 +533,16 @@ impl<G: Game> Analyzer<G> {
         }
         if self.defer {
             self.deferred += 1;
-            self.deferred_took += started.elapsed();
+            self.deferred_took += crate::progress::cpu_time() - started;
             return Ok(Some(Solution { value, remoteness: None }));
         }
         let why = "the value comes from a search that stops at the first winning move";
-        self.remoteness_in_share(pos, value, started.elapsed(), why, false).map(Some)
+        self.remoteness_in_share(pos, value, crate::progress::cpu_time() - started, why, false).map(Some)
     }
 
-    /// `value` is known for `pos` (it took `took`): add its remoteness by a full search given
-    /// four times as long (10 s to 30 s, within the time limit); when that does not finish, the
+    /// `value` is known for `pos` (it took `took` of processor time): add its remoteness by a
+    /// full search given four times as much processor time (10 s to 30 s, within the time
+    /// limit): a share of work, so that a busy machine gets the same answer; when that does not finish, the
     /// value alone, with a note saying `why` the value is known without it. Once a search has
     /// run out of its share, later positions of the same command get their value alone.
     /// `from_parts`: the value came from the game's own `split`, which may be wrong (the full
@@ -541,23 +564,23 @@ impl<G: Game> Analyzer<G> {
             && !from_parts
             && let Some(quick) = self.quick.as_mut()
         {
-            let started = std::time::Instant::now();
-            let before = self.opts.progress.tighten(share / 2);
+            let started = crate::progress::cpu_time();
+            let before = self.opts.progress.share(share / 2);
             let bounded = quick.remoteness(pos, value);
-            self.opts.progress.restore(before);
+            self.opts.progress.restore_share(before);
             match bounded {
                 Ok(Some(r)) => return Ok(Solution { value, remoteness: Some(r) }),
                 Ok(None) | Err(GameError::OutOfMemory(_)) => {}
                 Err(GameError::TimeLimit(_)) if !self.opts.progress.expired() => {}
                 Err(e) => return Err(e),
             }
-            share = share.saturating_sub(started.elapsed()).max(Duration::from_secs(1));
+            share = share.saturating_sub(crate::progress::cpu_time() - started).max(Duration::from_secs(1));
         }
         if !self.remoteness_cut {
-            let before = self.opts.progress.tighten(share);
+            let before = self.opts.progress.share(share);
             self.values.reaching_at_least(if from_parts { 0 } else { std::mem::take(&mut self.reached) });
             let full = self.values.solve(pos);
-            self.opts.progress.restore(before);
+            self.opts.progress.restore_share(before);
             match full {
                 Ok((s, _)) if s.value == value => return Ok(s),
                 // A value from the parts that the whole position's search contradicts: the
@@ -585,7 +608,7 @@ impl<G: Game> Analyzer<G> {
         }
         self.remoteness_note.get_or_insert_with(|| {
             format!(
-                "not computed: {why}, and the search for remoteness did not finish in its share of time ({:.0} s); \
+                "not computed: {why}, and the search for remoteness did not finish in its share of processor time ({:.0} s); \
                  --full-search waits for it",
                 whole.as_secs_f64()
             )
@@ -635,9 +658,12 @@ impl<G: Game> Analyzer<G> {
         self.remoteness_cut = false;
         self.pending.clear();
         self.deferred_took = std::time::Duration::ZERO;
+        self.loopy = false;
+        self.moves_from = Some(pos.clone());
         self.defer = true;
         let result = self.move_values_deferred(pos, each);
         self.defer = false;
+        self.moves_from = None;
         result
     }
 
@@ -670,10 +696,12 @@ impl<G: Game> Analyzer<G> {
     }
 
     /// `moves` in two steps, the second: the remoteness [`Analyzer::move_values`] left out,
-    /// filled in `list` (what it returned), by a full search of each position given four times
-    /// as long as the values took, all together (10 s to 30 s, within the time limit). Where
-    /// the search does not finish, the rest stay `None` and [`Analyzer::remoteness_note`]
-    /// says why.
+    /// filled in `list` (what it returned), as `solve` finds one position's: a share of
+    /// processor time four times what the values took, all the moves together (10 s to 30 s,
+    /// within the time limit); first the depth-bounded searches for a win's or a loss's
+    /// remoteness alone (half the share), then the full search for the rest. The searches
+    /// keep what they learn from one move to the next (one memo each for all the moves). Where
+    /// they do not finish, the rest stay `None` and [`Analyzer::remoteness_note`] says why.
     pub fn fill_remoteness(&mut self, list: &mut [MoveInfo]) -> GameResult<()> {
         use std::time::Duration;
         let pending = std::mem::take(&mut self.pending);
@@ -681,9 +709,41 @@ impl<G: Game> Analyzer<G> {
             return Ok(());
         }
         let share = (self.deferred_took * 4).clamp(Duration::from_secs(10), Duration::from_secs(30));
-        let before = self.opts.progress.tighten(share);
+        let started = crate::progress::cpu_time();
+        let mut left = Vec::new();
+        match self.quick.as_mut() {
+            None => left = pending,
+            Some(quick) => {
+                let before = self.opts.progress.share(share / 2);
+                let mut rest = pending.into_iter();
+                let mut failed = None;
+                for (i, child, value) in rest.by_ref() {
+                    match quick.remoteness(&child, value) {
+                        Ok(Some(r)) => list[i].remoteness = Some(r),
+                        Ok(None) | Err(GameError::OutOfMemory(_)) => left.push((i, child, value)),
+                        // Out of its half: the full search tries the rest (and says so when
+                        // the command's own time limit is what ran out).
+                        Err(GameError::TimeLimit(_)) => {
+                            left.push((i, child, value));
+                            break;
+                        }
+                        Err(e) => {
+                            failed = Some(e);
+                            break;
+                        }
+                    }
+                }
+                left.extend(rest);
+                self.opts.progress.restore_share(before);
+                if let Some(e) = failed {
+                    return Err(e);
+                }
+            }
+        }
+        let share = share.saturating_sub(crate::progress::cpu_time() - started).max(Duration::from_secs(1));
+        let before = self.opts.progress.share(share);
         let mut stopped = None;
-        for (i, child, value) in pending {
+        for (i, child, value) in left {
             match self.values.solve(&child) {
                 Ok((s, _)) if s.value == value => list[i].remoteness = s.remoteness,
                 Ok((s, _)) => {
@@ -709,14 +769,14 @@ impl<G: Game> Analyzer<G> {
                 }
             }
         }
-        self.opts.progress.restore(before);
+        self.opts.progress.restore_share(before);
         let why = "the values come from a search that stops at the first winning move";
         let note = match stopped {
             None => return Ok(()),
             Some(Err(e)) => return Err(e),
             Some(Ok("time")) if self.opts.progress.expired() => TIME_LIMIT_NOTE.to_string(),
             Some(Ok("time")) => format!(
-                "not computed: {why}, and the search for remoteness did not finish in its share of time ({:.0} s); \
+                "not computed: {why}, and the search for remoteness did not finish in its share of processor time ({:.0} s); \
                  --full-search waits for it",
                 share.as_secs_f64()
             ),
