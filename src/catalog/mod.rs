@@ -200,7 +200,7 @@ pub fn open_game<G: Game + 'static>(
 /// One thing a game argument may mean.
 enum Choice {
     /// A game written in Rust, found by its own name.
-    Rust(Native),
+    Rust(Box<Native>),
     /// A definition file.
     File(PathBuf),
 }
@@ -317,7 +317,8 @@ impl Catalog {
                     }
                 })
                 .map(|(c, _)| Choice::File(c));
-            let mut all = self.standalone(spec).cloned().map(Choice::Rust).into_iter().chain(files).peekable();
+            let mut all =
+                self.standalone(spec).cloned().map(|n| Choice::Rust(Box::new(n))).into_iter().chain(files).peekable();
             if all.peek().is_some() {
                 return Ok(Box::new(all));
             }
@@ -345,7 +346,7 @@ impl Catalog {
         for c in self.choices(spec)? {
             match c {
                 Choice::File(f) => return Ok(f),
-                Choice::Rust(n) => rust = Some(n.name),
+                Choice::Rust(n) => rust = Some(n.name.clone()),
             }
         }
         bail!("{}: a game written in Rust has no definition file", rust.unwrap_or_else(|| spec.to_string()))
@@ -458,8 +459,13 @@ impl Catalog {
         // The first definition's error first (what a name with one definition says), then the others'.
         let mut refused = refused.into_iter();
         let (label, first) = refused.next().ok_or_else(|| anyhow!("{spec}: no game of that name"))?;
-        let others: Vec<String> = refused.map(|(l, e)| format!("{l} says: {e:#}")).collect();
-        bail!("{first:#} (so says {label}; {}; name the file to choose one)", others.join("; "))
+        let said = format!("{first:#}");
+        let others: Vec<String> =
+            refused.filter(|(_, e)| format!("{e:#}") != said).map(|(l, e)| format!("{l} says: {e:#}")).collect();
+        if others.is_empty() {
+            return Err(first);
+        }
+        bail!("{said} (so says {label}; {}; name the file to choose one)", others.join("; "))
     }
 
     fn open_choice(&self, choice: Choice, how: &How) -> Result<Box<dyn Session>> {
