@@ -3,12 +3,6 @@
 static METER: gamesman::meter::Meter = gamesman::meter::Meter;
 
 fn main() {
-    // Like every Unix tool, stop quietly when the reader of our output goes away
-    // (`gamesman play ... | head`), instead of panicking on a broken pipe.
-    #[cfg(unix)]
-    // SAFETY: called first thing, before any other thread exists; SIG_DFL is a valid disposition.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
+    // `main` stops quietly when the reader of the output goes away (`gamesman play ... | head`).
     std::process::exit(gamesman::cli::main());
 }

@@ -265,3 +265,131 @@ fn endgame_database_of_parts() {
     assert!(err.contains("needs the cache directory"), "{err}");
     let _ = std::fs::remove_dir_all(&cache);
 }
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// `cram` is both cram.rhai (which reads boards of `#` and `.` only) and cram.ron (which
+/// reads `5x6` too): the bare name takes the definition that reads the position. Cram 5×6's
+/// Grundy value is 2 (the value tests/boards.rs asserts from independent sources).
+#[test]
+fn a_bare_name_takes_the_definition_that_reads_the_position() {
+    let (code, out, err) = run(&["solve", "cram", "5x6", "--json", "--no-remoteness", "--no-db"]);
+    assert_eq!(code, 0, "{err}");
+    let j = json(&out);
+    assert_eq!(
+        (j["grundy"].clone(), j["value"].clone(), j["engine"].clone()),
+        (2.into(), "win".into(), "descriptor".into())
+    );
+    // A position neither reads: the error names what each definition said.
+    let (code, _, err) = run(&["solve", "cram", "5y6", "--no-db"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("cram.rhai") && err.contains("cram.ron") && err.lines().count() == 1, "{err}");
+    // `games` says how to reach the others.
+    let (_, out, _) = run(&["games"]);
+    assert!(out.contains("name the file (cram.ron)"), "{out}");
+}
+
+/// A folder named like a shipped game in the current directory does not hide the game.
+#[test]
+fn a_folder_named_like_a_game_does_not_hide_it() {
+    let dir = temp_dir("folder-nim");
+    std::fs::create_dir_all(dir.join("nim")).unwrap();
+    let out = bin()
+        .current_dir(&dir)
+        .env("XDG_CACHE_HOME", dir.join("cache"))
+        .args(["solve", "nim", "3,4,5", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // 3 XOR 4 XOR 5 = 2: a win, Grundy value 2.
+    let j = json(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!((j["value"].clone(), j["grundy"].clone()), ("win".into(), 2.into()));
+    // A folder that is no game of the catalogue: the error says both.
+    std::fs::create_dir_all(dir.join("nosuchgame")).unwrap();
+    let out = bin()
+        .current_dir(&dir)
+        .env("XDG_CACHE_HOME", dir.join("cache"))
+        .args(["solve", "nosuchgame"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(err.contains("folder") && err.contains("catalogue"), "{err}");
+}
+
+/// The binary copied alone to an empty folder, run from another empty folder with no
+/// $GAMESMAN_GAMES, still has the shipped games: tic-tac-toe is a tie in 9 (a full board).
+/// The definition that answered is the copy the binary carries, not the source tree's.
+#[test]
+fn the_binary_carries_its_games() {
+    let dir = temp_dir("alone");
+    let (bin_dir, work) = (dir.join("bin"), dir.join("work"));
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    let copy = bin_dir.join("gamesman");
+    std::fs::copy(env!("CARGO_BIN_EXE_gamesman"), &copy).unwrap();
+    let run_alone = |args: &[&str]| {
+        let out = std::process::Command::new(&copy)
+            .current_dir(&work)
+            .env_remove("GAMESMAN_GAMES")
+            .env("XDG_CACHE_HOME", dir.join("cache"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        json(&String::from_utf8_lossy(&out.stdout))
+    };
+    let j = run_alone(&["solve", "tictactoe", "--json"]);
+    assert_eq!((j["value"].clone(), j["remoteness"].clone()), ("tie".into(), 9.into()), "{j}");
+    let info = run_alone(&["info", "tictactoe", "--json"]);
+    let file = info["file"].as_str().unwrap();
+    assert!(std::path::Path::new(file).starts_with(dir.join("cache")), "{file}");
+    assert!(!std::path::Path::new(file).starts_with(root()), "{file}");
+    assert_eq!(std::fs::read(file).unwrap(), std::fs::read(root().join("games/tictactoe.rhai")).unwrap());
+}
+
+/// `info`: a script, a descriptor and a native module, checked against facts known by hand.
+#[test]
+fn info_tells_what_a_game_is() {
+    let info = |args: &[&str]| {
+        let (code, out, err) = run(&[&["info"][..], args, &["--json", "--no-db"]].concat());
+        assert_eq!(code, 0, "{args:?}: {err}");
+        json(&out)
+    };
+    // Tic-tac-toe: the empty 3×3 board, X first, 9 moves; up to the board's symmetries they
+    // are 3 (a corner, an edge, the centre).
+    for (file, engine) in [("tictactoe.rhai", "script"), ("tictactoe.ron", "descriptor")] {
+        let j = info(&[file]);
+        assert_eq!(j["engine"], engine, "{j}");
+        assert_eq!(j["kind"], "partisan");
+        assert_eq!(j["players"], serde_json::json!(["X", "O"]));
+        assert_eq!(j["to_move"], "X");
+        assert_eq!(j["position"].as_str().unwrap().replace('/', ""), ".........", "{j}");
+        assert_eq!(j["moves"], 9, "{j}");
+        assert_eq!(j["positions_up_to_symmetry"], 3, "{j}");
+        assert!(j["about"].as_str().unwrap().contains("three in a row"), "{j}");
+    }
+    // Nim by its native module (nim.rhai names it): impartial; from 3,4,5 a move takes 1 to
+    // h tokens from a heap of h: 3 + 4 + 5 = 12 moves.
+    let j = info(&["nim", "3,4,5"]);
+    assert_eq!(
+        (j["engine"].clone(), j["kind"].clone(), j["moves"].clone()),
+        ("native".into(), "impartial".into(), 12.into()),
+        "{j}"
+    );
+    assert_eq!(j["native_module"], "nim");
+    // Solve's text lists each winning move with its remoteness: from Nim 1,2 the one winning
+    // move leaves 1,1, lost in 2 (the loser takes a heap, the winner the other).
+    let (code, out, _) = run(&["solve", "nim", "1,2", "--no-db"]);
+    assert_eq!(code, 0);
+    let moves: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("winning moves"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert_eq!(moves.len(), 1, "{out}");
+    assert!(moves[0].contains("(remoteness 2)"), "{out}");
+}

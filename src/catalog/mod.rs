@@ -21,10 +21,11 @@
 //! ```
 
 pub mod session;
+pub mod shipped;
 pub mod sum;
 pub mod table;
 
-pub use session::{BoardView, Cell, DbBench, Saved, Session};
+pub use session::{BoardView, Cell, DbBench, Features, Saved, Session};
 
 use crate::db::{self, Identity};
 use crate::descriptor::DescriptorGame;
@@ -196,6 +197,14 @@ pub fn open_game<G: Game + 'static>(
     Ok(Box::new(Live::new(game, engine, how, identity)?))
 }
 
+/// One thing a game argument may mean.
+enum Choice {
+    /// A game written in Rust, found by its own name.
+    Rust(Box<Native>),
+    /// A definition file.
+    File(PathBuf),
+}
+
 /// A game as `gamesman games` lists it: its file (or name), and its metadata or why it
 /// does not load.
 pub type Listed = (String, Result<GameInfo>);
@@ -222,16 +231,14 @@ impl Default for Catalog {
 }
 
 impl Catalog {
-    /// The shipped games: definitions in `$GAMESMAN_GAMES`, then `./games`, then the
-    /// `games/` of the source tree gamesman was built from; the native modules of
-    /// [`table::natives`].
+    /// The shipped games: definitions in `$GAMESMAN_GAMES`, then `./games`, then the ones
+    /// embedded in the binary ([`shipped`]); the native modules of [`table::natives`].
     pub fn new() -> Catalog {
         let mut dirs = Vec::new();
         if let Some(d) = std::env::var_os("GAMESMAN_GAMES") {
             dirs.push(PathBuf::from(d));
         }
         dirs.push(PathBuf::from("games"));
-        dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("games"));
         Catalog { dirs, natives: table::natives() }
     }
 
@@ -248,9 +255,15 @@ impl Catalog {
         self
     }
 
-    /// The directories games are looked for in, in order.
+    /// The directories games are looked for in before the shipped ones, in order.
     pub fn dirs(&self) -> &[PathBuf] {
         &self.dirs
+    }
+
+    /// Every directory games are looked for in, in order: [`Catalog::dirs`], then the folder
+    /// of the shipped definitions (written out only when the search gets that far).
+    fn search_dirs(&self) -> impl Iterator<Item = PathBuf> + '_ {
+        self.dirs.iter().cloned().chain(std::iter::once_with(shipped::dir).flatten())
     }
 
     /// The games written in Rust.
@@ -267,30 +280,53 @@ impl Catalog {
         self.natives.iter().find(|n| n.name == spec && n.info.is_some())
     }
 
-    /// The file a game argument names: a path to a definition, or the name of one in the
-    /// games directories (`chomp`: chomp.rhai, else chomp.ron).
-    pub fn find(&self, spec: &str) -> Result<PathBuf> {
+    /// The game written in Rust that a game argument names (its own name, where no file of
+    /// that name is here), if it names one.
+    pub fn rust_game(&self, spec: &str) -> Option<&Native> {
+        if Path::new(spec).is_file() { None } else { self.standalone(spec) }
+    }
+
+    /// What a game argument may mean, in the catalogue's order: a path to a definition file;
+    /// a file name (`kayles.ron`) in the games directories; or a bare name (`cram`): the game
+    /// written in Rust of that name, then each directory's NAME.rhai and NAME.ron (a file
+    /// name once: the first directory that has it). A folder of the name here does not hide
+    /// a game of the catalogue. Found lazily; an error where there is none.
+    fn choices<'a>(&'a self, spec: &'a str) -> Result<Box<dyn Iterator<Item = Choice> + 'a>> {
         let p = Path::new(spec);
         if p.is_file() {
-            return Ok(p.to_path_buf());
+            return Ok(Box::new(std::iter::once(Choice::File(p.to_path_buf()))));
         }
         let bare = !spec.is_empty() && !spec.contains(['/', '\\']);
         let ext = p.extension().and_then(|e| e.to_str());
         // `kayles.ron` (a file name with no directory) is looked for in the games directories too.
         if bare && matches!(ext, Some("rhai" | "ron")) {
-            if let Some(found) = self.dirs.iter().map(|d| d.join(spec)).find(|c| c.is_file()) {
-                return Ok(found);
+            if let Some(found) = self.search_dirs().map(|d| d.join(spec)).find(|c| c.is_file()) {
+                return Ok(Box::new(std::iter::once(Choice::File(found))));
             }
             bail!("{spec}: no such file here or in the games directory (`gamesman games` lists them)");
         }
         if bare && ext.is_none() {
-            for dir in &self.dirs {
-                for ext in ["rhai", "ron"] {
-                    let candidate = dir.join(format!("{spec}.{ext}"));
-                    if candidate.is_file() {
-                        return Ok(candidate);
+            let mut seen: Vec<String> = Vec::new();
+            let files = self
+                .search_dirs()
+                .flat_map(move |d| ["rhai", "ron"].map(|e| (d.join(format!("{spec}.{e}")), e)))
+                .filter(move |(c, e)| {
+                    c.is_file() && !seen.contains(&e.to_string()) && {
+                        seen.push(e.to_string());
+                        true
                     }
-                }
+                })
+                .map(|(c, _)| Choice::File(c));
+            let mut all =
+                self.standalone(spec).cloned().map(|n| Choice::Rust(Box::new(n))).into_iter().chain(files).peekable();
+            if all.peek().is_some() {
+                return Ok(Box::new(all));
+            }
+            if p.exists() {
+                bail!(
+                    "{spec} is a folder here, not a game file, and no game of that name is in the catalogue \
+                     (no {spec}.rhai or {spec}.ron in the games directory; `gamesman games` lists them)"
+                );
             }
             bail!(
                 "no game named {spec:?}: it is not a file, and there is no {spec}.rhai or {spec}.ron in the games \
@@ -301,6 +337,19 @@ impl Catalog {
             bail!("{spec}: not a file");
         }
         bail!("{spec}: no such file");
+    }
+
+    /// The file a game argument names: a path to a definition, or the name of one in the
+    /// games directories (`chomp`: chomp.rhai, else chomp.ron).
+    pub fn find(&self, spec: &str) -> Result<PathBuf> {
+        let mut rust = None;
+        for c in self.choices(spec)? {
+            match c {
+                Choice::File(f) => return Ok(f),
+                Choice::Rust(n) => rust = Some(n.name.clone()),
+            }
+        }
+        bail!("{}: a game written in Rust has no definition file", rust.unwrap_or_else(|| spec.to_string()))
     }
 
     /// Load the definition a game argument names.
@@ -352,12 +401,8 @@ impl Catalog {
 
     /// The definition (if any), engine name and identity of a game as `how` opens it.
     fn resolve(&self, spec: &str, how: &How) -> Result<(Option<Definition>, Identity)> {
-        if !Path::new(spec).exists()
-            && let Some(n) = self.standalone(spec)
-        {
-            let name = &n.name;
-            let id = Identity::new(name, &format!("native:{name}"), name.as_bytes(), "native", how.misere);
-            return Ok((None, id));
+        if let Some(n) = self.rust_game(spec) {
+            return Ok((None, Self::rust_identity(n, how)));
         }
         let def = self.load_within(spec, how.options.max_memory)?;
         let engine = match self.native_for(&def, how.engine)? {
@@ -368,19 +413,72 @@ impl Catalog {
         Ok((Some(def), id))
     }
 
+    /// The identity of a game written in Rust found by its own name.
+    fn rust_identity(n: &Native, how: &How) -> Identity {
+        let name = &n.name;
+        Identity::new(name, &format!("native:{name}"), name.as_bytes(), "native", how.misere)
+    }
+
     /// Open a game: a session answering for it with the engine, play and database `how` says.
     pub fn open(&self, spec: &str, how: &How) -> Result<Box<dyn Session>> {
-        if !Path::new(spec).exists()
-            && let Some(n) = self.standalone(spec)
-        {
-            if how.engine == Engine::Definition {
-                bail!("{spec}: a game written in Rust has no definition to interpret (--engine script)");
+        Ok(self.open_reading(spec, how, None)?.0)
+    }
+
+    /// Open the game a game argument names that reads `text` (see [`Catalog::open`]), and
+    /// the position as it writes it. A bare name that several definitions share (`cram`:
+    /// cram.rhai, cram.ron) means the first of them, in the catalogue's order, that reads
+    /// the position; the error says what each one said where none does.
+    pub fn open_reading(
+        &self,
+        spec: &str,
+        how: &How,
+        text: Option<&str>,
+    ) -> Result<(Box<dyn Session>, Option<String>)> {
+        let mut refused: Vec<(String, anyhow::Error)> = Vec::new();
+        for choice in self.choices(spec)? {
+            let label = match &choice {
+                Choice::Rust(n) => format!("{} (written in Rust)", n.name),
+                Choice::File(f) => f.display().to_string(),
+            };
+            let session = match self.open_choice(choice, how) {
+                Ok(s) => s,
+                Err(e) => {
+                    refused.push((label, e));
+                    continue;
+                }
+            };
+            let Some(text) = text else { return Ok((session, None)) };
+            match session.normalize(text) {
+                Ok(p) => return Ok((session, Some(p))),
+                Err(e) => refused.push((label, e.into())),
             }
-            let (_, id) = self.resolve(spec, how)?;
-            let info = n.info.clone().expect("a standalone game has its metadata");
-            return (n.open)(info, how, Some(id));
         }
-        self.open_definition(self.load_within(spec, how.options.max_memory)?, how)
+        if refused.len() == 1 {
+            return Err(refused.pop().expect("one").1);
+        }
+        // The first definition's error first (what a name with one definition says), then the others'.
+        let mut refused = refused.into_iter();
+        let (label, first) = refused.next().ok_or_else(|| anyhow!("{spec}: no game of that name"))?;
+        let said = format!("{first:#}");
+        let others: Vec<String> =
+            refused.filter(|(_, e)| format!("{e:#}") != said).map(|(l, e)| format!("{l} says: {e:#}")).collect();
+        if others.is_empty() {
+            return Err(first);
+        }
+        bail!("{said} (so says {label}; {}; name the file to choose one)", others.join("; "))
+    }
+
+    fn open_choice(&self, choice: Choice, how: &How) -> Result<Box<dyn Session>> {
+        match choice {
+            Choice::Rust(n) => {
+                if how.engine == Engine::Definition {
+                    bail!("{}: a game written in Rust has no definition to interpret (--engine script)", n.name);
+                }
+                let info = n.info.clone().expect("a standalone game has its metadata");
+                (n.open)(info, how, Some(Self::rust_identity(&n, how)))
+            }
+            Choice::File(f) => self.open_definition(load_path_within(&f, how.options.max_memory)?, how),
+        }
     }
 
     /// Open a loaded definition (see [`Catalog::open`]).
@@ -410,7 +508,7 @@ impl Catalog {
     /// when it is one, else the name or path of one game. A term's game must be one the
     /// catalogue finds; a file of that name is always one game.
     pub fn target(&self, arg: &str) -> Result<Target> {
-        if Path::new(arg).exists() || !arg.contains(':') {
+        if Path::new(arg).is_file() || !arg.contains(':') {
             return Ok(Target::Game(arg.to_string()));
         }
         let mut terms = Vec::new();
@@ -433,7 +531,18 @@ impl Catalog {
     pub fn list(&self, dir: Option<&Path>) -> Result<(PathBuf, Vec<Listed>)> {
         let dirs: Vec<PathBuf> = match dir {
             Some(d) => vec![d.to_path_buf()],
-            None => self.dirs.clone(),
+            None => {
+                // Up to the first that exists (the shipped ones are written out only if needed).
+                let mut dirs = Vec::new();
+                for d in self.search_dirs() {
+                    let found = d.is_dir();
+                    dirs.push(d);
+                    if found {
+                        break;
+                    }
+                }
+                dirs
+            }
         };
         let Some(dir) = dirs.iter().find(|d| d.is_dir()) else {
             bail!(
@@ -464,8 +573,8 @@ impl Catalog {
     pub fn served(&self, specs: &[String]) -> Result<Vec<(String, String)>> {
         let mut names: Vec<(String, String)> = Vec::new();
         let specs: Vec<(String, String)> = if specs.is_empty() {
-            let Some(dir) = self.dirs.iter().find(|d| d.is_dir()) else { bail!("no games directory found") };
-            let mut all = definition_files(dir)?;
+            let Some(dir) = self.search_dirs().find(|d| d.is_dir()) else { bail!("no games directory found") };
+            let mut all = definition_files(&dir)?;
             all.sort_by_key(|p| (p.file_stem().map(|s| s.to_owned()), p.extension().is_some_and(|e| e == "ron")));
             let mut v: Vec<(String, String)> = all
                 .iter()
@@ -481,7 +590,7 @@ impl Catalog {
             specs
                 .iter()
                 .map(|s| {
-                    if self.standalone(s).is_some() && !Path::new(s).exists() {
+                    if self.rust_game(s).is_some() {
                         return Ok((s.clone(), s.clone()));
                     }
                     let f = self.find(s)?;

@@ -161,6 +161,19 @@ pub trait Session {
     /// Time the saved database: opening, lookups, `play` moves.
     /// `root`: the position a tier solve was saved from (default: the start).
     fn db_bench(&mut self, samples: usize, root: Option<&str>) -> Result<DbBench>;
+    /// What the game's engine can do (`gamesman info`).
+    fn features(&self) -> Features;
+}
+
+/// What a game's engine can do, and whether its database is saved.
+#[derive(Clone, Debug)]
+pub struct Features {
+    /// Solved tier by tier (`--save` writes an array database).
+    pub tiers: bool,
+    /// A position splits into parts whose Grundy values add up.
+    pub split: bool,
+    /// The saved database (a file, or a folder of tiers), if there is one.
+    pub saved: Option<PathBuf>,
 }
 
 /// Where a session's database is, and whether it has been opened yet.
@@ -1063,6 +1076,12 @@ impl<G: Game> Session for Live<G> {
     fn self_check(&mut self, positions: &[String]) -> GameResult<Option<String>> {
         let positions: Vec<G::Pos> = positions.iter().map(|t| self.parse(t)).collect::<GameResult<_>>()?;
         consistency::self_check(&mut self.a, &positions)
+    }
+
+    fn features(&self) -> Features {
+        let file = self.database_path().ok().filter(|p| p.is_file());
+        let tiers = self.tiers_dir().filter(|d| d.is_dir());
+        Features { tiers: self.game().tiers().is_some(), split: self.game().has_split(), saved: file.or(tiers) }
     }
 
     fn db_bench(&mut self, samples: usize, root: Option<&str>) -> Result<DbBench> {

@@ -55,17 +55,17 @@ impl Catalog {
                 out.push(Term { shared: shared.clone(), position });
                 continue;
             }
-            let def = self.load_within(game, how.options.max_memory)?;
-            if def.info().kind != Kind::Impartial {
+            let (session, position) = self.open_reading(game, &how, Some(pos))?;
+            let info = session.info();
+            if info.kind != Kind::Impartial {
+                let file = session.identity().map_or(game.as_str(), |id| id.file.as_str());
                 bail!(
-                    "{}: {} is {}, and only impartial games add up in a sum (each player has the same moves)",
-                    def.file(),
-                    def.info().name,
-                    def.info().kind
+                    "{file}: {} is {}, and only impartial games add up in a sum (each player has the same moves)",
+                    info.name,
+                    info.kind
                 );
             }
-            let session = self.open_definition(def, &how)?;
-            let position = session.normalize(pos)?;
+            let position = position.expect("a position was given");
             let shared: Shared = Rc::new(RefCell::new(session));
             sessions.insert(game.as_str(), shared.clone());
             out.push(Term { shared, position });

@@ -114,7 +114,6 @@ fn table(title: &str, header: &str, left: usize, rows: &[String]) {
 /// position (or `--position`).
 fn bench_other(args: &BenchArgs, spec: &str) -> Result<String> {
     let game = open(spec, Engine::Definition)?;
-    let name = game.info().name.clone();
     let text = match &args.position {
         Some(t) => t.clone(),
         None => match game.start()? {
@@ -122,13 +121,16 @@ fn bench_other(args: &BenchArgs, spec: &str) -> Result<String> {
             None => anyhow::bail!("{spec}: the game has no start position: give one with --position"),
         },
     };
-    let (t, visited) = best_solve(args.repeat, || open(spec, Engine::Definition), &text)?;
+    bench_row(args, spec, Engine::Definition, &text, "`solve`")
+}
+
+/// One row: the best time of `repeat` solves of `text` by `spec` with `engine`.
+fn bench_row(args: &BenchArgs, spec: &str, engine: Engine, text: &str, what: &str) -> Result<String> {
+    let name = open(spec, engine)?.info().name.clone();
+    let text = text.to_string();
+    let (t, visited) = best_solve(args.repeat, || open(spec, engine), &text)?;
     let shown = if text.len() > 30 { format!("{}…", text.chars().take(28).collect::<String>()) } else { text };
-    Ok(format!(
-        "| {name} | `{}` | `solve` | {visited} | {t:.3} | {:.0} |",
-        shown.replace('\n', "/"),
-        visited as f64 / t
-    ))
+    Ok(format!("| {name} | `{}` | {what} | {visited} | {t:.3} | {:.0} |", shown.replace('\n', "/"), visited as f64 / t))
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
@@ -147,14 +149,38 @@ pub fn run(args: &BenchArgs) -> Result<()> {
             visited as f64 / t
         ));
     }
+    let mut rust = Vec::new();
     for spec in args.games.iter().filter(|g| !SHIPPED.contains(&g.as_str())) {
-        rows.push(bench_other(args, spec)?);
+        if catalog.rust_game(spec).is_none() {
+            rows.push(bench_other(args, spec)?);
+        }
     }
     table(
         "Scripts (`gamesman solve`, engine script):",
         "| game | position | what | positions visited | best time (s) | positions/s |",
         3,
         &rows,
+    );
+    // Games written in Rust, found by their own name: their own benchmark positions (or
+    // --position, or the start), by the native engine.
+    for n in catalog.natives().iter().filter(|n| n.info.is_some() && wanted(args, &n.name)) {
+        let cases: Vec<(String, String)> = match (&args.position, n.bench.is_empty()) {
+            (Some(p), _) => vec![(p.clone(), "`solve`".into())],
+            (None, false) => n.bench.clone(),
+            (None, true) => match open(&n.name, Engine::Auto)?.start()? {
+                Some(p) => vec![(p, "start position".into())],
+                None => anyhow::bail!("{}: the game has no start position: give one with --position", n.name),
+            },
+        };
+        for (position, what) in cases {
+            rust.push(bench_row(args, &n.name, Engine::Auto, &position, &what)?);
+        }
+    }
+    table(
+        "Games written in Rust (`gamesman solve`, engine native):",
+        "| game | position | what | positions visited | best time (s) | positions/s |",
+        3,
+        &rust,
     );
 
     let mut rows = Vec::new();

@@ -87,12 +87,39 @@ pub fn run(args: &CheckArgs) -> Result<i32> {
             args.max_memory
         );
     }
+    let options = crate::solve::Options { max_memory: budget, ..Default::default() };
+    let how = |engine| How { engine, misere: args.misere, database: Database::Off, options: options.clone() };
+    let seed = args.seed.unwrap_or_else(|| fastrand::u64(..));
+    let mode = if args.misere { " (misère)" } else { "" };
+    if let Some(rust) = catalog.rust_game(&args.game) {
+        // A game written in Rust has no definition to compare it with: it is checked against
+        // its own moves.
+        if args.misere && rust.info.as_ref().is_some_and(|i| i.kind == Kind::Puzzle) {
+            bail!("--misere applies to two-player games");
+        }
+        let mut own = catalog.open(&args.game, &how(Engine::Auto))?;
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let positions = own.random_positions(args.from.as_deref(), &mut rng, args.count, 64)?;
+        let name = own.info().name.clone();
+        return Ok(match own.self_check(&positions)? {
+            None => {
+                println!(
+                    "{name}{mode}: {} random positions (seed {seed}) checked against the game's own moves: \
+                     no disagreement (a game written in Rust: no definition to compare it with)",
+                    args.count
+                );
+                0
+            }
+            Some(why) => {
+                println!("{name}{mode} disagrees with itself {why} (seed {seed})");
+                1
+            }
+        });
+    }
     let primary = catalog.load_within(&args.game, budget)?;
     if args.misere && primary.info().kind == Kind::Puzzle {
         bail!("--misere applies to two-player games");
     }
-    let options = crate::solve::Options { max_memory: budget, ..Default::default() };
-    let how = |engine| How { engine, misere: args.misere, database: Database::Off, options: options.clone() };
     let native = catalog.native_for(&primary, Engine::Auto)?.is_some();
     let sampler = catalog.sampler(&primary);
     let other = primary.sibling();
@@ -100,9 +127,7 @@ pub fn run(args: &CheckArgs) -> Result<i32> {
     let name = primary.info().name.clone();
     let first = primary.engine_name();
     let native_name = primary.info().native.clone().unwrap_or_default();
-    let seed = args.seed.unwrap_or_else(|| fastrand::u64(..));
     let mut rng = fastrand::Rng::with_seed(seed);
-    let mode = if args.misere { " (misère)" } else { "" };
     let mut own = catalog.open_definition(primary, &how(Engine::Definition))?;
     if !native && other.is_none() {
         let positions = own.random_positions(args.from.as_deref(), &mut rng, args.count, 64)?;

@@ -5,6 +5,7 @@ mod assignments;
 mod bench;
 mod check;
 mod database;
+mod info;
 mod moves;
 mod output;
 mod play;
@@ -45,6 +46,9 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// The nim-sequence of a heap game (octal or subtraction) and its period
     Sequence(sequence::SequenceArgs),
+    /// What a game is: its rules in brief, position syntax, start, players, moves, engine and
+    /// what it can do
+    Info(info::InfoArgs),
     /// List the games found in the games directory
     Games {
         /// Directory to look in (default: see GAME in `gamesman solve --help`)
@@ -117,10 +121,10 @@ impl From<EngineChoice> for Engine {
 /// What every command that works on one game takes.
 #[derive(Args)]
 pub struct GameArgs {
-    /// A game script or descriptor (games/chomp.rhai, games/kayles.ron), or the name of one
-    /// in the games directory (chomp: chomp.rhai, else chomp.ron). Games are looked for in
-    /// $GAMESMAN_GAMES, then ./games, then the games directory of the source tree gamesman
-    /// was built from
+    /// A game script or descriptor (games/chomp.rhai, games/kayles.ron), or the name of a
+    /// game (chomp: chomp.rhai, or chomp.ron where the script does not read the position).
+    /// Games are looked for in $GAMESMAN_GAMES, then ./games, then among the games shipped
+    /// inside gamesman
     #[arg(value_name = "GAME")]
     game: String,
     /// Position text, the path of a file holding it, or - to read it from stdin.
@@ -150,6 +154,9 @@ pub struct GameArgs {
     /// Read no saved database: always search
     #[arg(long, conflicts_with = "db")]
     no_db: bool,
+    /// The position text read (from the argument, a file or stdin), once.
+    #[arg(skip)]
+    text: std::sync::OnceLock<Option<String>>,
 }
 
 impl GameArgs {
@@ -171,19 +178,30 @@ impl GameArgs {
         }
     }
 
-    /// Open the game from the catalogue.
+    /// Open the game from the catalogue: of the definitions a bare name may mean, the first
+    /// that reads the position.
     pub fn open(&self, options: Options) -> Result<Box<dyn Session>> {
-        catalog().open(&self.game, &self.how(options))
+        let text = self.text()?;
+        Ok(catalog().open_reading(&self.game, &self.how(options), text.as_deref())?.0)
     }
 
-    /// The position to start from: the argument (text, a file, stdin), or the start position.
-    pub fn position(&self, session: &dyn Session, command: &str) -> Result<String> {
+    /// The position text given (the argument, a file's contents, stdin), read once.
+    fn text(&self) -> Result<Option<String>> {
+        if let Some(t) = self.text.get() {
+            return Ok(t.clone());
+        }
         let text = match (&self.position, self.literal) {
             (Some(p), true) => Some(p.clone()),
             (p, false) => position_text(p.as_deref(), self.max_memory_bytes())?,
             (None, true) => None,
         };
-        match text {
+        let _ = self.text.set(text.clone());
+        Ok(text)
+    }
+
+    /// The position to start from: the argument (text, a file, stdin), or the start position.
+    pub fn position(&self, session: &dyn Session, command: &str) -> Result<String> {
+        match self.text()? {
             Some(t) => Ok(session.normalize(&t)?),
             None => session.start()?.ok_or_else(|| {
                 anyhow::anyhow!(
@@ -375,7 +393,15 @@ pub fn main() -> i32 {
 ///     std::process::exit(gamesman::cli::main_with(catalog));
 /// }
 /// ```
+///
+/// Like every Unix tool, it stops quietly when the reader of its output goes away
+/// (`... | head`): it restores the default action of SIGPIPE, which Rust's runtime ignores.
 pub fn main_with(catalog: Catalog) -> i32 {
+    #[cfg(unix)]
+    // SAFETY: SIG_DFL is a valid disposition; changing it races with nothing that reads it.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let _ = CATALOG.set(catalog);
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let matches = Cli::command().get_matches_from(&argv);
@@ -392,6 +418,7 @@ pub fn main_with(catalog: Catalog) -> i32 {
         Command::Serve(a) => serve::run(a),
         Command::Export(a) => database::export(&a),
         Command::Strategy(a) => database::strategy(&a),
+        Command::Info(a) => info::run(&a),
         Command::Games { dir } => list_games(dir).map(|()| 0),
         Command::Sequence(a) => sequence::run(&a),
         Command::Bench(a) => bench::run(&a).map(|()| 0),
@@ -488,11 +515,25 @@ fn position_text(arg: Option<&str>, budget: usize) -> Result<Option<String>> {
 fn list_games(dir: Option<PathBuf>) -> Result<()> {
     let (dir, games) = catalog().list(dir.as_deref())?;
     println!("games in {}:", dir.display());
-    for (name, info) in games {
+    let mut shared = Vec::new();
+    for (name, info) in &games {
         match info {
             Ok(i) => println!("  {name:<22} {:<10} {}", i.kind.as_str(), i.description),
             Err(e) => println!("  {name:<22} (broken)  {e:#}"),
         }
+        if let Some(stem) = name.strip_suffix(".ron")
+            && games.iter().any(|(n, _)| n.strip_suffix(".rhai") == Some(stem))
+        {
+            shared.push(stem);
+        }
+    }
+    if !shared.is_empty() {
+        println!(
+            "A bare name shared by a script and a descriptor ({}) means the script, or the descriptor where the \
+             script does not read the position; name the file (cram.ron) to choose one. \
+             `gamesman info GAME` tells more of a game.",
+            shared.join(", ")
+        );
     }
     Ok(())
 }

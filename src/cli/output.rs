@@ -102,7 +102,14 @@ pub fn report(game: &dyn Session, r: &Report, as_json: bool, elapsed: Duration) 
             if m.position.is_empty() {
                 println!("  {}", m.name); // positions left out: too large to list them all
             } else {
-                println!("  {:<12} -> {}", m.name, block(&m.position));
+                // The position the move leads to, and its remoteness (as `--json` gives it).
+                match m.remoteness {
+                    Some(r) if m.position.contains('\n') => {
+                        println!("  {:<12} (remoteness {r}) -> {}", m.name, block(&m.position))
+                    }
+                    Some(r) => println!("  {:<12} -> {}   (remoteness {r})", m.name, block(&m.position)),
+                    None => println!("  {:<12} -> {}", m.name, block(&m.position)),
+                }
             }
         }
     }

@@ -85,3 +85,89 @@ fn the_binary_has_every_command() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(BufReader::new(err.as_bytes()).lines().count() == 1 && err.contains("\"x\""), "{err}");
 }
+
+/// A fresh empty directory for one test's files.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("moores-nim-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The crate's binary, run in `dir` with its own cache (no user database read or written).
+fn binary_in(dir: &std::path::Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_moores-nim"));
+    c.current_dir(dir).env("XDG_CACHE_HOME", dir.join("cache")).env_remove("GAMESMAN_GAMES");
+    c
+}
+
+fn json_of(out: &std::process::Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A single heap of n is Nim's heap of n whatever k (a move touches the one heap), so its
+/// Grundy value is n: `moores-nim:10` is 10, and with `nim:3` the sum is 10 XOR 3 = 9, a win.
+#[test]
+fn sums_take_a_game_written_in_rust() {
+    let dir = temp_dir("sum");
+    let one = json_of(&binary_in(&dir).args(["solve", "moores-nim:10", "--json"]).output().unwrap());
+    assert_eq!(one["grundy"], 10, "{one}");
+    let sum = json_of(&binary_in(&dir).args(["solve", "moores-nim:10 + nim:3", "--json"]).output().unwrap());
+    assert_eq!(
+        (sum["grundy"].clone(), sum["value"].clone()),
+        (serde_json::json!(9), serde_json::json!("win")),
+        "{sum}"
+    );
+    // The winning moves make the XOR zero: the heap of 10 down to 3.
+    let moves = sum["winning_moves"].as_array().unwrap();
+    assert!(moves.iter().any(|m| m["game"] == "moores-nim" && m["grundy"] == 3), "{sum}");
+    assert!(moves.iter().all(|m| m["grundy"] == if m["game"] == "nim" { 10 } else { 3 }), "{sum}");
+}
+
+/// `check` and `bench` work on a game written in Rust: `check` checks it against its own
+/// moves (there is no definition to compare it with), `bench` times it by the native engine
+/// on the row's own benchmark position.
+#[test]
+fn check_and_bench_take_a_game_written_in_rust() {
+    let dir = temp_dir("check");
+    let out = binary_in(&dir).args(["check", "moores-nim", "--count", "40", "--seed", "7"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("40 random positions") && text.contains("no disagreement"), "{text}");
+    let out = binary_in(&dir).args(["bench", "moores-nim", "--repeat", "1"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("engine native"), "{text}");
+    let row =
+        text.lines().find(|l| l.starts_with("| moores-nim | `k=2 3,4,5,6` |")).unwrap_or_else(|| panic!("{text}"));
+    let visited: u64 = row.split('|').nth(4).unwrap().trim().parse().unwrap();
+    assert!(visited > 0, "{row}");
+}
+
+/// A folder named like the game in the current directory does not hide the game.
+#[test]
+fn a_folder_of_the_same_name_does_not_hide_the_game() {
+    let dir = temp_dir("folder");
+    std::fs::create_dir_all(dir.join("moores-nim")).unwrap();
+    let j = json_of(&binary_in(&dir).args(["solve", "moores-nim", "k=2 3,4,5", "--json"]).output().unwrap());
+    assert_eq!(j["value"], if moore_loses(2, &[3, 4, 5]) { "lose" } else { "win" }, "{j}");
+}
+
+/// When the reader of its output goes away (`| head`), the binary stops quietly: killed by
+/// SIGPIPE, as the `gamesman` binary is, or exit 0; never a panic or "Broken pipe" error.
+#[test]
+#[cfg(unix)]
+fn a_closed_pipe_stops_the_binary_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = temp_dir("pipe");
+    for args in [&["moves", "moores-nim", "k=2 3,4,5"][..], &["export", "moores-nim", "k=2 2,2,2"]] {
+        let mut child = binary_in(&dir).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        // Closed before the binary writes anything.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.signal() == Some(13) || out.status.code() == Some(0), "{args:?}: {:?} {err}", out.status);
+        assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{args:?}: {err}");
+    }
+}
