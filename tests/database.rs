@@ -643,3 +643,56 @@ fn strategies_of_loopy_and_misere_games_check_out() {
     assert!(text.starts_with("Neither player can force a win from 5"), "{text}");
     assert!(text.contains("(again)"), "{text}");
 }
+
+/// A game with tiers saves arrays in a `.tiers` directory: `db list`, `db info` and `db rm`
+/// see it as they see a redb file, `db rm --all` removes it, and the save counts the
+/// positions reachable from the start, not the tiers' index slots (tic-tac-toe: 5,478
+/// reachable positions, the published count).
+#[test]
+fn tier_saves_are_listed_shown_and_removed() {
+    let dir = temp_dir("db-tiers");
+    let cache = dir.join("cache");
+    let with_cache = |args: &[&str]| {
+        let out = bin().args(args).env("XDG_CACHE_HOME", &cache).output().unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let ttt = "games/tictactoe.ron";
+    let (code, _, err) = with_cache(&["solve", ttt, "--save"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("saved: 5478 positions reachable from the root"), "{err}");
+    let saves = || -> Vec<String> {
+        std::fs::read_dir(cache.join("gamesman"))
+            .map(|d| d.filter_map(|e| Some(e.ok()?.file_name().to_string_lossy().into_owned())).collect())
+            .unwrap_or_default()
+    };
+    assert!(saves().iter().any(|n| n.ends_with(".tiers")), "{:?}", saves());
+    let (code, out, _) = with_cache(&["db", "list"]);
+    assert_eq!(code, 0);
+    let line = out.lines().find(|l| l.contains(".tiers")).unwrap_or_else(|| panic!("{out}"));
+    assert!(line.contains("tictactoe") && line.contains(" 5478 positions"), "{out}");
+    let (code, out, err) = with_cache(&["db", "info", ttt]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("positions:   5478"), "{out}");
+    assert!(out.contains("game:        tictactoe"), "{out}");
+    // One redb database beside it; `db rm GAME` removes the tier save alone.
+    let (code, _, err) = with_cache(&["solve", "nim", "3,5", "--save"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = with_cache(&["db", "rm", ttt]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("removed").count(), 1, "{out}");
+    assert!(!saves().iter().any(|n| n.ends_with(".tiers")), "{:?}", saves());
+    let (code, _, _) = with_cache(&["db", "info", ttt]);
+    assert_ne!(code, 0);
+    // `rm --all` takes both kinds.
+    let (code, _, err) = with_cache(&["solve", ttt, "--save"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = with_cache(&["db", "rm", "--all"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.matches("removed").count(), 2, "{out}");
+    assert!(saves().is_empty(), "{:?}", saves());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -460,3 +460,25 @@ fn analyze_of_a_game_a_million_moves_deep_keeps_to_the_budget() {
     assert_eq!(rows.last().unwrap()["remoteness_to"], 1_000_000);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A game with tiers is solved by tiers, without `--save`, where the search needs more than
+/// the memory budget: Quixo 3×3 under `--max-memory 1` (the search used to refuse, "the
+/// reachable positions need more than the memory budget"), its values and remoteness checked
+/// against the independent solver's (tests/data/quixo3.jsonl).
+#[test]
+fn tiers_answer_without_save_where_the_search_would_not_fit() {
+    let oracle = common::known(include_str!("data/quixo3.jsonl"));
+    // The start and positions far from the end (where the search needs the most).
+    let deep = oracle.iter().filter(|k| k.remoteness.is_none_or(|r| r >= 5));
+    for k in deep.step_by(112) {
+        let out = bin().args(["solve", "quixo", &k.position, "--max-memory", "1", "--json"]).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{}: {}", k.position, String::from_utf8_lossy(&out.stderr));
+        let r: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(r["value"], k.value.as_str(), "{}: {r}", k.position);
+        assert_eq!(r["remoteness"].as_u64(), k.remoteness.map(u64::from), "{}: {r}", k.position);
+        if k.position == ".../.../... X" {
+            assert_eq!(r["source"], "tiers", "{r}");
+        }
+    }
+}

@@ -37,10 +37,16 @@ pub struct BoardView {
 /// What a save wrote.
 #[derive(Clone, Debug)]
 pub struct Saved {
+    /// Positions saved: for a tier save, those reachable from the root (symmetry classes
+    /// where `classes_only`), not the tiers' index slots.
     pub positions: u64,
     pub path: PathBuf,
     pub bytes: u64,
     pub seconds: f64,
+    /// A tier save: the index slots of its tiers (every index, reachable or not) and its tiers.
+    pub indices: Option<(u64, usize)>,
+    /// A tier save whose root has symmetric images: `positions` counts symmetry classes.
+    pub classes_only: bool,
 }
 
 /// What `gamesman db bench` measures.
@@ -184,12 +190,26 @@ struct DbState {
     attached: bool,
 }
 
+/// A tier solve made for this command alone (no `--save`), in the temporary directory:
+/// removed when the session ends.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 /// A game of type `G` as a [`Session`].
 pub struct Live<G: Game> {
     a: Analyzer<G>,
     engine: &'static str,
     identity: Option<Identity>,
     db: DbState,
+    /// The tier solve of this command, where the search could not answer without it.
+    scratch: Option<Scratch>,
 }
 
 impl<G: Game> Live<G> {
@@ -218,6 +238,7 @@ impl<G: Game> Live<G> {
             engine,
             identity,
             db: DbState { mode: how.database.clone(), path, attached: false },
+            scratch: None,
         })
     }
 
@@ -288,25 +309,42 @@ impl<G: Game> Live<G> {
         // Lookups must not hold tier files the solve rewrites.
         self.a.set_arrays(None);
         self.db.attached = false;
+        let root_tier = self.tiers_fit(root)?;
         let tiers = self.game().tiers().expect("a game with tiers");
+        let arrays = ArrayDb::create(&dir, &id.hash)?;
+        let opts = tier::TierOptions {
+            threads: threads.max(1),
+            memory: self.budget() as u64,
+            ..tier::TierOptions::for_space(tiers, self.grundy_in_tiers())
+        };
+        let stats = tier::solve_with(tiers, root_tier, &arrays, &self.progress(), opts)?;
+        drop(arrays);
+        self.tiers_saved(root, dir, &id, &stats, started)
+    }
+
+    /// The root's tier, once every tier reachable from it is known to fit the memory budget
+    /// of the tier solver (checked before anything is solved or created).
+    fn tiers_fit(&self, root: &G::Pos) -> GameResult<crate::game::tier::Tier> {
+        let Some(tiers) = self.game().tiers() else {
+            return Err(GameError::Unsupported(format!("{}: this game has no tiers", self.info().name)));
+        };
         let root_tier = tiers.try_locate(root)?.0;
-        // Before anything is solved or created: every tier must fit the memory budget. The
-        // solver holds a tier's state (at most about 32 bytes an index: 24–27 measured on
+        // The solver holds a tier's state (at most about 32 bytes an index: 24–27 measured on
         // Connect-Four, docs/performance.md) and its child tiers' arrays (2 bytes an index).
         let budget = self.budget() as u64;
         for t in crate::game::tier::tier_order(tiers, root_tier) {
             let size = tiers.tier_size(t);
             if size > u32::MAX as u64 {
-                bail!(
+                return Err(GameError::OutOfMemory(format!(
                     "{}: the tier {} has {}, more than the 2^32 positions the tier solver indexes in a tier",
                     self.info().name,
                     tiers.tier_name(t),
                     if size == u64::MAX { "2^64 positions or more".to_string() } else { format!("{size} positions") }
-                );
+                )));
             }
             let need = tier::tier_bytes(tiers, t);
             if need > budget {
-                bail!(
+                return Err(GameError::OutOfMemory(format!(
                     "{}: the tier {} has {size} positions, and solving it takes about {} MiB ({} bytes \
                      a position and 2 for each of its child tiers'), more than the memory budget of {} MiB (--max-memory)",
                     self.info().name,
@@ -314,24 +352,106 @@ impl<G: Game> Live<G> {
                     need.div_ceil(1 << 20),
                     tier::TIER_BYTES_AN_INDEX,
                     budget >> 20
-                );
+                )));
             }
         }
         if let Some(e) = tiers.failure() {
-            return Err(e.into());
+            return Err(e);
         }
-        let arrays = ArrayDb::create(&dir, &id.hash)?;
-        let opts = tier::TierOptions {
-            threads: threads.max(1),
-            ..tier::TierOptions::for_space(tiers, self.grundy_in_tiers())
-        };
-        let stats = tier::solve_with(tiers, root_tier, &arrays, &self.progress(), opts)?;
+        Ok(root_tier)
+    }
+
+    /// Answer by `ask`; where the search needs more than the memory budget and the game has
+    /// tiers (and no saved tier solve is open), solve the tiers from `pos` for this command
+    /// alone (into the temporary directory, removed at the end) and ask again, from the arrays.
+    fn or_by_tiers<T>(
+        &mut self,
+        pos: &G::Pos,
+        mut ask: impl FnMut(&mut Analyzer<G>) -> GameResult<T>,
+    ) -> GameResult<(T, bool)> {
+        match ask(&mut self.a) {
+            Err(GameError::OutOfMemory(why)) if self.game().tiers().is_some() && self.a.arrays().is_none() => {
+                self.a.reset();
+                if let Err(e) = self.solve_tiers_now(pos) {
+                    return Err(match e {
+                        GameError::OutOfMemory(tiers) => {
+                            GameError::OutOfMemory(format!("{why}; and by tiers: {tiers}"))
+                        }
+                        e => e,
+                    });
+                }
+                Ok((ask(&mut self.a)?, true))
+            }
+            r => r.map(|t| (t, false)),
+        }
+    }
+
+    /// The tier solve of everything reachable from `pos`'s tier, into a temporary directory
+    /// that lives as long as the session; read first from then on.
+    fn solve_tiers_now(&mut self, pos: &G::Pos) -> GameResult<()> {
+        let root_tier = self.tiers_fit(pos)?;
+        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let dir = std::env::temp_dir().join(format!("gamesman-{}-{stamp}.tiers", std::process::id()));
+        let scratch = Scratch { dir: dir.clone() };
+        let hash = self.identity.as_ref().map_or("scratch", |id| id.hash.as_str());
+        let arrays = ArrayDb::create(&dir, hash)?;
+        let tiers = self.game().tiers().expect("a game with tiers");
+        let opts =
+            tier::TierOptions { memory: self.budget() as u64, ..tier::TierOptions::for_space(tiers, self.grundy_in_tiers()) };
+        tier::solve_with(tiers, root_tier, &arrays, &self.progress(), opts)?;
+        self.a.set_arrays(Some(arrays));
+        self.scratch = Some(scratch);
+        Ok(())
+    }
+
+    /// After a tier save: count the positions reachable from `root` through the arrays (a
+    /// tier solve solves every index, reachable or not), write the save's `meta` file (what
+    /// `gamesman db list` and `db info` print), and say what was saved.
+    fn tiers_saved(
+        &mut self,
+        root: &G::Pos,
+        dir: PathBuf,
+        id: &Identity,
+        stats: &tier::TierStats,
+        started: Instant,
+    ) -> Result<Saved> {
+        self.a.set_arrays(Some(ArrayDb::open(&dir, Some(&id.hash))?));
+        self.db.attached = true;
+        let report = self.analyze_tiers(root, Instant::now())?;
+        let count = |k: &str| report.as_ref().and_then(|r| r[k].as_u64());
+        let (positions, classes) = (count("positions").unwrap_or(stats.positions), count("classes"));
+        let classes_only = report.is_some() && !Self::counts_images(&report);
+        let bytes = crate::db::array::dir_bytes(&dir);
+        let mut meta = vec![
+            ("game", id.game.clone()),
+            ("file", id.file.clone()),
+            ("engine", id.engine.clone()),
+            ("misere", if id.misere { "yes" } else { "no" }.to_string()),
+            ("root", self.fmt(root)?.trim_end().replace('\n', "/")),
+            ("positions", positions.to_string()),
+        ];
+        if let Some(c) = classes {
+            meta.push(("classes", c.to_string()));
+        }
+        meta.push(("indices", stats.positions.to_string()));
+        meta.push(("tiers", stats.tiers.to_string()));
+        let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        meta.push(("created", secs.to_string()));
+        crate::db::array::write_meta(&dir, &meta)?;
         Ok(Saved {
-            positions: stats.positions,
-            bytes: stats.bytes,
+            positions,
+            bytes,
             path: dir,
             seconds: started.elapsed().as_secs_f64(),
+            indices: Some((stats.positions, stats.tiers)),
+            classes_only,
         })
+    }
+
+    /// Whether an `analyze` report from the arrays counted the positions themselves (not
+    /// only their symmetry classes).
+    fn counts_images(report: &Option<Json>) -> bool {
+        report.as_ref().and_then(|r| r["counted"].as_str()).is_some_and(|c| !c.contains("up to symmetry"))
     }
 
     /// Whether a tier solve of this game computes Grundy values: an impartial game under
@@ -713,6 +833,8 @@ impl<G: Game> Live<G> {
             bytes: std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
             path,
             seconds: started.elapsed().as_secs_f64(),
+            indices: None,
+            classes_only: false,
         })
     }
 
@@ -855,13 +977,17 @@ impl<G: Game> Session for Live<G> {
     fn solve(&mut self, text: &str) -> GameResult<Report> {
         self.attach()?;
         let pos = self.parse(text)?;
-        self.a.solve(&pos)
+        let (mut report, by_tiers) = self.or_by_tiers(&pos, |a| a.solve(&pos))?;
+        if by_tiers {
+            report.source = "tiers";
+        }
+        Ok(report)
     }
 
     fn value(&mut self, text: &str) -> GameResult<(Solution, Option<u64>)> {
         self.attach()?;
         let pos = self.parse(text)?;
-        self.a.value(&pos)
+        Ok(self.or_by_tiers(&pos, |a| a.value(&pos))?.0)
     }
 
     fn source(&mut self, text: &str) -> GameResult<&'static str> {
@@ -873,13 +999,13 @@ impl<G: Game> Session for Live<G> {
     fn moves(&mut self, text: &str) -> GameResult<Vec<MoveInfo>> {
         self.attach()?;
         let pos = self.parse(text)?;
-        self.a.moves(&pos)
+        Ok(self.or_by_tiers(&pos, |a| a.moves(&pos))?.0)
     }
 
     fn move_values(&mut self, text: &str, each: &mut dyn FnMut(&MoveInfo, bool)) -> GameResult<Vec<MoveInfo>> {
         self.attach()?;
         let pos = self.parse(text)?;
-        self.a.move_values(&pos, each)
+        Ok(self.or_by_tiers(&pos, |a| a.move_values(&pos, &mut *each))?.0)
     }
 
     fn fill_remoteness(&mut self, list: &mut [MoveInfo]) -> GameResult<()> {
@@ -1017,12 +1143,10 @@ impl<G: Game> Session for Live<G> {
         let open = || Ok(ArrayDb::create(&dir, &id.hash)?);
         let opts = tier::TierOptions::for_space(tiers, self.grundy_in_tiers());
         let stats = crate::solve::tier_mpi::solve(tiers, root_tier, &id.hash, &open, threads, opts, &progress)?;
-        Ok(stats.map(|stats| Saved {
-            positions: stats.positions,
-            bytes: stats.bytes,
-            path: dir.clone(),
-            seconds: started.elapsed().as_secs_f64(),
-        }))
+        match stats {
+            Some(stats) => Ok(Some(self.tiers_saved(&root, dir, &id, &stats, started)?)),
+            None => Ok(None),
+        }
     }
 
     fn export(&mut self, text: Option<&str>, emit: &mut dyn FnMut(&str, Record) -> Result<()>) -> Result<()> {

@@ -33,11 +33,68 @@ struct Target {
 impl Target {
     fn path(&self) -> Result<PathBuf> {
         let p = Path::new(&self.target);
-        if p.extension().is_some_and(|e| e == "redb") {
+        if p.extension().is_some_and(|e| e == "redb" || e == "tiers") {
             return Ok(p.to_path_buf());
         }
         let how = How { engine: self.engine.into(), misere: self.misere, database: Database::Saved, ..How::default() };
         super::catalog().database_path(&self.target, &how)
+    }
+
+    /// The saved databases the target names: its redb file, the directory of its tier save
+    /// (`NAME.tiers/`, for a game with tiers), or both where both are there.
+    fn saved(&self) -> Result<(PathBuf, Vec<PathBuf>)> {
+        let path = self.path()?;
+        let tiers =
+            if path.extension().is_some_and(|e| e == "tiers") { path.clone() } else { path.with_extension("tiers") };
+        let mut found = Vec::new();
+        if path.is_file() && path.extension().is_some_and(|e| e == "redb") {
+            found.push(path.clone());
+        }
+        if db::array::is_save(&tiers) {
+            found.push(tiers);
+        }
+        Ok((path, found))
+    }
+}
+
+/// Remove a database: a redb file, or a tier save's directory (only one: it holds an
+/// identity file).
+fn remove(p: &Path) -> Result<()> {
+    if p.is_dir() {
+        if !db::array::is_save(p) {
+            bail!("{}: not a gamesman database (no identity file): not removed", p.display());
+        }
+        std::fs::remove_dir_all(p).with_context(|| format!("cannot remove {}", p.display()))
+    } else {
+        std::fs::remove_file(p).with_context(|| format!("cannot remove {}", p.display()))
+    }
+}
+
+/// `db info` of a tier save: its `meta` file, its tiers and size.
+fn tiers_info(dir: &Path) {
+    let meta = db::array::read_meta(dir);
+    let size = db::array::dir_bytes(dir);
+    println!("directory:   {} (a tier save: one array file a tier)", dir.display());
+    if meta.is_empty() {
+        println!("(no meta file: the save did not finish; run it again to resume)");
+    }
+    let mut positions = None;
+    for (k, v) in &meta {
+        let v = match k.as_str() {
+            "created" => v.parse::<u64>().map_or_else(|_| v.clone(), output::date_time),
+            "positions" => {
+                positions = v.parse::<u64>().ok();
+                format!("{v} (reachable from the root)")
+            }
+            "indices" => format!("{v} (index slots of the tiers, reachable or not)"),
+            _ => v.clone(),
+        };
+        println!("{:<12} {v}", format!("{k}:"));
+    }
+    println!("solved:      {}", output::count(db::array::tier_files(dir) as u64, "tier"));
+    match positions {
+        Some(n) => println!("size:        {size} bytes, {} a position", output::bytes_a_position(size, n)),
+        None => println!("size:        {size} bytes"),
     }
 }
 
@@ -134,6 +191,20 @@ pub fn db_command(a: &DbArgs) -> Result<i32> {
             println!("databases in {}:", dir.display());
             for f in files {
                 let name = f.file_name().unwrap_or_default().to_string_lossy().into_owned();
+                if f.is_dir() {
+                    let meta: std::collections::BTreeMap<String, String> =
+                        db::array::read_meta(&f).into_iter().collect();
+                    let get = |k: &str| meta.get(k).cloned().unwrap_or_else(|| "?".into());
+                    println!(
+                        "  {name:<36} {:<12} {:>10} positions {:>8.1} MiB  {} (tiers){}",
+                        get("game"),
+                        get("positions"),
+                        db::array::dir_bytes(&f) as f64 / (1 << 20) as f64,
+                        get("file"),
+                        if get("misere") == "yes" { " (misère)" } else { "" }
+                    );
+                    continue;
+                }
                 let size = std::fs::metadata(&f).map(|m| m.len()).unwrap_or(0);
                 match Store::open(&f, None) {
                     Ok(s) => {
@@ -154,8 +225,14 @@ pub fn db_command(a: &DbArgs) -> Result<i32> {
             Ok(0)
         }
         DbCommand::Info(t) => {
-            let path = t.path()?;
-            if !path.exists() {
+            let (path, found) = t.saved()?;
+            if let Some(dir) = found.iter().find(|p| p.is_dir()) {
+                tiers_info(dir);
+                if found.len() == 1 {
+                    return Ok(0);
+                }
+            }
+            if !path.is_file() {
                 bail!(
                     "{}: no database saved for {} (save one with `gamesman solve {} --save`)",
                     path.display(),
@@ -191,14 +268,19 @@ pub fn db_command(a: &DbArgs) -> Result<i32> {
                     all.extend(db::leftovers(&dir));
                     all
                 }
-                (Some(t), false) => vec![t.path()?],
-                (None, false) => bail!("say which database to remove (a game or a .redb file), or --all"),
+                (Some(t), false) => match t.saved()? {
+                    (path, found) if found.is_empty() => bail!("{}: no such database", path.display()),
+                    (_, found) => found,
+                },
+                (None, false) => {
+                    bail!("say which database to remove (a game, a .redb file or a .tiers directory), or --all")
+                }
             };
             for p in &paths {
                 if !p.exists() {
                     bail!("{}: no such database", p.display());
                 }
-                std::fs::remove_file(p).with_context(|| format!("cannot remove {}", p.display()))?;
+                remove(p)?;
                 println!("removed {}", p.display());
             }
             if paths.is_empty() {

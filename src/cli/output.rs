@@ -39,6 +39,20 @@ pub fn date_time(secs: u64) -> String {
 
 /// What `--save` wrote, on stderr.
 pub fn saved(s: &Saved) {
+    if let Some((indices, tiers)) = s.indices {
+        eprintln!(
+            "saved: {} reachable from the root{} ({} in {}) in {} ({:.1} MiB, {} bytes a position) in {:.2} s",
+            count(s.positions, "position"),
+            if s.classes_only { " up to symmetry (one a class)" } else { "" },
+            count(indices, "index slot"),
+            count(tiers as u64, "tier"),
+            s.path.display(),
+            s.bytes as f64 / (1 << 20) as f64,
+            bytes_a_position(s.bytes, s.positions),
+            s.seconds
+        );
+        return;
+    }
     eprintln!(
         "saved: {} in {} ({:.1} MiB, {} bytes a position) in {:.2} s",
         count(s.positions, "position"),

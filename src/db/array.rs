@@ -485,6 +485,42 @@ impl Cache {
     }
 }
 
+/// The name of the file in a save's directory that says what it holds (`key: value` lines:
+/// the game, its definition, the positions reachable from the root, the index slots...),
+/// written when a save finishes.
+pub const META: &str = "meta";
+
+/// Write a finished save's `meta` file (under a temporary name, then renamed).
+pub fn write_meta(dir: &Path, meta: &[(&str, String)]) -> DbResult<()> {
+    let text: String = meta.iter().map(|(k, v)| format!("{k}: {}\n", v.replace('\n', " "))).collect();
+    let tmp = dir.join(format!(".{META}.tmp"));
+    std::fs::write(&tmp, text).map_err(|e| io(&tmp, format!("cannot write: {e}")))?;
+    std::fs::rename(&tmp, dir.join(META)).map_err(|e| io(dir, format!("cannot write {META}: {e}")))
+}
+
+/// A save's `meta` file, in order (empty where there is none: a save stopped half way).
+pub fn read_meta(dir: &Path) -> Vec<(String, String)> {
+    let Ok(text) = std::fs::read_to_string(dir.join(META)) else { return Vec::new() };
+    text.lines().filter_map(|l| l.split_once(':')).map(|(k, v)| (k.trim().to_string(), v.trim().to_string())).collect()
+}
+
+/// Whether `dir` is the directory of a tier save (it holds an identity file).
+pub fn is_save(dir: &Path) -> bool {
+    dir.is_dir() && dir.join(IDENTITY).is_file()
+}
+
+/// Bytes on disk of a save's directory, all files together.
+pub fn dir_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir).map(|d| d.filter_map(|e| e.ok()?.metadata().ok()).map(|m| m.len()).sum()).unwrap_or(0)
+}
+
+/// The tiers a save's directory holds (solved tiers, each one file).
+pub fn tier_files(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "tier")).count())
+        .unwrap_or(0)
+}
+
 /// A saved tier solve, open for lookups (each tier's file is opened at its first lookup).
 pub struct ArrayDb {
     dir: PathBuf,
@@ -621,9 +657,7 @@ impl ArrayDb {
 
     /// Bytes on disk, all files together.
     pub fn bytes(&self) -> u64 {
-        std::fs::read_dir(&self.dir)
-            .map(|d| d.filter_map(|e| e.ok()?.metadata().ok()).map(|m| m.len()).sum())
-            .unwrap_or(0)
+        dir_bytes(&self.dir)
     }
 }
 

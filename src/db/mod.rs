@@ -572,7 +572,8 @@ pub fn leftovers(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Databases in `dir`, sorted by file name.
+/// Databases in `dir`, sorted by name: redb files, and the directories of tier saves
+/// (`NAME.tiers/`, see [`array`]).
 pub fn list(dir: &Path) -> DbResult<Vec<PathBuf>> {
     if !dir.is_dir() {
         return Ok(Vec::new());
@@ -580,7 +581,10 @@ pub fn list(dir: &Path) -> DbResult<Vec<PathBuf>> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| io(dir, e))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "redb"))
+        .filter(|p| {
+            (p.extension().is_some_and(|e| e == "redb") && p.is_file())
+                || (p.extension().is_some_and(|e| e == "tiers") && array::is_save(p))
+        })
         .collect();
     out.sort();
     Ok(out)

@@ -283,28 +283,37 @@ impl Table {
     }
 }
 
-/// The most states a table of nimbers may hold (two bytes each: 256 MiB).
+/// The most states a table of nimbers may hold (two bytes each, and two of remoteness: 512 MiB).
 pub const MAX_NIMBER_STATES: u64 = 1 << 27;
 
-/// The nimber (Grundy value) of every state below a bound.
+/// The nimber (Grundy value) and remoteness of every state below a bound.
 pub struct Nimbers {
     table: Table,
     /// By rank; the empty board (rank 0) is never a child and has none.
     g: Vec<u16>,
+    /// Remoteness by rank: a win's is one more than its fastest losing child's, a loss's one
+    /// more than its slowest child's (0 with no move: the poison alone).
+    r: Vec<u16>,
 }
 
 impl Nimbers {
     /// Every state below `h` in rank order: each state's children have smaller ranks, so
-    /// one pass computes each nimber as the mex of its children's, reading each child's rank
-    /// from the prefix sums in O(1) (as `first_losing_child` does).
+    /// one pass computes each nimber as the mex of its children's, and each remoteness from
+    /// its children's, reading each child's rank from the prefix sums in O(1) (as
+    /// `first_losing_child` does).
     pub fn build(h: &[u32]) -> GameResult<Nimbers> {
         let table = Table::layout(h, MAX_NIMBER_STATES)?;
         let (n, total) = (h.len(), table.total as usize);
         let mut g: Vec<u16> = Vec::new();
-        g.try_reserve_exact(total).map_err(|_| {
-            GameError::OutOfMemory(format!("{total} nimbers ({} MiB) do not fit in memory", (total * 2) >> 20))
+        let mut rem: Vec<u16> = Vec::new();
+        g.try_reserve_exact(total).and_then(|_| rem.try_reserve_exact(total)).map_err(|_| {
+            GameError::OutOfMemory(format!(
+                "{total} nimbers and remotenesses ({} MiB) do not fit in memory",
+                (total * 4) >> 20
+            ))
         })?;
         g.resize(total, 0);
+        rem.resize(total, 0);
         let mut x = vec![0u32; n];
         let mut sx = vec![0u64; n + 1];
         // Nimbers seen among a state's children, as bits; `high` bounds the words in use.
@@ -314,11 +323,23 @@ impl Nimbers {
             table.advance(&mut x);
             table.suffix_sums(&x, &mut sx);
             seen[..high].iter_mut().for_each(|w| *w = 0);
+            // The fastest losing child and the slowest child (remoteness + 1; 0: none).
+            let (mut fastest_loss, mut slowest) = (u32::MAX, 0u32);
             table.each_child(&x, rank as u64, &sx, |_, _, child| {
                 let v = g[child as usize] as usize;
                 seen[v / 64] |= 1 << (v % 64);
+                let r1 = rem[child as usize] as u32 + 1;
+                if v == 0 {
+                    fastest_loss = fastest_loss.min(r1);
+                }
+                slowest = slowest.max(r1);
                 false
             });
+            let r = if fastest_loss != u32::MAX { fastest_loss } else { slowest };
+            if r >= u16::MAX as u32 {
+                return Err(GameError::Unsupported(format!("a remoteness above {r}: more than this table holds")));
+            }
+            rem[rank] = r as u16;
             let mut mex = 0;
             while seen[mex / 64] >> (mex % 64) & 1 == 1 {
                 mex += 1;
@@ -329,7 +350,12 @@ impl Nimbers {
             high = high.max(mex / 64 + 1);
             g[rank] = mex as u16;
         }
-        Ok(Nimbers { table, g })
+        Ok(Nimbers { table, g, r: rem })
+    }
+
+    /// The remoteness of `x` (a state below the bound; not the empty board).
+    pub fn remoteness(&self, x: &[u32]) -> u32 {
+        self.r[self.table.rank(x) as usize] as u32
     }
 
     pub fn contains(&self, x: &[u32]) -> bool {
@@ -431,6 +457,12 @@ impl Chomp {
     /// The nimber of `x` from a table that covers it (built when needed), or `None` for a
     /// board with too many states below it for a table of nimbers.
     pub fn nimber(&self, x: &[u32]) -> GameResult<Option<u64>> {
+        Ok(self.nimber_and_remoteness(x)?.map(|(g, _)| g))
+    }
+
+    /// The nimber and remoteness of `x` from a table that covers it (built when needed), or
+    /// `None` for a board with too many states below it for that table.
+    pub fn nimber_and_remoteness(&self, x: &[u32]) -> GameResult<Option<(u64, u32)>> {
         if x.iter().all(|&v| v == 0) || count_states(x).is_none_or(|n| n > MAX_NIMBER_STATES) {
             return Ok(None);
         }
@@ -438,7 +470,7 @@ impl Chomp {
         if !cache.as_ref().is_some_and(|t| t.contains(x)) {
             *cache = Some(Nimbers::build(x)?);
         }
-        Ok(cache.as_ref().map(|t| t.get(x)))
+        Ok(cache.as_ref().map(|t| (t.get(x), t.remoteness(x))))
     }
 
     /// Whether `x` is a loss, from a table that covers it (built when needed).
@@ -532,8 +564,9 @@ impl Game for Chomp {
                 }
             }
         }
-        let grundy = self.nimber(x)?;
-        Ok(Some(Shortcut { value, remoteness: None, grundy, winning_moves }))
+        let table = self.nimber_and_remoteness(x)?;
+        let (grundy, remoteness) = (table.map(|t| t.0), table.map(|t| t.1));
+        Ok(Some(Shortcut { value, remoteness, grundy, winning_moves }))
     }
 
     fn search_size(&self, x: &Vec<u32>) -> Option<f64> {
