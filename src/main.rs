@@ -10,5 +10,12 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // A file size limit (`ulimit -f`) is a write error like a full disk (EFBIG, reported with
+    // the file's name), not a silent death by SIGXFSZ.
+    #[cfg(unix)]
+    // SAFETY: as above; SIG_IGN is a valid disposition.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     std::process::exit(gamesman::cli::main());
 }

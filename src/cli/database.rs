@@ -19,7 +19,8 @@ pub struct DbArgs {
 /// Which database: a `.redb` file, or a game whose database in the default directory is meant.
 #[derive(Args)]
 struct Target {
-    /// A database file (.redb), or a game (as for `solve`) whose saved database is meant
+    /// A database file (.redb), a tier save (its folder, or a file in it), an endgame table
+    /// (.parts), or a game (as for `solve`) whose saved database is meant
     #[arg(value_name = "GAME|FILE")]
     target: String,
     /// The database of the misère game
@@ -33,7 +34,11 @@ struct Target {
 impl Target {
     fn path(&self) -> Result<PathBuf> {
         let p = Path::new(&self.target);
-        if p.extension().is_some_and(|e| e == "redb") {
+        // A saved file named by its path: a database, a tier save (its folder, or one file
+        // in it: a tier, its identity), an endgame table.
+        let saved = p.extension().is_some_and(|e| e == "redb" || e == "tiers" || e == "tier" || e == "parts")
+            || p.parent().and_then(Path::extension).is_some_and(|e| e == "tiers");
+        if saved && std::fs::symlink_metadata(p).is_ok() || p.extension().is_some_and(|e| e == "redb") {
             return Ok(p.to_path_buf());
         }
         let how = How { engine: self.engine.into(), misere: self.misere, database: Database::Saved, ..How::default() };
@@ -195,10 +200,10 @@ pub fn db_command(a: &DbArgs) -> Result<i32> {
                 (None, false) => bail!("say which database to remove (a game or a .redb file), or --all"),
             };
             for p in &paths {
-                if !p.exists() {
-                    bail!("{}: no such database", p.display());
-                }
-                std::fs::remove_file(p).with_context(|| format!("cannot remove {}", p.display()))?;
+                // The path itself, not what a link leads to (a link to /dev/zero is removed).
+                let Ok(meta) = std::fs::symlink_metadata(p) else { bail!("{}: no such database", p.display()) };
+                if meta.is_dir() { std::fs::remove_dir_all(p) } else { std::fs::remove_file(p) }
+                    .with_context(|| format!("cannot remove {}", p.display()))?;
                 println!("removed {}", p.display());
             }
             if paths.is_empty() {

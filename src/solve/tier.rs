@@ -18,8 +18,9 @@
 //!    have records; the other indices hold 0 (no record), which compresses to almost nothing:
 //!    a lookup reads the record of the position's representative.
 //!
-//! A tier whose array is already saved is not solved again, so a killed solve resumes at the
-//! first tier left unsolved. The solver knows nothing of any particular game.
+//! A tier whose array is already saved (and checks out whole: this game's, its size, every
+//! block's checksum) is not solved again, so a killed solve resumes at the first tier left
+//! unsolved; a damaged one is solved again. The solver knows nothing of any particular game.
 //!
 //! **Parent positions**: where the game gives them ([`TierSpace::has_parents`]) the solver
 //! keeps no reversed edges: the parents of a position decided in the retrograde analysis are
@@ -124,8 +125,16 @@ pub fn solve_with(
     let mut stats = TierStats { tiers: order.len(), ..TierStats::default() };
     for &tier in &order {
         stats.positions += space.tier_size(tier);
-        if db.has(tier)? {
-            continue;
+        // A tier saved before is trusted once it is checked whole (this game's, its size,
+        // every block's checksum); a damaged one is solved again.
+        match db.verify(tier, space.tier_size(tier)) {
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(e @ crate::db::DbError::Damaged { .. }) => {
+                progress.suspend(|| eprintln!("gamesman: note: {e}: solving the tier again"));
+                db.remove(tier)?;
+            }
+            Err(e) => return Err(e.into()),
         }
         if stop_after.is_some_and(|k| stats.solved >= k) {
             return Err(GameError::Unsupported(format!(
@@ -140,7 +149,7 @@ pub fn solve_with(
                 order.len()
             )));
         }
-        let (array, reps) = solve_tier_full(space, tier, opts, &mut |c| Ok(db.load_full(c)?))?;
+        let (array, reps) = solve_tier_full(space, tier, opts, &mut |c| Ok(db.load_full(c, space.tier_size(c))?))?;
         db.write_full(tier, &array.records, array.grundy.as_deref())?;
         stats.representatives += reps;
         stats.solved += 1;
