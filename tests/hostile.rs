@@ -567,15 +567,25 @@ fn a_file_size_limit_is_a_clear_error_and_leaves_no_partial_file() {
     // `.tier.PID.tmp` stayed, even after a later complete save.
     let dir = common::temp_dir("tier-ulimit").join("ttt.tiers");
     let db = dir.display().to_string();
+    // The save's folder and identity made first (stopped before its first tier), so that the
+    // limit of no bytes at all stops the first tier's file.
+    let o = gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "tier") {
+            std::fs::remove_file(p).unwrap();
+        }
+    }
     let mut cmd = std::process::Command::new("sh");
     cmd.current_dir(common::root()).args([
         "-c",
-        "ulimit -f 1; exec \"$0\" solve tictactoe.ron --save --db \"$1\"",
+        "ulimit -f 0; exec \"$0\" solve tictactoe.ron --save --db \"$1\"",
         env!("CARGO_BIN_EXE_gamesman"),
         &db,
     ]);
     let o = run_cmd(cmd, 60);
-    refused(&o, "ulimit -f 1 (512 bytes)", "File too large");
+    refused(&o, "ulimit -f 0", "File too large");
     let tmp = |d: &std::path::Path| -> Vec<String> {
         std::fs::read_dir(d)
             .unwrap()
