@@ -158,7 +158,7 @@ fn saved_arrays_are_locally_consistent() {
         let order = tier_order(&g, g.locate(&g.parse(board).unwrap()).0);
         assert_eq!(order.len(), 17, "one tier a number of pieces, 0 to 16");
         let arrays: std::collections::HashMap<u64, Vec<u16>> =
-            order.iter().map(|&t| (t, db.load(t).expect("a tier"))).collect();
+            order.iter().map(|&t| (t, db.load(t, g.tier_size(t)).expect("a tier"))).collect();
         let look = |p: &C4Pos| {
             let (t, i) = g.locate(&g.canonical(p).unwrap());
             unrec(arrays[&t][i as usize]).expect("a record")

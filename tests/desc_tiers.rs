@@ -170,7 +170,7 @@ fn tictactoe_by_tiers_agrees_with_a_plain_negamax_on_every_reachable_position() 
 /// Every tier of `dir`'s solve reachable from `root`, loaded.
 fn arrays_of(space: &dyn TierSpace, root: u64, dir: &Path) -> HashMap<u64, Vec<u16>> {
     let db = ArrayDb::open(dir, None).expect("the arrays open");
-    tier_order(space, root).into_iter().map(|t| (t, db.load(t).expect("a tier"))).collect()
+    tier_order(space, root).into_iter().map(|t| (t, db.load(t, space.tier_size(t)).expect("a tier"))).collect()
 }
 
 #[test]

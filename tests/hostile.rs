@@ -319,3 +319,333 @@ fn a_huge_time_limit_is_no_limit() {
     assert_eq!(tactix::parse_args(&args("2.5"), 24).unwrap().1, Some(std::time::Duration::from_millis(2500)));
     assert!(tactix::parse_args(&args("inf"), 24).is_err());
 }
+
+// --- Saved files that lie or never end -------------------------------------------------
+//
+// Tic-tac-toe (games/tictactoe.ron) saves by tiers: one folder, an `identity` file and a
+// `.tier` file a tier. The truth it must give back: the empty board is a tie in 9 (every
+// square played), whatever is done to its files.
+
+/// Run `cmd` (stdout and stderr piped) to its end, or kill it after `secs` seconds (a hang
+/// is a failure, reported, never waited out); its peak resident memory too.
+fn run_cmd(mut cmd: std::process::Command, secs: u64) -> Outcome {
+    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("the command runs");
+    let reader = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = Vec::new();
+            let _ = r.read_to_end(&mut s);
+            String::from_utf8_lossy(&s).into_owned()
+        })
+    };
+    let (o, e) = (reader(Box::new(child.stdout.take().unwrap())), reader(Box::new(child.stderr.take().unwrap())));
+    let pid = child.id() as libc::pid_t;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value; wait4 fills it in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: the pid is our child's, not yet waited for.
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            break;
+        }
+        assert_eq!(r, 0, "wait4");
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            // SAFETY: as above; reaps the child just killed.
+            unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+            panic!("{cmd:?} hung: killed after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let st = std::process::ExitStatus::from_raw(status);
+    Outcome {
+        code: st.code().unwrap_or(-1),
+        signal: st.signal().unwrap_or(0),
+        stdout: o.join().unwrap(),
+        stderr: e.join().unwrap(),
+        max_rss_kib: usage.ru_maxrss,
+    }
+}
+
+/// `gamesman ARGS` with `env`, killed after 60 s.
+fn gm(args: &[&str], env: &[(&str, &std::path::Path)]) -> Outcome {
+    let mut cmd = common::bin();
+    cmd.args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    run_cmd(cmd, 60)
+}
+
+/// A fresh tier save of tic-tac-toe in `dir` (its path as text).
+fn ttt_save(name: &str) -> (PathBuf, String) {
+    let dir = common::temp_dir(name).join("ttt.tiers");
+    let db = dir.display().to_string();
+    let o = gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]);
+    assert_eq!((o.code, o.signal), (0, 0), "{}", o.stderr);
+    assert!(dir.join("identity").is_file() && dir.join(ROOT_TIER).is_file(), "a tier save in {db}");
+    (dir, db)
+}
+
+/// The tier of tic-tac-toe's empty board (no piece placed), in tictactoe.ron and notakto.ron.
+const ROOT_TIER: &str = "0000000030318000.tier";
+
+/// The answer is tic-tac-toe's truth: a tie in 9.
+fn ttt_is_a_tie_in_9(o: &Outcome, what: &str) {
+    assert_eq!((o.code, o.signal), (0, 0), "{what}: {}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("value:       tie") && o.stdout.contains("remoteness:  9"), "{what}: {}", o.stdout);
+}
+
+/// The `gamesman …` command an error suggests (between backticks), run as written: it works.
+fn run_suggested(err: &str) {
+    let cmd = err.split('`').nth(1).unwrap_or_else(|| panic!("no command suggested: {err}"));
+    let words: Vec<&str> = cmd.split_whitespace().collect();
+    assert_eq!(words[0], "gamesman", "{cmd}");
+    let o = gm(&words[1..], &[]);
+    assert_eq!((o.code, o.signal), (0, 0), "`{cmd}` as suggested: {}{}", o.stdout, o.stderr);
+}
+
+fn mkfifo(path: &std::path::Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string and mode.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo {}", path.display());
+}
+
+#[test]
+fn an_identity_file_that_never_ends_is_refused() {
+    // Before: a FIFO hung every command; a sparse 3 GiB file took 3 GB of memory, a link to
+    // /dev/zero grew until memory ran out.
+    let (dir, db) = ttt_save("identity-fifo");
+    let id = dir.join("identity");
+    let sparse = |p: &std::path::Path| std::fs::File::create(p).unwrap().set_len(3 << 30).unwrap();
+    let fifo = |p: &std::path::Path| mkfifo(p);
+    let zero = |p: &std::path::Path| std::os::unix::fs::symlink("/dev/zero", p).unwrap();
+    let cases: [(&str, &dyn Fn(&std::path::Path), &str); 3] = [
+        ("a FIFO", &fifo, "not a regular file"),
+        ("a sparse 3 GiB file", &sparse, "3221225472 bytes, more than the 4096"),
+        ("a link to /dev/zero", &zero, "not a regular file"),
+    ];
+    for (what, make, needle) in cases {
+        std::fs::remove_file(&id).unwrap();
+        make(&id);
+        for args in [vec!["solve", "tictactoe.ron", "--db", &db], vec!["solve", "tictactoe.ron", "--save", "--db", &db]]
+        {
+            let o = gm(&args, &[]);
+            refused(&o, what, needle);
+            assert!(o.max_rss_kib < 100 << 10, "{what}: {} KiB resident", o.max_rss_kib);
+            // The advice works as written: the identity file goes, and a save makes it anew.
+            run_suggested(&o.stderr);
+            ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]), what);
+            std::fs::remove_file(&id).unwrap();
+            make(&id);
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}
+
+/// The header of a tier file (format GMTIER04): the record count at 16, the block count at
+/// 28, the block table from 68 (16 bytes a block), then the header's CRC-32.
+fn lie_about_records(file: &[u8], records: u64) -> Vec<u8> {
+    assert_eq!(&file[..8], b"GMTIER04");
+    let blocks = u32::from_le_bytes(file[28..32].try_into().unwrap()) as usize;
+    assert_eq!(blocks, 1, "tic-tac-toe's tiers are one block each");
+    let entry = &file[68..84];
+    let n = records.div_ceil(1 << 17);
+    let mut head = file[..68].to_vec();
+    head[16..24].copy_from_slice(&records.to_le_bytes());
+    head[28..32].copy_from_slice(&(n as u32).to_le_bytes());
+    let body = &file[68 + 16 + 4..];
+    let at = 68 + n as usize * 16 + 4;
+    // Every block the same one (at its new offset), its checksum valid.
+    for _ in 0..n {
+        head.extend_from_slice(&(at as u64).to_le_bytes());
+        head.extend_from_slice(&entry[8..]);
+    }
+    let crc = crc32fast::hash(&head);
+    head.extend_from_slice(&crc.to_le_bytes());
+    head.extend_from_slice(body);
+    head
+}
+
+#[test]
+fn a_tier_header_that_lies_about_its_size_is_refused_before_it_allocates() {
+    // Before: 2^32 records aborted analyze and export (an allocation of 8 GiB failed); 2^30
+    // took 2.1 GB under --max-memory 64 before the refusal.
+    let (dir, db) = ttt_save("tier-lies");
+    let path = dir.join(ROOT_TIER);
+    let good = std::fs::read(&path).unwrap();
+    for records in [1u64 << 32, 1 << 30] {
+        let bad = lie_about_records(&good, records);
+        assert!(bad.len() < 600_000, "a file of {} bytes", bad.len());
+        std::fs::write(&path, &bad).unwrap();
+        for cmd in ["analyze", "export"] {
+            let o = gm(&[cmd, "tictactoe.ron", "--db", &db, "--max-memory", "64"], &[]);
+            // Refused, one line naming the file (the lookup of the root reads its block first:
+            // one block, whose size does not match the header's count).
+            refused(&o, cmd, &format!("{ROOT_TIER}: the database is damaged"));
+            assert!(o.max_rss_kib < (64 << 10) * 11 / 10, "{cmd}: {} KiB resident", o.max_rss_kib);
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}
+
+#[test]
+fn a_tier_of_another_game_is_refused_and_a_save_repairs_it() {
+    // Before: notakto's tier of the empty board in tic-tac-toe's save (the same tier, the
+    // same size) answered "value: win, remoteness: 6, winning moves: none".
+    let (dir, db) = ttt_save("tier-foreign");
+    let nt = common::temp_dir("tier-foreign-notakto").join("nt.tiers");
+    let o = gm(&["solve", "notakto.ron", "--save", "--db", nt.to_str().unwrap()], &[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    std::fs::copy(nt.join(ROOT_TIER), dir.join(ROOT_TIER)).unwrap();
+    let o = gm(&["solve", "tictactoe.ron", "--db", &db], &[]);
+    refused(&o, "notakto's tier", "the file of another game");
+    assert!(!o.stdout.contains("win"), "{}", o.stdout);
+    // A save checks the tiers it finds and solves a bad one again.
+    let o = gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]);
+    ttt_is_a_tie_in_9(&o, "the save over it");
+    assert!(o.stderr.contains("solving the tier again"), "{}", o.stderr);
+    ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--db", &db], &[]), "after the save");
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+    let _ = std::fs::remove_dir_all(nt.parent().unwrap());
+}
+
+#[test]
+fn an_answer_that_contradicts_its_children_is_refused() {
+    use gamesman::db::array::{decode_tier, encode_tier, rec, unrec};
+    use gamesman::game::Value;
+    // A tier file that is ours in every check (identity, size, checksums) but says the empty
+    // board is a win in 6, while every child it lists is saved as a tie.
+    let (dir, db) = ttt_save("tier-contradiction");
+    let path = dir.join(ROOT_TIER);
+    let identity = std::fs::read_to_string(dir.join("identity")).unwrap();
+    let tier = u64::from_str_radix(ROOT_TIER.trim_end_matches(".tier"), 16).unwrap();
+    let mut records = decode_tier(&std::fs::read(&path).unwrap(), tier, identity.trim()).unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(unrec(records[0]), Some((Value::Tie, Some(9))), "the saved truth");
+    records[0] = rec(Value::Win, 6);
+    std::fs::write(&path, encode_tier(tier, identity.trim(), &records).unwrap()).unwrap();
+    let o = gm(&["solve", "tictactoe.ron", "--db", &db], &[]);
+    refused(&o, "a win with no winning move", "no move to a lost position");
+    assert!(o.stderr.contains("damaged") && !o.stdout.contains("win"), "{}{}", o.stdout, o.stderr);
+    // As suggested: remove the save, and save again.
+    run_suggested(&o.stderr);
+    assert!(!dir.exists());
+    ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]), "saved again");
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}
+
+#[test]
+fn a_damaged_tier_is_removed_as_advised_or_repaired_by_a_save() {
+    // Before: the advice `gamesman db rm …/X.tier` answered "a game is a .rhai script or a
+    // .ron descriptor", and `--save` printed "saved" with the damage still there.
+    let (dir, db) = ttt_save("tier-advice");
+    let path = dir.join(ROOT_TIER);
+    let good = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    let last = bad.len() - 1;
+    bad[last] ^= 0x40;
+    for repair in ["db rm", "save"] {
+        std::fs::write(&path, &bad).unwrap();
+        let o = gm(&["solve", "tictactoe.ron", "--db", &db], &[]);
+        refused(&o, "a damaged block", "block 0 fails its checksum");
+        if repair == "db rm" {
+            run_suggested(&o.stderr);
+            assert!(!path.exists(), "the tier's file is removed");
+        }
+        ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]), repair);
+        assert_eq!(std::fs::read(&path).unwrap(), good, "{repair}: the tier solved again");
+        ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--db", &db], &[]), repair);
+    }
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}
+
+#[test]
+fn a_file_size_limit_is_a_clear_error_and_leaves_no_partial_file() {
+    // Before: `ulimit -f` killed a tier save by SIGXFSZ, with no message, and its
+    // `.tier.PID.tmp` stayed, even after a later complete save.
+    let dir = common::temp_dir("tier-ulimit").join("ttt.tiers");
+    let db = dir.display().to_string();
+    // The save's folder and identity made first (stopped before its first tier), so that the
+    // limit of no bytes at all stops the first tier's file.
+    let o = gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "tier") {
+            std::fs::remove_file(p).unwrap();
+        }
+    }
+    let mut cmd = std::process::Command::new("sh");
+    cmd.current_dir(common::root()).args([
+        "-c",
+        "ulimit -f 0; exec \"$0\" solve tictactoe.ron --save --db \"$1\"",
+        env!("CARGO_BIN_EXE_gamesman"),
+        &db,
+    ]);
+    let o = run_cmd(cmd, 60);
+    refused(&o, "ulimit -f 0", "File too large");
+    let tmp = |d: &std::path::Path| -> Vec<String> {
+        std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect()
+    };
+    assert_eq!(tmp(&dir), Vec::<String>::new(), "no partial file left");
+    // A partial file left by a process that no longer runs (a kill, a power cut): swept.
+    let stale = dir.join(format!("{ROOT_TIER}.999999999.tmp"));
+    std::fs::write(&stale, b"half a tier").unwrap();
+    ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]), "the save after");
+    assert_eq!(tmp(&dir), Vec::<String>::new(), "the stale file is swept");
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}
+
+#[test]
+fn an_endgame_table_that_never_ends_is_not_read() {
+    // Before: a FIFO where Cram's endgame table is found by name hung `solve cram.ron 4x5`
+    // (no flag needed); a sparse 2 GiB table took 2.1 GB under --max-memory 64.
+    let cache = common::temp_dir("cram-table");
+    let env = [("XDG_CACHE_HOME", cache.as_path())];
+    let args = ["solve", "cram.ron", "4x5", "--no-remoteness", "--max-memory", "64"];
+    // The answer without any table (an empty cache): what every run below must give.
+    // The answer: the value, the Grundy value and the winning moves (not the count of
+    // positions visited, which a table changes, nor the time).
+    let answer = |o: &Outcome| -> String {
+        o.stdout
+            .lines()
+            .filter(|l| !l.starts_with("visited:") && !l.starts_with("time:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let plain = gm(&args, &env);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert!(plain.stdout.contains("grundy:"), "{}", plain.stdout);
+    let o = gm(&[&args[..], &["--endgame", "4x3"]].concat(), &env);
+    assert_eq!((o.code, answer(&o)), (0, answer(&plain)), "{}", o.stderr);
+    let dir = cache.join("gamesman");
+    let table = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "parts"))
+        .expect("the table saved");
+    // The saved table is used by name, with no flag.
+    let o = gm(&args, &env);
+    assert!(o.stderr.contains("is used"), "{}", o.stderr);
+    let sparse = |p: &std::path::Path| std::fs::File::create(p).unwrap().set_len(2 << 30).unwrap();
+    let fifo = |p: &std::path::Path| mkfifo(p);
+    let cases: [(&str, &dyn Fn(&std::path::Path), &str); 2] =
+        [("a FIFO", &fifo, "not a regular file"), ("a sparse 2 GiB file", &sparse, "2147483648 bytes, more than")];
+    for (what, make, needle) in cases {
+        std::fs::remove_file(&table).unwrap();
+        make(&table);
+        let o = gm(&args, &env);
+        assert_eq!((o.code, o.signal), (0, 0), "{what}: {}", o.stderr);
+        assert_eq!(answer(&o), answer(&plain), "{what}: the answer without the table");
+        assert!(o.stderr.contains(needle) && o.stderr.contains("not used"), "{what}: {}", o.stderr);
+        assert!(o.max_rss_kib < (64 << 10) * 11 / 10, "{what}: {} KiB resident", o.max_rss_kib);
+    }
+    let _ = std::fs::remove_dir_all(&cache);
+}

@@ -50,7 +50,8 @@ fn records(dir: &Path) -> BTreeMap<String, Vec<Rec>> {
         let Some(hex) = name.strip_suffix(".tier") else { continue };
         let tier = u64::from_str_radix(hex, 16).expect("a tier's name");
         let bytes = std::fs::read(&p).unwrap();
-        out.insert(name, decode_tier(&bytes, tier).unwrap_or_else(|e| panic!("{}: {e}", p.display())));
+        let identity = std::fs::read_to_string(dir.join("identity")).unwrap();
+        out.insert(name, decode_tier(&bytes, tier, identity.trim()).unwrap_or_else(|e| panic!("{}: {e}", p.display())));
     }
     out
 }

@@ -208,7 +208,7 @@ fn saved_arrays_are_locally_consistent() {
     let root = q.parse(&root).unwrap();
     let order = tier_order(&q, q.locate(&root).0);
     let arrays: std::collections::HashMap<u64, Vec<u16>> =
-        order.iter().map(|&t| (t, db.load(t).expect("a tier"))).collect();
+        order.iter().map(|&t| (t, db.load(t, q.tier_size(t)).expect("a tier"))).collect();
     // Only representatives have records: a position is looked up by its canonical form.
     let look = |p: &gamesman::native::quixo::QPos| {
         let (t, i) = q.locate(&q.canonical(p).unwrap());

@@ -396,8 +396,10 @@ impl<G: Game> Live<G> {
         let hash = self.identity.as_ref().map_or("scratch", |id| id.hash.as_str());
         let arrays = ArrayDb::create(&dir, hash)?;
         let tiers = self.game().tiers().expect("a game with tiers");
-        let opts =
-            tier::TierOptions { memory: self.budget() as u64, ..tier::TierOptions::for_space(tiers, self.grundy_in_tiers()) };
+        let opts = tier::TierOptions {
+            memory: self.budget() as u64,
+            ..tier::TierOptions::for_space(tiers, self.grundy_in_tiers())
+        };
         tier::solve_with(tiers, root_tier, &arrays, &self.progress(), opts)?;
         self.a.set_arrays(Some(arrays));
         self.scratch = Some(scratch);

@@ -19,7 +19,8 @@ pub struct DbArgs {
 /// Which database: a `.redb` file, or a game whose database in the default directory is meant.
 #[derive(Args)]
 struct Target {
-    /// A database file (.redb), or a game (as for `solve`) whose saved database is meant
+    /// A database file (.redb), a tier save (its folder, or a file in it), an endgame table
+    /// (.parts), or a game (as for `solve`) whose saved database is meant
     #[arg(value_name = "GAME|FILE")]
     target: String,
     /// The database of the misère game
@@ -33,7 +34,11 @@ struct Target {
 impl Target {
     fn path(&self) -> Result<PathBuf> {
         let p = Path::new(&self.target);
-        if p.extension().is_some_and(|e| e == "redb" || e == "tiers") {
+        // A saved file named by its path: a database, a tier save (its folder, or one file
+        // in it: a tier, its identity), an endgame table.
+        let saved = p.extension().is_some_and(|e| e == "redb" || e == "tiers" || e == "tier" || e == "parts")
+            || p.parent().and_then(Path::extension).is_some_and(|e| e == "tiers");
+        if saved && std::fs::symlink_metadata(p).is_ok() || p.extension().is_some_and(|e| e == "redb") {
             return Ok(p.to_path_buf());
         }
         let how = How { engine: self.engine.into(), misere: self.misere, database: Database::Saved, ..How::default() };
@@ -60,7 +65,8 @@ impl Target {
 /// Remove a database: a redb file, or a tier save's directory (only one: it holds an
 /// identity file).
 fn remove(p: &Path) -> Result<()> {
-    if p.is_dir() {
+    let is_dir = std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
+    if is_dir {
         if !db::array::is_save(p) {
             bail!("{}: not a gamesman database (no identity file): not removed", p.display());
         }
@@ -277,7 +283,8 @@ pub fn db_command(a: &DbArgs) -> Result<i32> {
                 }
             };
             for p in &paths {
-                if !p.exists() {
+                // The path itself, not what a link leads to (a link to /dev/zero is removed).
+                if std::fs::symlink_metadata(p).is_err() {
                     bail!("{}: no such database", p.display());
                 }
                 remove(p)?;

@@ -396,11 +396,15 @@ pub fn main() -> i32 {
 ///
 /// Like every Unix tool, it stops quietly when the reader of its output goes away
 /// (`... | head`): it restores the default action of SIGPIPE, which Rust's runtime ignores.
+/// A file size limit (`ulimit -f`) is a write error like a full disk (EFBIG, reported with the
+/// file's name), not a silent death by SIGXFSZ.
 pub fn main_with(catalog: Catalog) -> i32 {
     #[cfg(unix)]
-    // SAFETY: SIG_DFL is a valid disposition; changing it races with nothing that reads it.
+    // SAFETY: SIG_DFL and SIG_IGN are valid dispositions; changing them races with nothing
+    // that reads them.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
     let _ = CATALOG.set(catalog);
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();

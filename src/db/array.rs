@@ -7,11 +7,13 @@
 //! so that one lookup decompresses one block:
 //!
 //! ```text
-//! "GMTIER02"            8 bytes, the format
+//! "GMTIER04"            8 bytes, the format
 //! tier                  u64 little-endian
 //! records               u64: the tier's size
 //! block_records         u32
 //! blocks                u32
+//! flags                 u32: 1 when the blocks hold Grundy values
+//! identity              32 bytes: SHA-256 of the save's identity (the game's definition hash)
 //! per block:            offset u64 (from the start of the file), length u32 (top bit:
 //!                       the block holds 2-byte records, else 1-byte symbols), CRC-32 u32
 //!                       (of the compressed bytes)
@@ -25,19 +27,26 @@
 //! themselves, 2 bytes each, little-endian. The byte stream compresses to about 70% of
 //! the 2-byte one (see docs/performance.md, "The array database's size").
 //!
-//! The first format, `GMTIER01` (blocks of 2^18 2-byte records, zstd level 9), is still read.
+//! **Grundy values** (flag 1): a tier of an impartial game solved with Grundy values
+//! ([`TierArray::grundy`]) has each block hold the record stream followed by a Grundy stream
+//! (one a record): one byte a value below 255 (255: none), or, when the length's bit 30 is
+//! set, 2 bytes little-endian (65535: none).
 //!
-//! **Grundy values** (`GMTIER03`): a tier of an impartial game solved with Grundy values
-//! ([`TierArray::grundy`]) is written in the third format, the same header, each block
-//! holding the record stream followed by a Grundy stream (one a record): one byte a value
-//! below 255 (255: none), or, when the length's bit 30 is set, 2 bytes little-endian (65535:
-//! none). A tier without Grundy values is written as `GMTIER02`, byte for byte as before.
+//! **Whose file**: the header names the game (its identity) and the tier, and both are checked
+//! on read, as is its record count against the game's own size of the tier before anything
+//! is allocated for it: a tier file of another game, variant or tier is refused. The older
+//! formats (`GMTIER01` to `GMTIER03`) named no game and are refused (save again).
+//!
+//! Every file is opened with [`super::open_saved`]: a FIFO, a device or a file larger than a
+//! tier can be is refused before it is read.
 //!
 //! A tier's file is written under a temporary name and renamed once complete, so a tier
 //! whose file exists was solved whole: a killed solve resumes at the first tier without
 //! one. A block whose checksum fails is refused with one line naming the file and block.
+//! A write that fails (a full disk, a file size limit) removes its temporary file, and a
+//! save sweeps those left by a process that no longer runs.
 
-use super::{DbError, DbResult, damaged, io};
+use super::{DbError, DbResult, damaged, io, open_saved, read_saved};
 use crate::game::Value;
 use crate::game::tier::Tier;
 use std::collections::HashMap;
@@ -47,10 +56,19 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-const MAGIC: &[u8; 8] = b"GMTIER02";
+const MAGIC: &[u8; 8] = b"GMTIER04";
 
-/// The third format: blocks with a Grundy stream after the records.
-const MAGIC_V3: &[u8; 8] = b"GMTIER03";
+/// The header's flag: the blocks hold Grundy values after their records.
+const FLAG_GRUNDY: u32 = 1;
+
+/// The header before the block table: mark, tier, records, block size, blocks, flags, identity.
+const FIXED: usize = 8 + 8 + 8 + 4 + 4 + 4 + 32;
+
+/// The identity a tier file carries: SHA-256 of the save's identity text.
+fn digest(identity: &str) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(identity.as_bytes()).into()
+}
 
 /// The bit of a block's length (format 3) saying its Grundy values are 2 bytes each.
 const GWIDE: u32 = 1 << 30;
@@ -75,10 +93,6 @@ impl TierArray {
         self.grundy.as_ref().and_then(|g| g.get(index)).filter(|&&g| g != NO_GRUNDY).map(|&g| g as u64)
     }
 }
-
-/// The first format: blocks of 2^18 two-byte records (read, no longer written).
-const MAGIC_V1: &[u8; 8] = b"GMTIER01";
-const BLOCK_RECORDS_V1: u32 = 1 << 18;
 
 /// Records a block: 128 Ki records, 128 KiB before compression as symbols.
 pub const BLOCK_RECORDS: u32 = 1 << 17;
@@ -155,13 +169,18 @@ pub fn tier_file(tier: Tier) -> String {
 
 /// A tier's file, whole, in memory: the header and the compressed blocks of `records`
 /// (compressed on every core). What [`write_tier`] writes, and what the MPI solver sends.
-pub fn encode_tier(tier: Tier, records: &[Rec]) -> Result<Vec<u8>, String> {
-    encode_tier_with(tier, records, None)
+pub fn encode_tier(tier: Tier, identity: &str, records: &[Rec]) -> Result<Vec<u8>, String> {
+    encode_tier_with(tier, identity, records, None)
 }
 
 /// [`encode_tier`] with Grundy values beside the records (format 3), where `grundy` is given
-/// (one a record).
-pub fn encode_tier_with(tier: Tier, records: &[Rec], grundy: Option<&[u16]>) -> Result<Vec<u8>, String> {
+/// (one a record). `identity` is the save's (the game's definition hash).
+pub fn encode_tier_with(
+    tier: Tier,
+    identity: &str,
+    records: &[Rec],
+    grundy: Option<&[u16]>,
+) -> Result<Vec<u8>, String> {
     if grundy.is_some_and(|g| g.len() != records.len()) {
         return Err("the Grundy values are not one a record".into());
     }
@@ -189,13 +208,15 @@ pub fn encode_tier_with(tier: Tier, records: &[Rec], grundy: Option<&[u16]>) -> 
             zstd::bulk::compress(&raw, ZSTD_LEVEL).map(|z| (z, flags)).map_err(|e| format!("compressing a block: {e}"))
         })
         .collect::<Result<_, String>>()?;
-    let head_len = 8 + 8 + 8 + 4 + 4 + nblocks * 16 + 4;
+    let head_len = FIXED + nblocks * 16 + 4;
     let mut out = Vec::with_capacity(head_len + blocks.iter().map(|(b, _)| b.len()).sum::<usize>());
-    out.extend_from_slice(if grundy.is_some() { MAGIC_V3 } else { MAGIC });
+    out.extend_from_slice(MAGIC);
     out.extend_from_slice(&tier.to_le_bytes());
     out.extend_from_slice(&(records.len() as u64).to_le_bytes());
     out.extend_from_slice(&BLOCK_RECORDS.to_le_bytes());
     out.extend_from_slice(&(nblocks as u32).to_le_bytes());
+    out.extend_from_slice(&(if grundy.is_some() { FLAG_GRUNDY } else { 0 }).to_le_bytes());
+    out.extend_from_slice(&digest(identity));
     let mut offset = head_len as u64;
     for (b, flags) in &blocks {
         if b.len() as u64 >= GWIDE as u64 {
@@ -215,31 +236,38 @@ pub fn encode_tier_with(tier: Tier, records: &[Rec], grundy: Option<&[u16]>) -> 
 }
 
 /// Every record of a tier's file held in memory (as [`encode_tier`] makes it), each checksum
-/// checked and each block decompressed to its size; the error says what is wrong.
-pub fn decode_tier(bytes: &[u8], tier: Tier) -> Result<Vec<Rec>, String> {
-    decode_tier_full(bytes, tier).map(|a| a.records)
+/// checked, its identity `identity`'s, and each block decompressed to its size; the error
+/// says what is wrong.
+pub fn decode_tier(bytes: &[u8], tier: Tier, identity: &str) -> Result<Vec<Rec>, String> {
+    decode_tier_full(bytes, tier, identity).map(|a| a.records)
 }
 
-/// [`decode_tier`] with the Grundy values, where the file has them (format 3).
-pub fn decode_tier_full(bytes: &[u8], tier: Tier) -> Result<TierArray, String> {
+/// [`decode_tier`] with the Grundy values, where the file has them.
+pub fn decode_tier_full(bytes: &[u8], tier: Tier, identity: &str) -> Result<TierArray, String> {
     let name = PathBuf::from(format!("tier {tier:x}"));
     let reason = |_: &Path, what: String| DbError::Damaged { path: String::new(), what };
-    TierFile::from_source(Source::Bytes(bytes.to_vec()), &name, tier, reason).and_then(|t| t.all()).map_err(|e| match e
-    {
+    let t = TierFile::from_source(Source::Bytes(bytes.to_vec()), &name, tier, &digest(identity), reason);
+    t.and_then(|t| t.all()).map_err(|e| match e {
         DbError::Damaged { what, .. } => what,
         e => e.to_string(),
     })
 }
 
 /// Write `records` as the array of `tier` in `dir` (under a temporary name, then renamed).
-pub fn write_tier(dir: &Path, tier: Tier, records: &[Rec]) -> DbResult<u64> {
-    write_tier_full(dir, tier, records, None)
+pub fn write_tier(dir: &Path, tier: Tier, identity: &str, records: &[Rec]) -> DbResult<u64> {
+    write_tier_full(dir, tier, identity, records, None)
 }
 
-/// [`write_tier`] with Grundy values beside the records (format 3).
-pub fn write_tier_full(dir: &Path, tier: Tier, records: &[Rec], grundy: Option<&[u16]>) -> DbResult<u64> {
+/// [`write_tier`] with Grundy values beside the records.
+pub fn write_tier_full(
+    dir: &Path,
+    tier: Tier,
+    identity: &str,
+    records: &[Rec],
+    grundy: Option<&[u16]>,
+) -> DbResult<u64> {
     let path = dir.join(tier_file(tier));
-    let bytes = encode_tier_with(tier, records, grundy).map_err(|e| io(&path, e))?;
+    let bytes = encode_tier_with(tier, identity, records, grundy).map_err(|e| io(&path, e))?;
     write_tier_bytes(dir, tier, &bytes)
 }
 
@@ -254,7 +282,12 @@ pub fn write_tier_bytes(dir: &Path, tier: Tier, bytes: &[u8]) -> DbResult<u64> {
         f.sync_all()?;
         std::fs::rename(&tmp, &path)
     };
-    write().map_err(|e| io(&path, format!("cannot write: {e}")))?;
+    // A write that fails (a full disk, a file size limit: EFBIG, SIGXFSZ being ignored)
+    // leaves no partial file behind.
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        io(&path, format!("cannot write: {e}"))
+    })?;
     Ok(bytes.len() as u64)
 }
 
@@ -295,7 +328,7 @@ struct TierFile {
     path: PathBuf,
     records: u64,
     block_records: u32,
-    /// The blocks hold Grundy values after their records (format 3).
+    /// The blocks hold Grundy values after their records.
     grundy: bool,
     /// (offset, length, CRC-32, 2-byte records, 2-byte Grundy values) a block.
     table: Vec<(u64, u32, u32, bool, bool)>,
@@ -313,40 +346,68 @@ impl Block {
     }
 }
 
+/// The most bytes a compressed block of `raw` bytes can take (zstd's bound, rounded up).
+fn block_bound(raw: u64) -> u64 {
+    raw + raw / 128 + 1024
+}
+
+/// The largest file a tier of `records` records can be: its header and every block at its
+/// bound (2-byte records and 2-byte Grundy values).
+fn max_file_bytes(records: u64) -> u64 {
+    let blocks = records.div_ceil(BLOCK_RECORDS as u64);
+    let full = block_bound(BLOCK_RECORDS as u64 * 4);
+    FIXED as u64 + blocks * 16 + 4 + blocks * full
+}
+
 impl TierFile {
-    fn open(path: &Path, tier: Tier) -> DbResult<TierFile> {
-        let file = File::open(path).map_err(|e| io(path, e))?;
-        Self::from_source(Source::File(file), path, tier, damaged)
+    /// Open a tier's file, refusing one that is not a regular file or larger than a tier of
+    /// `size` records can be, of another game (`identity`) or tier, or of another size.
+    fn open(path: &Path, tier: Tier, size: Option<u64>, identity: &[u8; 32]) -> DbResult<TierFile> {
+        let (file, _) = open_saved(path, max_file_bytes(size.unwrap_or(u64::from(u32::MAX) + 1)))?;
+        let t = Self::from_source(Source::File(file), path, tier, identity, damaged)?;
+        if let Some(size) = size
+            && t.records != size
+        {
+            return Err(damaged(path, format!("it holds {} records, the game says {size}", t.records)));
+        }
+        Ok(t)
     }
 
     /// A tier's bytes checked as [`TierFile::open`] checks a file (`path` names it in errors).
-    fn from_source(file: Source, path: &Path, tier: Tier, bad: fn(&Path, String) -> DbError) -> DbResult<TierFile> {
+    fn from_source(
+        file: Source,
+        path: &Path,
+        tier: Tier,
+        identity: &[u8; 32],
+        bad: fn(&Path, String) -> DbError,
+    ) -> DbResult<TierFile> {
         let len = file.len().map_err(|e| io(path, e))?;
-        let mut fixed = [0u8; 32];
+        let mut fixed = [0u8; FIXED];
         file.read_exact_at(&mut fixed, 0).map_err(|_| bad(path, "too short for a tier's header".into()))?;
-        let v1 = &fixed[..8] == MAGIC_V1;
-        let v3 = &fixed[..8] == MAGIC_V3;
-        if &fixed[..8] != MAGIC && !v1 && !v3 {
-            return Err(bad(
-                path,
-                "no tier array mark of a format this version reads (GMTIER01, GMTIER02 or GMTIER03)".into(),
-            ));
+        if &fixed[..8] != MAGIC {
+            if fixed[..7] == MAGIC[..7] && (b'1'..=b'3').contains(&fixed[7]) {
+                return Err(bad(
+                    path,
+                    format!(
+                        "it is of the older format {}, which does not name its game",
+                        String::from_utf8_lossy(&fixed[..8])
+                    ),
+                ));
+            }
+            return Err(bad(path, "no tier array mark of a format this version reads (GMTIER04)".into()));
         }
         let u64_at = |b: &[u8], i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
         let u32_at = |b: &[u8], i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
-        let (t, records, block_records, nblocks) =
-            (u64_at(&fixed, 8), u64_at(&fixed, 16), u32_at(&fixed, 24), u32_at(&fixed, 28));
-        if t != tier {
-            return Err(bad(path, format!("it holds tier {t:x}, not {tier:x}")));
-        }
+        let (t, records, block_records, nblocks, flags) =
+            (u64_at(&fixed, 8), u64_at(&fixed, 16), u32_at(&fixed, 24), u32_at(&fixed, 28), u32_at(&fixed, 32));
         // What this build writes: blocks of BLOCK_RECORDS, tiers indexed by u32.
-        if block_records != if v1 { BLOCK_RECORDS_V1 } else { BLOCK_RECORDS } || records > u64::from(u32::MAX) + 1 {
-            return Err(bad(path, "its block size or record count is not one this version writes".into()));
+        if block_records != BLOCK_RECORDS || records > u64::from(u32::MAX) + 1 || flags & !FLAG_GRUNDY != 0 {
+            return Err(bad(path, "its block size, record count or flags are not ones this version writes".into()));
         }
         if records.div_ceil(block_records as u64) != nblocks as u64 {
             return Err(bad(path, "its block count does not match its size".into()));
         }
-        let head_len = 32 + nblocks as u64 * 16 + 4;
+        let head_len = FIXED as u64 + nblocks as u64 * 16 + 4;
         if head_len > len {
             return Err(bad(path, "shorter than its block table".into()));
         }
@@ -356,23 +417,35 @@ impl TierFile {
         if crc32fast::hash(&head[..body]) != u32_at(&head, body) {
             return Err(bad(path, "its header fails its checksum".into()));
         }
+        if &head[36..FIXED] != identity {
+            return Err(bad(
+                path,
+                "it is the file of another game or variant (its identity is not this save's)".into(),
+            ));
+        }
+        if t != tier {
+            return Err(bad(path, format!("it holds tier {t:x}, not {tier:x}")));
+        }
+        let grundy = flags & FLAG_GRUNDY != 0;
         let table: Vec<(u64, u32, u32, bool, bool)> = (0..nblocks as usize)
             .map(|b| {
-                let n = u32_at(&head, 40 + b * 16);
-                // The first format's blocks are all 2-byte records; only the third's have
-                // Grundy values.
-                let (n, wide, gwide) = match (v1, v3) {
-                    (true, _) => (n, true, false),
-                    (_, false) => (n & !WIDE, n & WIDE != 0, false),
-                    (_, true) => (n & !(WIDE | GWIDE), n & WIDE != 0, n & GWIDE != 0),
+                let at = FIXED + b * 16;
+                let n = u32_at(&head, at + 8);
+                // Only blocks with Grundy values have the bit of 2-byte Grundy values.
+                let (n, wide, gwide) = match grundy {
+                    false => (n & !WIDE, n & WIDE != 0, false),
+                    true => (n & !(WIDE | GWIDE), n & WIDE != 0, n & GWIDE != 0),
                 };
-                (u64_at(&head, 32 + b * 16), n, u32_at(&head, 44 + b * 16), wide, gwide)
+                (u64_at(&head, at), n, u32_at(&head, at + 12), wide, gwide)
             })
             .collect();
         if table.iter().any(|&(off, n, ..)| off.checked_add(n as u64).is_none_or(|end| end > len)) {
             return Err(bad(path, "a block lies past the end of the file".into()));
         }
-        Ok(TierFile { file, bad, path: path.to_path_buf(), records, block_records, grundy: v3, table })
+        if table.iter().any(|&(_, n, ..)| n as u64 > block_bound(BLOCK_RECORDS as u64 * 4)) {
+            return Err(bad(path, "a block is longer than a block can be".into()));
+        }
+        Ok(TierFile { file, bad, path: path.to_path_buf(), records, block_records, grundy, table })
     }
 
     /// Block `b`, decompressed and checked.
@@ -524,6 +597,9 @@ pub fn tier_files(dir: &Path) -> usize {
 /// A saved tier solve, open for lookups (each tier's file is opened at its first lookup).
 pub struct ArrayDb {
     dir: PathBuf,
+    /// The save's identity (the game's definition hash), as every tier file carries it.
+    identity: String,
+    digest: [u8; 32],
     tiers: Mutex<HashMap<Tier, Option<Arc<TierFile>>>>,
     cache: Mutex<Cache>,
 }
@@ -531,22 +607,58 @@ pub struct ArrayDb {
 /// The name of the file in a save's directory that holds its identity.
 const IDENTITY: &str = "identity";
 
+/// The most bytes an `identity` file holds (a hash in hex is 64).
+const IDENTITY_BYTES: u64 = 4096;
+
 impl ArrayDb {
-    /// Create (or reuse, for a solve that resumes) the directory of a save for `hash`.
+    fn new(dir: &Path, identity: &str) -> ArrayDb {
+        ArrayDb {
+            dir: dir.to_path_buf(),
+            identity: identity.to_string(),
+            digest: digest(identity),
+            tiers: Mutex::new(HashMap::new()),
+            cache: Mutex::default(),
+        }
+    }
+
+    /// The identity in `dir`'s `identity` file (`None`: there is none), checked as every
+    /// saved file is ([`super::open_saved`]).
+    fn read_identity(dir: &Path) -> DbResult<Option<String>> {
+        let id = dir.join(IDENTITY);
+        if std::fs::symlink_metadata(&id).is_err() {
+            return Ok(None);
+        }
+        let bytes = read_saved(&id, IDENTITY_BYTES)?;
+        match String::from_utf8(bytes) {
+            Ok(s) => Ok(Some(s.trim().to_string())),
+            Err(_) => Err(damaged(&id, "not the text of an identity")),
+        }
+    }
+
+    /// Create (or reuse, for a solve that resumes) the directory of a save for `hash`; the
+    /// temporary files of saves that were stopped are removed.
     pub fn create(dir: &Path, hash: &str) -> DbResult<ArrayDb> {
         std::fs::create_dir_all(dir).map_err(|e| io(dir, format!("cannot create: {e}")))?;
         let id = dir.join(IDENTITY);
-        match std::fs::read_to_string(&id) {
-            Ok(h) if h.trim() == hash => {}
-            Ok(_) => {
+        match Self::read_identity(dir)? {
+            Some(h) if h == hash => {}
+            Some(_) => {
                 return Err(io(
                     dir,
-                    "this directory holds a save for another game definition; remove it (`gamesman db rm`) first",
+                    format!(
+                        "this directory holds a save for another game definition; remove it (`gamesman db rm {}`) \
+                         first",
+                        dir.display()
+                    ),
                 ));
             }
-            Err(_) => std::fs::write(&id, hash).map_err(|e| io(&id, format!("cannot write: {e}")))?,
+            None => std::fs::write(&id, hash).map_err(|e| {
+                let _ = std::fs::remove_file(&id);
+                io(&id, format!("cannot write: {e}"))
+            })?,
         }
-        Ok(ArrayDb { dir: dir.to_path_buf(), tiers: Mutex::new(HashMap::new()), cache: Mutex::default() })
+        sweep(dir);
+        Ok(Self::new(dir, hash))
     }
 
     /// Open a save; with `hash`, refuse one made for another definition.
@@ -554,9 +666,9 @@ impl ArrayDb {
         if !dir.is_dir() {
             return Err(io(dir, "no such database"));
         }
-        let id = std::fs::read_to_string(dir.join(IDENTITY)).map_err(|_| damaged(dir, "no identity file"))?;
+        let Some(id) = Self::read_identity(dir)? else { return Err(damaged(dir, "no identity file")) };
         if let Some(want) = hash
-            && id.trim() != want
+            && id != want
         {
             return Err(io(
                 dir,
@@ -564,22 +676,62 @@ impl ArrayDb {
                  version differ); save it again",
             ));
         }
-        Ok(ArrayDb { dir: dir.to_path_buf(), tiers: Mutex::new(HashMap::new()), cache: Mutex::default() })
+        Ok(Self::new(dir, &id))
     }
 
     pub fn path(&self) -> &Path {
         &self.dir
     }
 
-    fn tier(&self, tier: Tier) -> DbResult<Option<Arc<TierFile>>> {
+    /// The save's identity (the game's definition hash).
+    pub fn identity(&self) -> &str {
+        &self.identity
+    }
+
+    /// A tier's file, opened and checked at its first use (with `size`, the game's size of
+    /// the tier, its record count too, before anything is allocated for it).
+    fn tier_sized(&self, tier: Tier, size: Option<u64>) -> DbResult<Option<Arc<TierFile>>> {
         let mut map = self.tiers.lock().expect("tiers");
         if let Some(t) = map.get(&tier) {
+            if let (Some(t), Some(size)) = (t, size)
+                && t.records != size
+            {
+                return Err(damaged(&t.path, format!("it holds {} records, the game says {size}", t.records)));
+            }
             return Ok(t.clone());
         }
         let path = self.dir.join(tier_file(tier));
-        let t = if path.is_file() { Some(Arc::new(TierFile::open(&path, tier)?)) } else { None };
+        // Anything at the name (a FIFO, a link) is opened, and refused if it is not a tier's file.
+        let t = if std::fs::symlink_metadata(&path).is_ok() {
+            Some(Arc::new(TierFile::open(&path, tier, size, &self.digest)?))
+        } else {
+            None
+        };
         map.insert(tier, t.clone());
         Ok(t)
+    }
+
+    fn tier(&self, tier: Tier) -> DbResult<Option<Arc<TierFile>>> {
+        self.tier_sized(tier, None)
+    }
+
+    /// Whether `tier`'s file is there and whole, `size` records of this save's game, every
+    /// block's checksum checked (what a save does before it trusts a tier saved before):
+    /// `Ok(false)` when there is none, the error when it is damaged.
+    pub fn verify(&self, tier: Tier, size: u64) -> DbResult<bool> {
+        let Some(t) = self.tier_sized(tier, Some(size))? else { return Ok(false) };
+        for b in 0..t.table.len() as u32 {
+            t.block(b)?;
+        }
+        Ok(true)
+    }
+
+    /// Remove `tier`'s file (a damaged one, to be solved again).
+    pub fn remove(&self, tier: Tier) -> DbResult<()> {
+        let path = self.dir.join(tier_file(tier));
+        self.tiers.lock().expect("tiers").remove(&tier);
+        self.cache.lock().expect("cache").forget(tier);
+        std::fs::remove_file(&path).map_err(|e| io(&path, format!("cannot remove: {e}")))
     }
 
     /// Whether `tier` is solved (its file is there and its header sound).
@@ -610,15 +762,16 @@ impl ArrayDb {
         Ok(Some((block.records[at], grundy)))
     }
 
-    /// Every record of `tier`, checked.
-    pub fn load(&self, tier: Tier) -> DbResult<Vec<Rec>> {
-        Ok(self.load_full(tier)?.records)
+    /// Every record of `tier` (of `size` records, the game's size of it), checked.
+    pub fn load(&self, tier: Tier, size: u64) -> DbResult<Vec<Rec>> {
+        Ok(self.load_full(tier, size)?.records)
     }
 
     /// Every record of `tier` and its Grundy values where it has them, checked (the tier
-    /// solver reads child tiers this way).
-    pub fn load_full(&self, tier: Tier) -> DbResult<TierArray> {
-        match self.tier(tier)? {
+    /// solver reads child tiers this way). A file that does not hold `size` records (the
+    /// game's size of the tier) is refused before anything is allocated for it.
+    pub fn load_full(&self, tier: Tier, size: u64) -> DbResult<TierArray> {
+        match self.tier_sized(tier, Some(size))? {
             Some(t) => t.all(),
             None => Err(io(&self.dir, format!("tier {tier:x} is not saved"))),
         }
@@ -631,7 +784,7 @@ impl ArrayDb {
 
     /// Write a solved tier with its Grundy values, where it has them (format 3).
     pub fn write_full(&self, tier: Tier, records: &[Rec], grundy: Option<&[u16]>) -> DbResult<u64> {
-        let n = write_tier_full(&self.dir, tier, records, grundy)?;
+        let n = write_tier_full(&self.dir, tier, &self.identity, records, grundy)?;
         self.tiers.lock().expect("tiers").remove(&tier);
         self.cache.lock().expect("cache").forget(tier);
         Ok(n)
@@ -646,18 +799,37 @@ impl ArrayDb {
         Ok(n)
     }
 
-    /// A saved tier's file, whole, as it is on disk (what the MPI solver sends a worker).
+    /// A saved tier's file, whole, as it is on disk (what the MPI solver sends a worker),
+    /// its header checked first.
     pub fn file_bytes(&self, tier: Tier) -> DbResult<Vec<u8>> {
         let path = self.dir.join(tier_file(tier));
-        if !path.exists() {
+        if self.tier(tier)?.is_none() {
             return Err(io(&self.dir, format!("tier {tier:x} is not saved")));
         }
-        std::fs::read(&path).map_err(|e| io(&path, e))
+        read_saved(&path, max_file_bytes(u64::from(u32::MAX) + 1))
     }
 
     /// Bytes on disk, all files together.
     pub fn bytes(&self) -> u64 {
         dir_bytes(&self.dir)
+    }
+}
+
+/// Remove the temporary files (`<tier>.tier.<pid>.tmp`) of saves into `dir` by processes
+/// that no longer run: what a save stopped by a full disk or a kill left behind.
+fn sweep(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let pid = name
+            .strip_suffix(".tmp")
+            .and_then(|r| r.rsplit_once(".tier."))
+            .and_then(|(_, pid)| pid.parse::<i32>().ok());
+        if let Some(pid) = pid
+            && !super::alive(pid)
+        {
+            let _ = std::fs::remove_file(e.path());
+        }
     }
 }
 
@@ -676,16 +848,18 @@ mod tests {
         let records: Vec<Rec> = (0..n)
             .map(|i| if i % 5 == 0 { 0 } else { rec(values[i % 4], (i as u32 * 7919) % (MAX_REMOTENESS + 1)) })
             .collect();
-        let file = encode_tier(42, &records).expect("encoded");
-        assert_eq!(decode_tier(&file, 42).expect("decoded"), records);
-        assert!(decode_tier(&file, 43).unwrap_err().contains("not 2b"));
-        let head_len = 32 + 3 * 16 + 4;
-        for at in [3, 20, 40, head_len - 1, head_len + 10, file.len() - 1] {
+        let file = encode_tier(42, "h", &records).expect("encoded");
+        assert_eq!(decode_tier(&file, 42, "h").expect("decoded"), records);
+        assert!(decode_tier(&file, 43, "h").unwrap_err().contains("not 2b"));
+        // Another game's identity: refused.
+        assert!(decode_tier(&file, 42, "g").unwrap_err().contains("another game"));
+        let head_len = FIXED + 3 * 16 + 4;
+        for at in [3, 20, 40, 50, head_len - 1, head_len + 10, file.len() - 1] {
             let mut bad = file.clone();
             bad[at] ^= 0x10;
-            assert!(decode_tier(&bad, 42).is_err(), "a byte changed at {at} was not noticed");
+            assert!(decode_tier(&bad, 42, "h").is_err(), "a byte changed at {at} was not noticed");
         }
-        assert!(decode_tier(&file[..file.len() - 1], 42).is_err());
+        assert!(decode_tier(&file[..file.len() - 1], 42, "h").is_err());
     }
 
     /// Format 3: records with Grundy values (one-byte blocks, a two-byte block with values
@@ -702,17 +876,18 @@ mod tests {
                 _ => (i % 200) as u16,
             })
             .collect();
-        let file = encode_tier_with(3, &records, Some(&grundy)).unwrap();
-        assert_eq!(&file[..8], b"GMTIER03");
+        let file = encode_tier_with(3, "h", &records, Some(&grundy)).unwrap();
+        assert_eq!(&file[..8], b"GMTIER04");
+        assert_eq!(file[32], FLAG_GRUNDY as u8);
         assert_eq!(
-            decode_tier_full(&file, 3).unwrap(),
+            decode_tier_full(&file, 3, "h").unwrap(),
             TierArray { records: records.clone(), grundy: Some(grundy.clone()) }
         );
         let mut bad = file.clone();
         let last = bad.len() - 1;
         bad[last] ^= 1;
-        assert!(decode_tier_full(&bad, 3).is_err());
-        assert_eq!(&encode_tier(3, &records).unwrap()[..8], b"GMTIER02");
+        assert!(decode_tier_full(&bad, 3, "h").is_err());
+        assert_eq!(encode_tier(3, "h", &records).unwrap()[32], 0);
         let dir = std::env::temp_dir().join(format!("gamesman-array-v3-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let db = ArrayDb::create(&dir, "h").unwrap();
@@ -721,7 +896,7 @@ mod tests {
             let g = (grundy[i] != NO_GRUNDY).then_some(grundy[i] as u64);
             assert_eq!(db.lookup(3, i as u64).unwrap(), Some((records[i], g)), "index {i}");
         }
-        assert_eq!(db.load_full(3).unwrap().grundy, Some(grundy));
+        assert_eq!(db.load_full(3, n as u64).unwrap().grundy, Some(grundy));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -747,9 +922,10 @@ mod tests {
     }
 
     /// A tier in the first format (GMTIER01: 2-byte records in blocks of 2^18, written here
-    /// by hand) is still read; a file of an unknown format is refused with one line.
+    /// by hand), which names no game, is refused, as is a file of an unknown format, each
+    /// with one line.
     #[test]
-    fn the_first_format_is_read_and_an_unknown_one_refused() {
+    fn an_older_format_and_an_unknown_one_are_refused() {
         let dir = std::env::temp_dir().join(format!("gamesman-array-v1-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         ArrayDb::create(&dir, "h").unwrap();
@@ -769,13 +945,17 @@ mod tests {
         head.extend_from_slice(&crc.to_le_bytes());
         let file = dir.join(tier_file(5));
         std::fs::write(&file, [head.clone(), z.clone()].concat()).unwrap();
-        let db = ArrayDb::open(&dir, Some("h")).unwrap();
-        assert_eq!(db.get(5, 999).unwrap(), Some(rec(Value::Lose, 2997)));
-        assert_eq!(db.load(5).unwrap(), recs);
+        let err = ArrayDb::open(&dir, Some("h")).unwrap().get(5, 999).unwrap_err().to_string();
+        assert!(err.contains("older format GMTIER01") && !err.contains('\n'), "{err}");
         head[7] = b'9';
         std::fs::write(&file, [head, z].concat()).unwrap();
         let err = ArrayDb::open(&dir, Some("h")).unwrap().get(5, 0).unwrap_err().to_string();
         assert!(err.contains("no tier array mark of a format this version reads") && !err.contains('\n'), "{err}");
+        // The records, written by this version, read back.
+        let db = ArrayDb::open(&dir, Some("h")).unwrap();
+        db.write(5, &recs).unwrap();
+        assert_eq!(db.load(5, 1000).unwrap(), recs);
+        assert!(db.load(5, 999).unwrap_err().to_string().contains("holds 1000 records, the game says 999"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -799,7 +979,7 @@ mod tests {
             .collect();
         db.write(7, &recs).unwrap();
         let back = ArrayDb::open(&dir, Some("h")).unwrap();
-        assert_eq!(back.load(7).unwrap(), recs);
+        assert_eq!(back.load(7, n as u64).unwrap(), recs);
         for i in (0..n).step_by(997) {
             assert_eq!(back.get(7, i as u64).unwrap(), Some(recs[i]), "index {i}");
         }

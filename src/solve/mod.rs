@@ -943,6 +943,35 @@ impl<G: Game> Analyzer<G> {
             (Kind::Puzzle, _) => Ok(Vec::new()),
             (_, v) => self.keeping_moves(pos, v),
         });
+        // An answer read from a saved database is checked against its children's saved
+        // values, read anyway to list the moves: one that contradicts itself (a win with no
+        // move to a loss, a loss with a move to anything but a win) is a damaged database,
+        // never printed.
+        if source == "database" && self.opts.moves && self.game.kind() != Kind::Puzzle {
+            let all = self.move_list(pos)?;
+            let wrong = match s.value {
+                _ if all.is_empty() => None,
+                Value::Win if !all.iter().any(|m| m.value == Value::Lose) => Some("no move to a lost position"),
+                Value::Lose if all.iter().any(|m| m.value != Value::Win) => Some("a move to a position not won"),
+                Value::Tie | Value::Draw if all.iter().any(|m| m.value == Value::Lose) => {
+                    Some("a move to a lost position")
+                }
+                _ => None,
+            };
+            if let Some(why) = wrong {
+                let path = match (&self.arrays, &self.db) {
+                    (Some(a), _) => a.path().display().to_string(),
+                    (None, Some(d)) => d.path().display().to_string(),
+                    (None, None) => "the database".to_string(),
+                };
+                return Err(GameError::Database(format!(
+                    "{path}: the database is damaged: it says {} is a {} but lists {why}; remove it (`gamesman db rm \
+                     {path}`) and save again",
+                    position.trim_end().replace('\n', "/"),
+                    s.value
+                )));
+            }
+        }
         // The value stands when the time limit runs out while its moves are looked for.
         let (winning_moves, moves_note) = match moves {
             None => (Vec::new(), Some(NO_MOVES_NOTE.to_string())),

@@ -320,11 +320,21 @@ impl PartDb {
     }
 
     /// Load from `path` (read whole: its checksum covers every byte); `Err` with the reason
-    /// for a file that cannot be read or is refused (short, damaged, of another format
+    /// for a file that cannot be read or is refused (not a regular file, larger than a table
+    /// of `bits`-bit keys can be or than `budget` bytes, short, damaged, of another format
     /// version or of another game, board or bound).
-    pub fn load(path: &Path, identity: &str) -> Result<PartDb, String> {
-        Self::decode(std::fs::read(path).map_err(|e| e.to_string())?, identity)
+    pub fn load(path: &Path, identity: &str, bits: u32, budget: usize) -> Result<PartDb, String> {
+        let max = max_file_bytes(bits, identity).min(budget as u64);
+        Self::decode(crate::db::read_saved_or(path, max)?, identity)
     }
+}
+
+/// The largest file a table of `bits`-bit keys can be: its header, the buckets' offsets and
+/// every key a part (3 bytes each), and the checksum.
+fn max_file_bytes(bits: u32, identity: &str) -> u64 {
+    let shift = bits.min(16);
+    let buckets = 1u64 << (bits.min(63) - shift);
+    32 + identity.len() as u64 + (buckets + 1) * 4 + (1u64 << bits.min(62)) * 3 + 4
 }
 
 /// The file's bytes (see the module's documentation).
@@ -394,12 +404,12 @@ pub fn open<P>(
             None => Ok(None),
         };
     };
-    let Some(text) = &req.bound else { return Ok(saved(space, dir, &req.game, progress)) };
+    let Some(text) = &req.bound else { return Ok(saved(space, dir, &req.game, budget, progress)) };
     let parts = parts_within(Some(space), text)?;
     let path = dir.join(file_name(&req.game, &*parts));
     let id = identity(&req.game, &*parts);
     if path.exists() {
-        match PartDb::load(&path, &id) {
+        match PartDb::load(&path, &id, parts.bits(), budget) {
             Ok(db) => return Ok(Some(used(db, &path, progress))),
             Err(e) => progress.suspend(|| eprintln!("gamesman: note: {}: {e}; building it anew", path.display())),
         }
@@ -444,7 +454,7 @@ fn used(db: PartDb, path: &Path, progress: &Progress) -> PartDb {
 
 /// The largest table saved for this game and key space, if any loads (one that does not is
 /// noted and skipped).
-fn saved<P>(space: &dyn PackedSum<P>, dir: &Path, game: &str, progress: &Progress) -> Option<PartDb> {
+fn saved<P>(space: &dyn PackedSum<P>, dir: &Path, game: &str, budget: usize, progress: &Progress) -> Option<PartDb> {
     let entries = std::fs::read_dir(dir).ok()?;
     let mut found: Vec<(u32, PathBuf, String)> = Vec::new();
     for e in entries.flatten() {
@@ -458,8 +468,8 @@ fn saved<P>(space: &dyn PackedSum<P>, dir: &Path, game: &str, progress: &Progres
         }
     }
     found.sort_by_key(|f| std::cmp::Reverse(f.0));
-    for (_, path, id) in found {
-        match PartDb::load(&path, &id) {
+    for (bits, path, id) in found {
+        match PartDb::load(&path, &id, bits, budget) {
             Ok(db) => return Some(used(db, &path, progress)),
             Err(e) => progress.suspend(|| eprintln!("gamesman: note: {}: {e}; not used", path.display())),
         }
@@ -546,13 +556,13 @@ mod tests {
         let parts = cram("4x5", "4x4");
         let db = PartDb::build(&*parts, "game\0space\0bound", 1 << 30, &Progress::default()).unwrap();
         db.save(&path).unwrap();
-        let back = PartDb::load(&path, "game\0space\0bound").unwrap();
+        let back = PartDb::load(&path, "game\0space\0bound", parts.bits(), 1 << 30).unwrap();
         assert_eq!(back.len(), db.len());
         for k in 0..1 << 16 {
             assert_eq!(back.get(k), db.get(k));
         }
         // Another game's (or board's, or bound's) identity.
-        let e = PartDb::load(&path, "game\0space\0other").unwrap_err();
+        let e = PartDb::load(&path, "game\0space\0other", parts.bits(), 1 << 30).unwrap_err();
         assert!(e.contains("another game"), "{e}");
         let bytes = std::fs::read(&path).unwrap();
         // Cut short, a byte changed, not a table at all, empty: each refused, with the reason.
@@ -570,7 +580,7 @@ mod tests {
             (Vec::new(), "not an endgame database"),
         ] {
             std::fs::write(&path, &bad).unwrap();
-            let e = PartDb::load(&path, "game\0space\0bound").unwrap_err();
+            let e = PartDb::load(&path, "game\0space\0bound", parts.bits(), 1 << 30).unwrap_err();
             assert!(e.contains(why), "{e}");
         }
         // A valid checksum over a header that lies about its length.
@@ -579,13 +589,32 @@ mod tests {
         let crc = crc32fast::hash(&b);
         b.extend_from_slice(&crc.to_le_bytes());
         std::fs::write(&path, &b).unwrap();
-        assert!(PartDb::load(&path, "game\0space\0bound").unwrap_err().contains("length"));
+        assert!(PartDb::load(&path, "game\0space\0bound", parts.bits(), 1 << 30).unwrap_err().contains("length"));
         // A header of 28 bytes and a valid checksum: too short to hold the identity's length.
         let mut b = bytes[..28].to_vec();
         let crc = crc32fast::hash(&b);
         b.extend_from_slice(&crc.to_le_bytes());
         std::fs::write(&path, &b).unwrap();
-        assert!(PartDb::load(&path, "game\0space\0bound").unwrap_err().contains("not an endgame database"));
+        assert!(
+            PartDb::load(&path, "game\0space\0bound", parts.bits(), 1 << 30)
+                .unwrap_err()
+                .contains("not an endgame database")
+        );
+        // Larger than the budget, or than a table of these keys can be (a sparse file: no
+        // byte is read), and a FIFO (which would never end): refused before reading.
+        std::fs::remove_file(&path).unwrap();
+        std::fs::File::create(&path).unwrap().set_len(1 << 20).unwrap();
+        let e = PartDb::load(&path, "game\0space\0bound", parts.bits(), 1 << 16).unwrap_err();
+        assert!(e.contains("more than the 65536"), "{e}");
+        std::fs::File::create(&path).unwrap().set_len(1 << 40).unwrap();
+        let e = PartDb::load(&path, "game\0space\0bound", parts.bits(), usize::MAX).unwrap_err();
+        assert!(e.contains("1099511627776 bytes, more than"), "{e}");
+        std::fs::remove_file(&path).unwrap();
+        let c = std::ffi::CString::new(path.as_os_str().to_str().unwrap()).unwrap();
+        // SAFETY: a valid C string and mode.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = PartDb::load(&path, "game\0space\0bound", parts.bits(), 1 << 30).unwrap_err();
+        assert!(e.contains("not a regular file"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 

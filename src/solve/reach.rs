@@ -117,7 +117,7 @@ pub fn walk(
     reached[&root.0].set(root.1);
     let mut walked = 0u64;
     for &t in &order {
-        let array = db.load_full(t)?;
+        let array = db.load_full(t, space.tier_size(t))?;
         let records = &array.records;
         if records.len() as u64 != space.tier_size(t) {
             return Err(GameError::Database(format!(

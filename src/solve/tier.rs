@@ -23,8 +23,9 @@
 //! ([`TierOptions::memory`]), each on the threads of one pool ([`TierOptions::threads`]). The
 //! arrays are the same byte for byte for any number of threads.
 //!
-//! A tier whose array is already saved is not solved again, so a killed solve resumes at the
-//! first tier left unsolved. The solver knows nothing of any particular game.
+//! A tier whose array is already saved (and checks out whole: this game's, its size, every
+//! block's checksum) is not solved again, so a killed solve resumes at the first tier left
+//! unsolved; a damaged one is solved again. The solver knows nothing of any particular game.
 //!
 //! **Parent positions**: where the game gives them ([`TierSpace::has_parents`]) the solver
 //! keeps no reversed edges: the parents of a position decided in the retrograde analysis are
@@ -174,9 +175,23 @@ pub fn solve_with(
         positions: order.iter().map(|&t| space.tier_size(t)).sum(),
         ..TierStats::default()
     };
+    // A tier saved before is trusted once it is checked whole (this game's, its size, every
+    // block's checksum); a damaged one is solved again.
+    let saved = |tier: Tier| -> GameResult<bool> {
+        match db.verify(tier, space.tier_size(tier)) {
+            Ok(true) => Ok(true),
+            Ok(false) => Ok(false),
+            Err(e @ crate::db::DbError::Damaged { .. }) => {
+                progress.suspend(|| eprintln!("gamesman: note: {e}: solving the tier again"));
+                db.remove(tier)?;
+                Ok(false)
+            }
+            Err(e) => Err(e.into()),
+        }
+    };
     let mut k = 0;
     while k < order.len() {
-        if db.has(order[k])? {
+        if saved(order[k])? {
             k += 1;
             continue;
         }
@@ -201,7 +216,7 @@ pub fn solve_with(
         k += 1;
         while k < order.len() && batch.len() < most {
             let t = order[k];
-            if db.has(t)? {
+            if saved(t)? {
                 k += 1;
                 continue;
             }
@@ -217,7 +232,8 @@ pub fn solve_with(
             batch
                 .par_iter()
                 .map(|&tier| {
-                    let (array, reps) = solve_tier_full(space, tier, opts, &mut |c| Ok(db.load_full(c)?))?;
+                    let (array, reps) =
+                        solve_tier_full(space, tier, opts, &mut |c| Ok(db.load_full(c, space.tier_size(c))?))?;
                     db.write_full(tier, &array.records, array.grundy.as_deref())?;
                     Ok(reps)
                 })

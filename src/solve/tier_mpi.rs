@@ -274,14 +274,14 @@ fn work(
                         space.tier_name(c)
                     ))
                 })?;
-                decode_tier_full(bytes, c).map_err(|e| {
+                decode_tier_full(bytes, c, identity).map_err(|e| {
                     GameError::Database(format!(
                         "tier {} as rank {rank} received it from the manager: {e}",
                         space.tier_name(c)
                     ))
                 })
             })?;
-            let file = encode_tier_with(tier, &array.records, array.grundy.as_deref())
+            let file = encode_tier_with(tier, identity, &array.records, array.grundy.as_deref())
                 .map_err(|e| GameError::Database(format!("rank {rank}: {e}")))?;
             Ok((file, reps))
         });
@@ -515,7 +515,8 @@ fn schedule(
                     if t != order[i] {
                         return Err(format!("it sent tier {t:x} for tier {}", name(i)));
                     }
-                    decode_tier(file, t).map_err(|e| format!("tier {} fails its check on arrival: {e}", name(i)))?;
+                    decode_tier(file, t, identity)
+                        .map_err(|e| format!("tier {} fails its check on arrival: {e}", name(i)))?;
                     Ok(Ok((reps, file.to_vec())))
                 }
                 REPLY_FAILED => {
