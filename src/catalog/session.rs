@@ -21,6 +21,9 @@ use std::time::Instant;
 /// What the tier solver holds of the tier it solves, at most, in bytes an index (its
 /// records, counters and scan lists; see [`crate::solve::tier`]).
 const TIER_BYTES_AN_INDEX: u64 = 32;
+/// Bytes a tier costs the walk of the tier graph (its entry in the set of tiers seen and in
+/// the order, and its child tiers on the walk's stack).
+const TIER_WALK_BYTES: u64 = 64;
 
 /// A cell of a drawn position, and what a click on it does.
 #[derive(Clone, Debug)]
@@ -284,30 +287,43 @@ impl<G: Game> Live<G> {
         // Before anything is solved or created: every tier must fit the memory budget. The
         // solver holds a tier's state (at most about 32 bytes an index: 24–27 measured on
         // Connect-Four, docs/performance.md) and its child tiers' arrays (2 bytes an index).
+        // The walk of the tier graph is held too: each tier is checked as the walk meets it,
+        // and the walk itself (some 64 bytes a tier) keeps to the budget.
         let budget = self.budget() as u64;
-        for t in crate::game::tier::tier_order(tiers, root_tier) {
+        let name = self.info().name.clone();
+        let mut walked = 0u64;
+        let mut check = |t: crate::game::tier::Tier| -> GameResult<()> {
+            walked += 1;
+            if walked.saturating_mul(TIER_WALK_BYTES) > budget {
+                return Err(GameError::OutOfMemory(format!(
+                    "{name}: more than {walked} tiers are reachable, and their walk alone takes more than the memory \
+                     budget of {} MiB (--max-memory)",
+                    budget >> 20
+                )));
+            }
             let size = tiers.tier_size(t);
             if size > u32::MAX as u64 {
-                bail!(
-                    "{}: the tier {} has {}, more than the 2^32 positions the tier solver indexes in a tier",
-                    self.info().name,
+                return Err(GameError::OutOfMemory(format!(
+                    "{name}: the tier {} has {}, more than the 2^32 positions the tier solver indexes in a tier",
                     tiers.tier_name(t),
                     if size == u64::MAX { "2^64 positions or more".to_string() } else { format!("{size} positions") }
-                );
+                )));
             }
             let children: u64 = tiers.child_tiers(t).iter().map(|&c| tiers.tier_size(c).saturating_mul(2)).sum();
             let need = size.saturating_mul(TIER_BYTES_AN_INDEX).saturating_add(children);
             if need > budget {
-                bail!(
-                    "{}: the tier {} has {size} positions, and solving it takes about {} MiB ({TIER_BYTES_AN_INDEX} bytes \
-                     a position and 2 for each of its child tiers'), more than the memory budget of {} MiB (--max-memory)",
-                    self.info().name,
+                return Err(GameError::OutOfMemory(format!(
+                    "{name}: the tier {} has {size} positions, and solving it takes about {} MiB ({TIER_BYTES_AN_INDEX} \
+                     bytes a position and 2 for each of its child tiers'), more than the memory budget of {} MiB \
+                     (--max-memory)",
                     tiers.tier_name(t),
                     need.div_ceil(1 << 20),
                     budget >> 20
-                );
+                )));
             }
-        }
+            Ok(())
+        };
+        crate::game::tier::tier_order_checked(tiers, root_tier, &mut check)?;
         if let Some(e) = tiers.failure() {
             return Err(e.into());
         }
