@@ -866,7 +866,8 @@ impl ScriptTiers {
     /// a hash of its place (so that every large tier has some).
     fn sampled(&self, tier: Tier, index: u64) -> bool {
         self.asked.fetch_add(1, Ordering::Relaxed) < IMAGES_CHECKED_FIRST
-            || ((tier ^ index.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) % IMAGES_CHECKED_EVERY == 0
+            || ((tier ^ index.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40)
+                .is_multiple_of(IMAGES_CHECKED_EVERY)
     }
 
     /// A position and its images under the board's `symmetries` (or its form by the script's
