@@ -649,3 +649,160 @@ fn an_endgame_table_that_never_ends_is_not_read() {
     }
     let _ = std::fs::remove_dir_all(&cache);
 }
+
+// --- Budgets that hold for every command -------------------------------------------------
+
+/// Peak resident KiB of a run that does almost nothing: the process's own baseline.
+fn baseline_kib() -> i64 {
+    let o = run(&["solve", "hanoi", "--no-db"], 0, Stdio::null());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    o.max_rss_kib
+}
+
+/// The run held `budget_mib` within 10% above the process's baseline.
+fn held(o: &Outcome, what: &str, budget_mib: i64, base_kib: i64) {
+    let most = budget_mib * 1024 * 11 / 10 + base_kib;
+    assert!(o.max_rss_kib <= most, "{what}: peak {} KiB, more than {most} KiB", o.max_rss_kib);
+}
+
+#[test]
+fn the_puzzle_search_keeps_to_its_budget() {
+    // Before: the search counted 40 bytes a position in its hash table, which holds 33 bytes
+    // a bucket, 8/7 buckets an entry, and twice that while it grows (its old and new tables
+    // at once): peg solitaire on 7×15 peaked at 510 MB with --max-memory 256. A board of
+    // 104 pegs has far more positions than 64 MiB holds, and its search reaches them fast.
+    let rows: Vec<String> =
+        (0..7).map(|r| (0..15).map(|c| if (r, c) == (3, 7) { '.' } else { 'x' }).collect()).collect();
+    let ron = file(
+        "jump7x15.ron",
+        &format!(
+            "(name: \"jump\", start: \"{}\", rules: Board(size: \"7x15\", moves: Jump, ends: [Left(1)]))",
+            rows.join("/")
+        ),
+    );
+    let base = baseline_kib();
+    let o = run(&["solve", &ron, "--no-db", "--max-memory", "64"], 0, Stdio::null());
+    refused(&o, "jump 7×15 in 64 MiB", "memory budget");
+    held(&o, "jump 7×15 in 64 MiB", 64, base);
+}
+
+#[test]
+fn sequence_keeps_to_a_memory_budget_and_a_time_limit() {
+    // Before: `sequence` took neither flag, and 0.16 (no period known) grew 5.6 MB/s until
+    // an allocation failed (SIGABRT). Its values are 4 bytes a heap.
+    let base = baseline_kib();
+    let t = std::time::Instant::now();
+    let o = run(&["sequence", "0.16", "--to", "1000000000000", "--quiet", "--max-memory", "16"], 0, Stdio::null());
+    refused(&o, "sequence 0.16 in 16 MiB", "memory budget");
+    held(&o, "sequence 0.16 in 16 MiB", 16, base);
+    assert!(t.elapsed() < std::time::Duration::from_secs(30), "{:?}", t.elapsed());
+    let t = std::time::Instant::now();
+    let o = run(&["sequence", "0.16", "--to", "1000000000000", "--quiet", "--time-limit", "1"], 0, Stdio::null());
+    refused(&o, "sequence 0.16 for 1 s", "time limit");
+    // The limit and a tenth, and the start and the end of the process.
+    assert!(t.elapsed() < std::time::Duration::from_millis(2500), "{:?}", t.elapsed());
+    // A script's values: refused before any work when they alone pass the budget (4 bytes a
+    // heap, twice: 10^8 heaps are 763 MiB).
+    let o = run(&["sequence", "games/kayles.rhai", "--to", "100000000", "--max-memory", "16"], 0, Stdio::null());
+    refused(&o, "kayles.rhai to 10^8 in 16 MiB", "memory budget");
+}
+
+#[test]
+fn a_tier_board_too_big_for_the_budget_is_refused_at_once() {
+    // Before: the whole tier graph was walked before any tier was checked against the
+    // budget: 64 cells and 6 kinds are C(70, 6) = 131 million tiers (past 570 MB under
+    // --max-memory 256, no answer in 45 s). The walk meets a tier of more than 2^32
+    // positions within 40 steps (33 pieces of one kind on 64 cells: C(64, 33) > 2^60).
+    let script = file(
+        "board64.rhai",
+        r#"const NAME = "board64";
+const KIND = "partisan";
+const START = "................................................................";
+fn parse(text) { text }
+fn format(b) { b }
+fn primitive(b) { if !b.contains('.') { return "tie"; } () }
+fn moves(b) { let out = []; for i in 0..64 { if b[i] == '.' { out.push(i); } } out }
+fn play(b, i) { b[i] = "abcdef"[(64 - b.count('.')) % 6]; b }
+const TIER_BOARD = #{ cells: 64, kinds: ["a", "b", "c", "d", "e", "f"], text: true };
+"#,
+    );
+    let cache = common::temp_dir("hostile-board64");
+    let t = std::time::Instant::now();
+    let mut cmd = common::bin();
+    let out = cmd
+        .args(["solve", &script, "--save", "--max-memory", "256", "--time-limit", "20"])
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("tier") && err.contains("positions"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(t.elapsed() < std::time::Duration::from_secs(3), "refused after {:?}: {err}", t.elapsed());
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+// --- Definitions that lie ------------------------------------------------------------------
+
+#[test]
+fn a_false_symmetry_of_a_tier_board_is_reported_naming_it() {
+    // Before: a permutation that is no symmetry of tic-tac-toe (cells 0 and 1 swapped) made
+    // the empty board a win in 7, saved. Swapping cells 0 and 1 maps a column of three
+    // (cells 0, 3, 6: the game over) onto cells 1, 3, 6 (no line): the spot-check of a
+    // position against its images sees it.
+    let text = std::fs::read_to_string(common::root().join("tests/games/tictactoe_text.rhai")).unwrap();
+    let from = text.find("const SYMMETRIES = [").unwrap();
+    let to = from + text[from..].find("];").unwrap() + 2;
+    let save = |name: &str, symmetries: &str| {
+        let script = file(name, &format!("{}const SYMMETRIES = [{symmetries}];{}", &text[..from], &text[to..]));
+        let cache = common::temp_dir(&format!("hostile-{name}"));
+        let out = common::bin().args(["solve", &script, "--save"]).env("XDG_CACHE_HOME", &cache).output().unwrap();
+        let _ = std::fs::remove_dir_all(&cache);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{name}: {}{err}", String::from_utf8_lossy(&out.stdout));
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        err
+    };
+    let err = save("false_symmetry.rhai", "[0,1,2,3,4,5,6,7,8], [1,0,2,3,4,5,6,7,8]");
+    assert!(err.contains("TIER_BOARD's symmetries[1] is not a symmetry of the game's rules"), "{err}");
+    // A list that is not a group (the square's 8 and that swap) has no one least image:
+    // refused as it is declared.
+    let square = "[0,1,2,3,4,5,6,7,8], [2,5,8,1,4,7,0,3,6], [8,7,6,5,4,3,2,1,0], [6,3,0,7,4,1,8,5,2], \
+                  [2,1,0,5,4,3,8,7,6], [6,7,8,3,4,5,0,1,2], [0,3,6,1,4,7,2,5,8], [8,5,2,7,4,1,6,3,0]";
+    let err = save("not_a_group.rhai", &format!("{square}, [1,0,2,3,4,5,6,7,8]"));
+    assert!(err.contains("`symmetries` must list every symmetry"), "{err}");
+    // The square's own 8 still solve (the empty board: a tie in 9).
+    let script = file("square.rhai", &format!("{}const SYMMETRIES = [{square}];{}", &text[..from], &text[to..]));
+    let cache = common::temp_dir("hostile-square");
+    let out = common::bin().args(["solve", &script, "--save"]).env("XDG_CACHE_HOME", &cache).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = common::bin().args(["solve", &script]).env("XDG_CACHE_HOME", &cache).output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("tie") && said.contains("9"), "{said}");
+    let _ = std::fs::remove_dir_all(&cache);
+}
+
+#[test]
+fn heap_options_that_lie_past_the_first_heaps_are_reported() {
+    // Before: only heaps 0 to 23 were checked, so a `heap_options` that forgets the splits
+    // past heap 30 printed its own values (g(50) = 5 where the moves give 0, by hand: a
+    // row of 50 pins is a P-position of Kayles, period 12 from n = 71 and the listed
+    // exceptions below it).
+    let text = std::fs::read_to_string(common::root().join("games/kayles.rhai")).unwrap();
+    let lie = text.replacen("out.push(splits(n - take));", "if n <= 30 { out.push(splits(n - take)); }", 1);
+    assert_ne!(lie, text, "heap_options is where the test expects it");
+    let script = file("lying_kayles.rhai", &lie);
+    let o = run(&["sequence", &script, "--to", "50"], 0, Stdio::null());
+    refused(&o, "kayles lying past 30", "heap_options disagrees with moves + play at heap");
+    // The truthful script still gives Kayles' values (the octal engine's, 0.77).
+    let o = run(&["sequence", "games/kayles.rhai", "--to", "50"], 0, Stdio::null());
+    let by_code = run(&["sequence", "0.77", "--to", "50"], 0, Stdio::null());
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let rows = |s: &str| {
+        s.lines()
+            .filter(|l| l.contains(':') && l.trim_start().starts_with(char::is_numeric))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rows(&o.stdout), rows(&by_code.stdout));
+}

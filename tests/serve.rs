@@ -704,3 +704,76 @@ fn the_page_reads_the_saved_database() {
     drop(s);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn no_file_path_of_the_server_goes_to_a_client() {
+    // The words of an error that hold a `/` are cut to their last part.
+    let cache = "/home/someone/.cache/gamesman/tictactoe-0123.tiers/0000000000030000.tier";
+    let said = gamesman::serve::redact(&format!("{cache}: damaged (remove it: `gamesman db rm {cache}`)"));
+    assert_eq!(said, "…/0000000000030000.tier: damaged (remove it: `gamesman db rm …/0000000000030000.tier`)");
+    assert_eq!(gamesman::serve::redact("no such move: 1:2 (x wins)"), "no such move: 1:2 (x wins)");
+    // A damaged tier file of a saved game (tic-tac-toe by tiers), asked for by the page: an
+    // error, no path.
+    let dir = common::temp_dir("serve-damaged");
+    let script = common::root().join("tests/games/tictactoe_text.rhai").display().to_string();
+    let out = bin().args(["solve", &script, "--save"]).env("XDG_CACHE_HOME", &dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut tiers = Vec::new();
+    let mut stack = vec![dir.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "tier") {
+                tiers.push(p);
+            }
+        }
+    }
+    assert!(!tiers.is_empty(), "no tier file saved under {}", dir.display());
+    // Every tier file with a byte of its records flipped (its checksum then fails).
+    for p in &tiers {
+        let mut bytes = std::fs::read(p).unwrap();
+        let at = bytes.len() - 1;
+        bytes[at] ^= 0x5a;
+        std::fs::write(p, bytes).unwrap();
+    }
+    let mut child = bin()
+        .args(["serve", &script, "--port", "0"])
+        .env("XDG_CACHE_HOME", &dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_string();
+    let s = Server { child, url };
+    let mut errors = 0;
+    for p in ["xo.......", ".........", "xxoo....."] {
+        let (code, body) = get(&s, &format!("/api/tictactoe_text/position?p={p}"));
+        let text = body.to_string();
+        assert!(!text.contains(&*dir.to_string_lossy()) && !text.contains("gamesman/"), "{code} {text}");
+        if code >= 500 {
+            errors += 1;
+            assert!(body["error"].as_str().is_some_and(|e| e.contains(".tier")), "{code} {text}");
+        }
+    }
+    assert!(errors > 0, "the damage was not seen");
+    drop(s);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_search_that_looks_at_its_clock_seldom_still_ends_at_the_limit() {
+    // Before: a row of 3432 pins (each heap's every move a script call between two looks
+    // at the clock) answered 503 after 41–74 s with a limit of 10 s. Now every request ends
+    // by its limit and a tenth (2.2 s here; a little more for a loaded machine).
+    let s = serve_with(&["kayles"], &["--time-limit", "2"]);
+    let t = Instant::now();
+    let (code, body) = get(&s, "/api/kayles/position?p=3432");
+    let took = t.elapsed();
+    assert!(code == 503 || code == 422, "{code} {body}");
+    assert!(body["error"].is_string(), "{body}");
+    assert!(took < Duration::from_millis(2200 + 500), "answered after {took:?}");
+}

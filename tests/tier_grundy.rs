@@ -289,7 +289,7 @@ fn kayles_grundy_values_from_the_arrays() {
     for (game, parents) in [(&with, true), (&without, false)] {
         let dir = tmp(&format!("kayles20-{parents}"));
         let db = ArrayDb::create(&dir, "kayles").unwrap();
-        let opts = TierOptions { grundy: true, parents };
+        let opts = TierOptions { grundy: true, parents, ..TierOptions::default() };
         let stats = solve_with(game, root, &db, &Progress::silent(), opts).unwrap();
         assert_eq!(stats.positions, 1 << 20);
         saves.push((dir, db));
@@ -421,7 +421,14 @@ fn a_loop_leaves_grundy_values_undefined() {
     }
     let dir = tmp("loop");
     let db = ArrayDb::create(&dir, "loop").unwrap();
-    solve_with(&Loop, 1, &db, &Progress::silent(), TierOptions { grundy: true, parents: false }).unwrap();
+    solve_with(
+        &Loop,
+        1,
+        &db,
+        &Progress::silent(),
+        TierOptions { grundy: true, parents: false, ..TierOptions::default() },
+    )
+    .unwrap();
     let low = db.load_full(0, Loop.tier_size(0)).unwrap();
     assert!(low.grundy.is_none());
     assert!(low.records.iter().all(|&r| unrec(r) == Some((Value::Draw, None))));

@@ -150,7 +150,14 @@ fn connect4_solved_with_parents_is_the_same_bytes() {
             for parents in [true, false] {
                 let dir = tmp(&format!("{board}-{name}-{parents}"));
                 let db = ArrayDb::create(&dir, "c4").unwrap();
-                solve_with(space, root, &db, &Progress::silent(), TierOptions { grundy: false, parents }).unwrap();
+                solve_with(
+                    space,
+                    root,
+                    &db,
+                    &Progress::silent(),
+                    TierOptions { grundy: false, parents, ..TierOptions::default() },
+                )
+                .unwrap();
                 saves.push((dir, db));
             }
             assert_eq!(
@@ -159,7 +166,7 @@ fn connect4_solved_with_parents_is_the_same_bytes() {
                 "{board} {name}: parents or reversed edges"
             );
             let order = tier_order(space, root);
-            arrays.push(order.iter().map(|&t| (t, saves[0].1.load_full(t).unwrap())).collect());
+            arrays.push(order.iter().map(|&t| (t, saves[0].1.load_full(t, space.tier_size(t)).unwrap())).collect());
             for (dir, _) in saves {
                 let _ = std::fs::remove_dir_all(dir);
             }

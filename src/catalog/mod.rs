@@ -29,7 +29,7 @@ pub use session::{BoardView, Cell, DbBench, Features, Saved, Session};
 
 use crate::db::{self, Identity};
 use crate::descriptor::DescriptorGame;
-use crate::game::{Game, GameInfo, Kind, Misere};
+use crate::game::{Game, GameError, GameInfo, GameResult, Kind, Misere};
 use crate::script::ScriptGame;
 use crate::solve::Options;
 use anyhow::{Context, Result, anyhow, bail};
@@ -654,6 +654,44 @@ pub enum HeapGame {
 /// after silently wrong.
 pub const HEAP_OPTIONS_CHECKED: usize = 24;
 
+/// The heaps past the first [`HEAP_OPTIONS_CHECKED`] on which a script's `heap_options` is
+/// checked against its moves, spread across the whole range to `to`: one in each doubling
+/// of the heap (24–47, 48–95, …, drawn by a fixed hash so that no pattern of the heap's
+/// size is favoured), and `to` itself.
+pub fn heap_options_samples(to: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut lo = HEAP_OPTIONS_CHECKED;
+    while lo <= to {
+        let hi = lo.saturating_mul(2).min(to.saturating_add(1));
+        let hash = (lo as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        out.push(lo + (hash % (hi - lo) as u64) as usize);
+        lo = hi;
+    }
+    if to >= HEAP_OPTIONS_CHECKED && out.last() != Some(&to) {
+        out.push(to);
+    }
+    out
+}
+
+/// The Grundy values of the options of heap `n` as `heap_options` gives them, `values` the
+/// values of the heaps below `n`: sorted, each once.
+fn option_values(options: &[crate::solve::sequence::HeapOption], values: &[u32]) -> Vec<u32> {
+    use crate::solve::sequence::HeapOption;
+    let mut out = Vec::new();
+    for o in options {
+        match o {
+            HeapOption::Heaps(hs) => out.push(hs.iter().fold(0, |x, &h| x ^ values[h])),
+            HeapOption::Splits { total, unequal } => {
+                let last = if *unequal { total.saturating_sub(1) / 2 } else { total / 2 };
+                out.extend((1..=last).map(|a| values[a] ^ values[total - a]));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 impl HeapGame {
     /// The nim-sequence of a script with `heap_options`, heaps 0 to `to`, and the options
     /// read: each heap's options from one call, the values by mex (`solve::sequence`), the
@@ -671,6 +709,25 @@ impl HeapGame {
             bail!("{file}: heaps to {to}: at most {} values are computed (4 bytes each)", MAX_COMPUTED - 1);
         }
         let (values, read) = by_options(to, |n| game.heap_options(n)).map_err(|e| anyhow!("{e}"))?;
+        // Across the whole range: the options heap_options gives against those the moves
+        // make (each child's parts read as heaps, valued by the values just computed), so
+        // that a hook that lies only past the first heaps is reported, not printed.
+        for n in heap_options_samples(to) {
+            let by_hook = option_values(&game.heap_options(n).map_err(|e| anyhow!("{e}"))?, &values);
+            let by_moves = moves_values(game, session, n, &values).map_err(|e| anyhow!("{file}: heap {n}: {e}"))?;
+            if by_hook != by_moves {
+                let only = |a: &[u32], b: &[u32]| a.iter().find(|v| b.binary_search(v).is_err()).copied();
+                let why = match (only(&by_hook, &by_moves), only(&by_moves, &by_hook)) {
+                    (Some(v), _) => format!("an option of Grundy value {v} that no move makes"),
+                    (None, Some(v)) => format!("no option of Grundy value {v}, which a move makes"),
+                    (None, None) => "other options".to_string(),
+                };
+                bail!(
+                    "{file}: heap_options disagrees with moves + play at heap {n}: heap_options gives {why}. They must \
+                     give the same options"
+                );
+            }
+        }
         for (n, &v) in values.iter().enumerate().take(HEAP_OPTIONS_CHECKED) {
             let g = session.grundy(&n.to_string()).map_err(|e| anyhow!("{file}: heap {n}: {e}"))?;
             if g != Some(u64::from(v)) {
@@ -682,6 +739,34 @@ impl HeapGame {
         }
         Ok(Some((values, read)))
     }
+}
+
+/// The Grundy values of the children of heap `n` by the script's own moves: each child's
+/// parts (`parts`, else the child whole) read as heaps and valued by `values`, a part that is
+/// not a heap below `n` by the search. Sorted, each once.
+fn moves_values(game: &ScriptGame, session: &mut dyn Session, n: usize, values: &[u32]) -> GameResult<Vec<u32>> {
+    let pos = game.parse(&n.to_string())?;
+    let mut out = Vec::new();
+    for mv in game.moves(&pos)? {
+        let child = game.play(&pos, &mv)?;
+        let parts = game.split(&child)?.unwrap_or_else(|| vec![child]);
+        let mut x = 0u32;
+        for part in parts {
+            let text = game.format(&part)?;
+            let v = match text.trim().parse::<usize>() {
+                Ok(h) if h < n => values[h],
+                _ => match session.grundy(&text)? {
+                    Some(g) => u32::try_from(g).unwrap_or(u32::MAX),
+                    None => return Err(GameError::Definition(format!("the part {text:?} has no Grundy value"))),
+                },
+            };
+            x ^= v;
+        }
+        out.push(x);
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
 }
 
 /// The `.rhai` and `.ron` files of a directory.

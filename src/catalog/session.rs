@@ -18,6 +18,10 @@ use serde_json::Value as Json;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// Bytes a tier costs the walk of the tier graph (its entry in the set of tiers seen and in
+/// the order, and its child tiers on the walk's stack).
+const TIER_WALK_BYTES: u64 = 64;
+
 /// A cell of a drawn position, and what a click on it does.
 #[derive(Clone, Debug)]
 pub struct Cell {
@@ -331,13 +335,24 @@ impl<G: Game> Live<G> {
         let root_tier = tiers.try_locate(root)?.0;
         // The solver holds a tier's state (at most about 32 bytes an index: 24–27 measured on
         // Connect-Four, docs/performance.md) and its child tiers' arrays (2 bytes an index).
+        // The walk of the tier graph is held too: each tier is checked as the walk meets it,
+        // and the walk itself (some 64 bytes a tier) keeps to the budget.
         let budget = self.budget() as u64;
-        for t in crate::game::tier::tier_order(tiers, root_tier) {
+        let name = self.info().name.clone();
+        let mut walked = 0u64;
+        let mut check = |t: crate::game::tier::Tier| -> GameResult<()> {
+            walked += 1;
+            if walked.saturating_mul(TIER_WALK_BYTES) > budget {
+                return Err(GameError::OutOfMemory(format!(
+                    "{name}: more than {walked} tiers are reachable, and their walk alone takes more than the memory \
+                     budget of {} MiB (--max-memory)",
+                    budget >> 20
+                )));
+            }
             let size = tiers.tier_size(t);
             if size > u32::MAX as u64 {
                 return Err(GameError::OutOfMemory(format!(
-                    "{}: the tier {} has {}, more than the 2^32 positions the tier solver indexes in a tier",
-                    self.info().name,
+                    "{name}: the tier {} has {}, more than the 2^32 positions the tier solver indexes in a tier",
                     tiers.tier_name(t),
                     if size == u64::MAX { "2^64 positions or more".to_string() } else { format!("{size} positions") }
                 )));
@@ -345,16 +360,17 @@ impl<G: Game> Live<G> {
             let need = tier::tier_bytes(tiers, t);
             if need > budget {
                 return Err(GameError::OutOfMemory(format!(
-                    "{}: the tier {} has {size} positions, and solving it takes about {} MiB ({} bytes \
-                     a position and 2 for each of its child tiers'), more than the memory budget of {} MiB (--max-memory)",
-                    self.info().name,
+                    "{name}: the tier {} has {size} positions, and solving it takes about {} MiB ({} bytes a \
+                     position and 2 for each of its child tiers'), more than the memory budget of {} MiB (--max-memory)",
                     tiers.tier_name(t),
                     need.div_ceil(1 << 20),
                     tier::TIER_BYTES_AN_INDEX,
                     budget >> 20
                 )));
             }
-        }
+            Ok(())
+        };
+        crate::game::tier::tier_order_checked(tiers, root_tier, &mut check)?;
         if let Some(e) = tiers.failure() {
             return Err(e);
         }

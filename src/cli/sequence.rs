@@ -27,13 +27,24 @@ pub struct SequenceArgs {
     /// Read every split of every heap (no rare/common split), to measure the difference
     #[arg(long, hide = true)]
     plain: bool,
+    /// Memory budget in MiB: the values and the engine's tables (a script's searches too)
+    /// keep to it; past it, a clear error
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    max_memory: usize,
+    #[command(flatten)]
+    watch: super::WatchArgs,
 }
 
 pub fn run(args: &SequenceArgs) -> Result<i32> {
-    let game = match super::catalog().heap_game(&args.game, &How::default())? {
+    let progress = args.watch.progress();
+    let budget = args.max_memory.saturating_mul(1 << 20);
+    let mut how = How::default();
+    how.options.max_memory = budget;
+    how.options.progress = progress.clone();
+    let game = match super::catalog().heap_game(&args.game, &how)? {
         HeapGame::Descriptor(game) => game,
         HeapGame::Script { file, mut session, options } => {
-            return script(args, &file, &mut *session, options.as_deref());
+            return script(args, &file, &mut *session, options.as_deref(), budget);
         }
     };
     let file = game.file();
@@ -54,7 +65,7 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
         );
     }
     let started = std::time::Instant::now();
-    seq.extend_to(args.to);
+    seq.extend_within(args.to, budget, &progress).map_err(|e| anyhow::anyhow!("{file}: {e}"))?;
     if seq.period().is_none() && seq.computed() <= args.to {
         bail!(
             "{}: no period confirmed up to n = {last}, the most values the engine computes for this game; \
@@ -138,8 +149,25 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
 
 /// The sequence of an impartial script: position `n` for n = 0..=to, each Grundy value by
 /// search (the script's `parts` make each distinct heap a search of its own, done once).
-fn script(args: &SequenceArgs, file: &str, session: &mut dyn Session, options: Option<&ScriptGame>) -> Result<i32> {
+fn script(
+    args: &SequenceArgs,
+    file: &str,
+    session: &mut dyn Session,
+    options: Option<&ScriptGame>,
+    budget: usize,
+) -> Result<i32> {
     let started = std::time::Instant::now();
+    // The values, 4 bytes a heap, and their copy for the report: refused before any work
+    // when they alone would not fit the budget.
+    let need = args.to.saturating_add(1).saturating_mul(8);
+    if need > budget {
+        bail!(
+            "{file}: heaps to {}: their values take about {} MiB, more than the memory budget of {} MiB (--max-memory)",
+            args.to,
+            need.div_ceil(1 << 20),
+            budget >> 20
+        );
+    }
     let by_options = HeapGame::script_values(file, session, options, args.to)?;
     let values = match &by_options {
         Some((values, _)) => values.clone(),
@@ -156,10 +184,12 @@ fn script(args: &SequenceArgs, file: &str, session: &mut dyn Session, options: O
         Some((_, read)) => writeln!(
             out,
             "values computed up to n = {} from heap_options, one call a heap ({:.3} s, {read} options read; \
-             the first {} heaps checked against the search of the script's moves)",
+             the first {} heaps checked against the search of the script's moves, and {} more across the range \
+             against the moves themselves)",
             args.to,
             started.elapsed().as_secs_f64(),
             HEAP_OPTIONS_CHECKED.min(args.to + 1),
+            crate::catalog::heap_options_samples(args.to).len(),
         )?,
         None => writeln!(
             out,

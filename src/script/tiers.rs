@@ -311,6 +311,22 @@ fn declare_symmetries(v: &Dynamic, cells: u32) -> Result<Vec<Vec<u8>>, String> {
             }
         }
     }
+    // The least image is one position's canonical form only when the symmetries are a group
+    // (the identity understood): each one after another is one of them.
+    let identity: Vec<u8> = (0..cells as u8).collect();
+    let listed: std::collections::HashSet<&[u8]> =
+        out.iter().map(Vec::as_slice).chain(std::iter::once(identity.as_slice())).collect();
+    for (i, a) in out.iter().enumerate() {
+        for (j, b) in out.iter().enumerate() {
+            let both: Vec<u8> = b.iter().map(|&c| a[c as usize]).collect();
+            if !listed.contains(both.as_slice()) {
+                return Err(format!(
+                    "`symmetries` must list every symmetry of the board (each one after another is one of them): \
+                     symmetries[{i}] then symmetries[{j}] gives {both:?}, which is not listed"
+                ));
+            }
+        }
+    }
     Ok(out)
 }
 
@@ -508,7 +524,14 @@ pub struct ScriptTiers {
     /// the number of child tiers remembered in all).
     children_memo: Mutex<(HashMap<Tier, Vec<Tier>>, usize)>,
     size_memo: Mutex<HashMap<Tier, u64>>,
+    /// Positions whose children were asked for (see [`ScriptTiers::sampled`]).
+    asked: AtomicU64,
 }
+
+/// Every one of the first positions a solve expands is checked against its images under the
+/// declared symmetries (or its canonical form), then one in [`IMAGES_CHECKED_EVERY`].
+const IMAGES_CHECKED_FIRST: u64 = 4096;
+const IMAGES_CHECKED_EVERY: u64 = 256;
 
 impl ScriptTiers {
     pub(super) fn new(file: &str, source: Arc<str>, budget: usize, layout: Layout) -> ScriptTiers {
@@ -523,6 +546,7 @@ impl ScriptTiers {
             failure: Mutex::new(None),
             children_memo: Mutex::new((HashMap::new(), 0)),
             size_memo: Mutex::new(HashMap::new()),
+            asked: AtomicU64::new(0),
         }
     }
 
@@ -837,6 +861,61 @@ impl ScriptTiers {
         }))
     }
 
+    /// Whether the position at `index` of `tier` is checked against its images: every one of
+    /// the first [`IMAGES_CHECKED_FIRST`] asked, then one in [`IMAGES_CHECKED_EVERY`], drawn by
+    /// a hash of its place (so that every large tier has some).
+    fn sampled(&self, tier: Tier, index: u64) -> bool {
+        self.asked.fetch_add(1, Ordering::Relaxed) < IMAGES_CHECKED_FIRST
+            || ((tier ^ index.rotate_left(23)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40)
+                .is_multiple_of(IMAGES_CHECKED_EVERY)
+    }
+
+    /// A position and its images under the board's `symmetries` (or its form by the script's
+    /// `canonical`) must agree on whether the game is over there and its value, and on the
+    /// number of moves: a declared symmetry that the rules do not have is reported naming the
+    /// hook, before it gives a wrong value.
+    fn check_images(&self, w: &Worker, pos: &Key) -> GameResult<()> {
+        let images: Vec<(String, Key)> = match &self.layout {
+            Layout::Board(BoardLayout { text: Some(t), script_canonical: false, .. }) => {
+                if t.symmetries.is_empty() {
+                    return Ok(());
+                }
+                let mut text = Vec::new();
+                self.key_text(w, pos, &mut text)?;
+                let mut out = Vec::with_capacity(t.symmetries.len());
+                for (k, sym) in t.symmetries.iter().enumerate() {
+                    let mut image = text.clone();
+                    for (j, &c) in sym.iter().enumerate() {
+                        image[j] = text[c as usize];
+                    }
+                    out.push((format!("{}: TIER_BOARD's symmetries[{k}]", self.file), Key::from_ascii(&image)));
+                }
+                out
+            }
+            _ if w.game.hooks.canonical => vec![(w.game.at_fn("canonical"), w.game.canonical(pos)?)],
+            _ => return Ok(()),
+        };
+        let what = |p: &Key| -> GameResult<String> {
+            Ok(match w.game.primitive(p)? {
+                Some(v) => format!("over: {}", v.as_str()),
+                None => format!("{} moves", w.game.move_count(p)?),
+            })
+        };
+        let here = what(pos)?;
+        for (hook, image) in images {
+            let there = what(&image)?;
+            if there != here {
+                return Err(GameError::Definition(format!(
+                    "{hook} is not a symmetry of the game's rules: it maps {} ({here}) to {} ({there}); a symmetry \
+                     must keep whether the game is over, its value and the number of moves",
+                    w.game.format(pos).unwrap_or_default(),
+                    w.game.format(&image).unwrap_or_default(),
+                )));
+            }
+        }
+        Ok(())
+    }
+
     fn with<R>(&self, harmless: R, f: impl FnOnce(&Worker) -> GameResult<R>) -> R {
         self.answer(harmless, || {
             let w = self.worker()?;
@@ -915,6 +994,9 @@ impl TierSpace for ScriptTiers {
     fn children_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
         let got = self.with(Vec::new(), |w| {
             let pos = self.position_in(w, tier, index)?;
+            if self.sampled(tier, index) {
+                self.check_images(w, &pos)?;
+            }
             let kids = w.game.children(&pos)?;
             let declared = self.children_of(w, tier)?;
             let mut found = Vec::with_capacity(kids.len());

@@ -14,8 +14,9 @@
 //!   time, with the full per-request limit ([`Config::time_limit`]); past that bound it is
 //!   answered at once with 503 and `Retry-After`.
 //!
-//! Every request is answered within the limit (plus a second): past it the reply is 503
-//! even if a game thread is still busy. Connections are bounded ([`Config::max_connections`]),
+//! Every request is answered within the limit (plus a tenth): past it the reply is 503
+//! even if a game thread is still busy. The search pool's threads run at a lower priority
+//! than the quick pool's, so that long searches leave the cores to cheap requests. Connections are bounded ([`Config::max_connections`]),
 //! and one that does not send a request's headers within [`Config::header_timeout`] (or that
 //! stays idle that long between requests) is closed; both are hyper's settings.
 //!
@@ -65,14 +66,47 @@ fn error(status: u16, message: impl std::fmt::Display) -> Reply {
 }
 
 /// A game error as a reply: the request's fault (400), too much work (422), or the game
-/// definition's (500, never a crash).
+/// definition's (500, never a crash). No file path of the server's goes to the client
+/// ([`redact`]): the server's own log (stderr) keeps the whole message of a 500.
 fn game_error(e: GameError) -> Reply {
+    let text = e.to_string();
+    let client = redact(&text);
     match e {
-        GameError::BadPosition(_) | GameError::BadMove(_) => error(400, e),
-        GameError::TimeLimit(_) => error(503, format!("{e} (this server's limit for one request)")),
-        GameError::OutOfMemory(_) | GameError::Unsupported(_) => error(422, e),
-        GameError::Definition(_) | GameError::Database(_) => error(500, e),
+        GameError::BadPosition(_) | GameError::BadMove(_) => error(400, client),
+        GameError::TimeLimit(_) => error(503, format!("{client} (this server's limit for one request)")),
+        GameError::OutOfMemory(_) | GameError::Unsupported(_) => error(422, client),
+        GameError::Definition(_) | GameError::Database(_) => {
+            eprintln!("gamesman: serve: {text}");
+            error(500, client)
+        }
     }
+}
+
+/// `text` with every file path in it cut to its last part (`…/name`): a word that holds a
+/// `/` (words end at white space, quotes, backticks, brackets, commas and semicolons).
+pub fn redact(text: &str) -> String {
+    let is_end = |c: char| c.is_whitespace() || "`'\"()[]{},;<>".contains(c);
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let word_len = rest.find(is_end).unwrap_or(rest.len());
+        if word_len == 0 {
+            let c = rest.chars().next().expect("not empty");
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        let word = &rest[..word_len];
+        match word.rfind('/') {
+            Some(at) => {
+                out.push_str("…/");
+                out.push_str(&word[at + 1..]);
+            }
+            None => out.push_str(word),
+        }
+        rest = &rest[word_len..];
+    }
+    out
 }
 
 /// One game behind the API: its session, and the clock of the request being answered.
@@ -328,6 +362,16 @@ struct Pool {
 
 /// A game thread: open every game (from `catalog`), then answer jobs until the server stops.
 fn game_thread(catalog: Catalog, games: Vec<(String, String)>, config: Config, quick: bool, queue: Queue) {
+    // A long search must not starve the cheap requests of the cores: the search pool's
+    // threads run at a lower priority (nice 10) than the quick pool and the HTTP runtime.
+    #[cfg(target_os = "linux")]
+    if !quick {
+        // SAFETY: gettid and setpriority on the calling thread have no other effect.
+        unsafe {
+            let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+            libc::setpriority(libc::PRIO_PROCESS, tid, 10);
+        }
+    }
     let copies = (config.workers + config.searches).max(1);
     let limit = if quick { config.quick.min(config.time_limit) } else { config.time_limit };
     let mut served: Vec<(String, Result<Served, String>)> = games
@@ -357,7 +401,7 @@ fn game_thread(catalog: Catalog, games: Vec<(String, String)>, config: Config, q
                     let names: Vec<&str> = served.iter().map(|(n, _)| n.as_str()).collect();
                     Answer::Reply(error(404, format!("no game {game:?} is served (there are: {})", names.join(", "))))
                 }
-                Some((_, Err(e))) => Answer::Reply(error(500, e.clone())),
+                Some((_, Err(e))) => Answer::Reply(error(500, redact(e))),
                 Some((_, Ok(s))) => s.job(&job, quick),
             },
         };
@@ -437,16 +481,21 @@ fn busy(seconds: u64, why: &str) -> axum::response::Response {
 }
 
 /// Answer `job`: on the quick pool, then (if it needs more) on the search pool, within the
-/// time limit.
+/// time limit and a tenth, both pools together: past it the answer is 503, even while a game
+/// thread is still busy (a search that looks at its clock seldom ends later, unseen).
 async fn ask(pools: &Pools, job: Job) -> axum::response::Response {
     let limit = pools.config.time_limit;
+    let deadline = tokio::time::Instant::now() + limit + limit / 10;
     let retry = limit.as_secs().max(1);
     let stopped = || json_response(500, json!({ "error": "a game thread stopped" }));
+    let late =
+        || busy(retry, &format!("the search did not end within this server's limit of {:.1} s", limit.as_secs_f64()));
     let Some(rx) = pools.quick.ask(job.clone()) else { return stopped() };
-    match rx.await {
-        Ok(Answer::Reply((status, body))) => return json_response(status, body),
-        Ok(Answer::TooSlow) => {}
-        Err(_) => return stopped(),
+    match tokio::time::timeout_at(deadline, rx).await {
+        Ok(Ok(Answer::Reply((status, body)))) => return json_response(status, body),
+        Ok(Ok(Answer::TooSlow)) => {}
+        Ok(Err(_)) => return stopped(),
+        Err(_) => return late(),
     }
     let Some(rx) = pools.search.ask(job) else {
         return busy(
@@ -454,12 +503,10 @@ async fn ask(pools: &Pools, job: Job) -> axum::response::Response {
             &format!("{} searches are running, the most this server runs at once: try again later", pools.search.bound),
         );
     };
-    match tokio::time::timeout(limit + Duration::from_secs(1), rx).await {
+    match tokio::time::timeout_at(deadline, rx).await {
         Ok(Ok(Answer::Reply((status, body)))) => json_response(status, body),
         Ok(Ok(Answer::TooSlow)) | Ok(Err(_)) => stopped(),
-        Err(_) => {
-            busy(retry, &format!("the search did not end within this server's limit of {:.1} s", limit.as_secs_f64()))
-        }
+        Err(_) => late(),
     }
 }
 

@@ -27,8 +27,23 @@ trait Seen {
     fn touch(&self, at: u128);
     /// The number of the position at `at`, and whether it is new (then numbered `next`).
     fn number(&mut self, at: u128, next: u32) -> (u32, bool);
-    /// Bytes a position costs the table, beyond what it holds from the start.
-    const BYTES: usize;
+    /// The bytes the table holds beyond what it holds from the start, and the bytes `more`
+    /// new positions may allocate in passing (a hash table that grows holds its old and new
+    /// tables at once).
+    fn heap(&self, more: usize) -> (usize, usize);
+}
+
+/// The bytes a vector of `len` entries in `cap` holds, and those `more` pushes may allocate
+/// in passing (a vector that grows holds its old and new buffers at once).
+fn vec_heap<T>(len: usize, cap: usize, more: usize) -> (usize, usize) {
+    let size = std::mem::size_of::<T>();
+    (cap * size, if len + more > cap { (2 * cap).max(len + more).max(4) * size } else { 0 })
+}
+
+/// The bytes held by the vectors of a search, and the most that one more entry in each
+/// allocates in passing (summed: a conservative bound on the peak).
+fn held(parts: &[(usize, usize)]) -> usize {
+    parts.iter().map(|&(now, passing)| now + passing).sum()
 }
 
 /// A flat array indexed by position: `u32::MAX` for a position not seen.
@@ -64,7 +79,9 @@ impl Seen for ByIndex {
             (*slot, false)
         }
     }
-    const BYTES: usize = 0;
+    fn heap(&self, _: usize) -> (usize, usize) {
+        (0, 0)
+    }
 }
 
 /// A hash table of keys (the game does not number its positions, or the array is too big).
@@ -87,7 +104,10 @@ impl Seen for ByKey {
             }
         }
     }
-    const BYTES: usize = 40;
+    fn heap(&self, more: usize) -> (usize, usize) {
+        let now = self.0.allocation_size();
+        (now, if self.0.len() + more > self.0.capacity() { 2 * now.max(64) } else { 0 })
+    }
 }
 
 /// The flat array when the positions are numbered and their array takes at most a quarter of
@@ -198,10 +218,21 @@ fn explore_keys<P, S: Seen>(
     let mut first: Vec<u32> = vec![0];
     let mut children: Vec<u32> = Vec::new();
     let mut out: Vec<u128> = Vec::new();
-    // A node: its key, its end, its first child, its place in the table, its weight, and its
-    // position at the end (the graph's nodes, when unpacked); an edge: a child's number.
-    let per_node = 16 + 2 + 4 + 2 + S::BYTES + if unpack { std::mem::size_of::<P>() } else { 0 };
-    let bytes = |nodes: usize, edges: usize| start_bytes + nodes * per_node + edges * 4;
+    // What the graph holds, by the capacities of its vectors and table, with what `more`
+    // children may allocate in passing, and what the end adds a node (its weight, and its
+    // position when unpacked).
+    let at_end = if syms.is_empty() { 0 } else { 2 } + if unpack { std::mem::size_of::<P>() } else { 0 };
+    let bytes = |seen: &S, keys: &Vec<u128>, end: &Vec<Option<Value>>, first: &Vec<u32>, children: &Vec<u32>, more| {
+        start_bytes
+            + keys.len() * at_end
+            + held(&[
+                seen.heap(more),
+                vec_heap::<u128>(keys.len(), keys.capacity(), more),
+                vec_heap::<Option<Value>>(end.len(), end.capacity(), 1),
+                vec_heap::<u32>(first.len(), first.capacity(), 1),
+                vec_heap::<u32>(children.len(), children.capacity(), more),
+            ])
+    };
     // Nodes are expanded a block at a time: first every child of the block, its place in the
     // table looked up ahead (prefetched), then the children numbered in order, so that the
     // table's cache misses overlap. The block holds nodes found before it began, so the
@@ -244,6 +275,10 @@ fn explore_keys<P, S: Seen>(
         }
         let mut from = 0;
         for (&e, &to) in ends.iter().zip(&spans) {
+            let b = bytes(&seen, &keys, &end, &first, &children, to - from);
+            if b > budget {
+                return Err(over_budget(keys.len()));
+            }
             end.push(e);
             for (&c, &l) in kids[from..to].iter().zip(&places[from..to]) {
                 let n = u32::try_from(keys.len()).map_err(|_| too_many())?;
@@ -255,15 +290,11 @@ fn explore_keys<P, S: Seen>(
             }
             from = to;
             first.push(u32::try_from(children.len()).map_err(|_| too_many())?);
-            let b = bytes(keys.len(), children.len());
-            if b > budget {
-                return Err(over_budget(keys.len()));
-            }
             progress.tick(end.len() as u64 - 1, b)?;
         }
         next = stop;
     }
-    let b = bytes(keys.len(), children.len());
+    let b = bytes(&seen, &keys, &end, &first, &children, 0);
     drop(seen);
     // A class's size: the symmetries (the identity too) over those that fix its member.
     let weights = (!syms.is_empty()).then(|| {
@@ -314,7 +345,6 @@ fn search_keys<G: Game, S: Seen>(
     let mut parent: Vec<u32> = vec![u32::MAX];
     let mut queue: VecDeque<u32> = VecDeque::from([0]);
     let mut out: Vec<u128> = Vec::new();
-    let per_node = 16 + 4 + 4 + S::BYTES;
     // Every symmetry the rules keep maps the solved positions onto solved positions, so a
     // position and its images are as far from a solution: the search looks each position up
     // by the least key of its class, but keeps the key itself (the path is of real moves).
@@ -325,12 +355,15 @@ fn search_keys<G: Game, S: Seen>(
         space.children(keys[i as usize], &mut out);
         for &c in &out {
             let n = u32::try_from(keys.len()).map_err(|_| too_many())?;
-            if !seen.number(seen.locate(space, least(space, &syms, c)), n).1 {
-                continue;
-            }
-            keys.push(c);
-            parent.push(i);
-            let bytes = start_bytes + keys.len() * per_node;
+            // What the tables hold, counted by their capacities, with what one more
+            // position may allocate in passing: the peak, not the average.
+            let bytes = start_bytes
+                + held(&[
+                    seen.heap(1),
+                    vec_heap::<u128>(keys.len(), keys.capacity(), 1),
+                    vec_heap::<u32>(parent.len(), parent.capacity(), 1),
+                    vec_heap::<u32>(queue.len(), queue.capacity(), 1),
+                ]);
             if bytes > budget {
                 return Err(GameError::OutOfMemory(format!(
                     "the puzzle search reached {} positions without a solution and needs more than \
@@ -338,6 +371,11 @@ fn search_keys<G: Game, S: Seen>(
                     keys.len()
                 )));
             }
+            if !seen.number(seen.locate(space, least(space, &syms, c)), n).1 {
+                continue;
+            }
+            keys.push(c);
+            parent.push(i);
             progress.tick(keys.len() as u64, bytes)?;
             match space.primitive(c) {
                 Some(Value::Win) => {
@@ -403,7 +441,8 @@ pub fn solve_puzzle<G: Game>(
     let mut seen: HashSet<G::Pos> = HashSet::new();
     seen.insert(game.canonical(start)?);
     let mut queue: VecDeque<u32> = VecDeque::from([0]);
-    let mut bytes = 0usize;
+    // The positions' own heap bytes (each kept twice: in the arena and as a key).
+    let mut heap = 0usize;
     while let Some(i) = queue.pop_front() {
         let pos = arena[i as usize].0.clone();
         for mv in game.moves(&pos)? {
@@ -412,9 +451,16 @@ pub fn solve_puzzle<G: Game>(
             if seen.contains(&key) {
                 continue;
             }
-            bytes += 2 * (2 * std::mem::size_of::<G::Pos>() + std::mem::size_of::<G::Move>() + 16)
-                + child.heap_bytes()
-                + key.heap_bytes();
+            heap += child.heap_bytes() + key.heap_bytes();
+            // The tables by their capacities, with what one more position may allocate in
+            // passing (see `search_keys`).
+            let table = seen.allocation_size();
+            let bytes = heap
+                + held(&[
+                    (table, if seen.len() == seen.capacity() { 2 * table.max(64) } else { 0 }),
+                    vec_heap::<(G::Pos, u32, Option<G::Move>)>(arena.len(), arena.capacity(), 1),
+                    vec_heap::<u32>(queue.len(), queue.capacity(), 1),
+                ]);
             if bytes > budget {
                 return Err(GameError::OutOfMemory(format!(
                     "the puzzle search reached {} positions without a solution and needs more than \

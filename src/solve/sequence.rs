@@ -16,6 +16,9 @@
 //! heaps has a rare value. The options in C are then found from the rare heaps alone, and
 //! the whole list of splits is read only while the smallest missing value is rare.
 
+use crate::game::{GameError, GameResult};
+use crate::progress::Progress;
+
 /// The moves of a heap game: `digits[k]` for taking k tokens (bits 1, 2, 4: leave no heap,
 /// one heap, two heaps), and `tail` for every take from `digits.len()` on (an octal code
 /// whose last digit repeats for ever, like Nim's 0.3̇). `digits[0]` is unused.
@@ -285,9 +288,52 @@ impl NimSequence {
 
     /// Compute values up to `n` (or until the period is confirmed), `limit()` values at most.
     pub fn extend_to(&mut self, n: usize) {
+        // No budget: nothing fails.
+        let _ = self.extend(n, None);
+    }
+
+    /// [`NimSequence::extend_to`] within `budget` bytes (the engine's vectors by their
+    /// capacities, with what the next value may allocate in passing) and the time budget of
+    /// `progress`: past either, a clear error, the values computed so far kept.
+    pub fn extend_within(&mut self, n: usize, budget: usize, progress: &Progress) -> GameResult<()> {
+        self.extend(n, Some((budget, progress)))
+    }
+
+    /// The bytes the engine holds, and what one more value may allocate in passing (a
+    /// vector that grows holds its old and new buffers at once).
+    pub fn bytes(&self) -> usize {
+        let (len, cap) = (self.values.len(), self.values.capacity());
+        let passing = if len == cap { (2 * cap).max(8) * 4 } else { 0 };
+        let s = &self.split;
+        cap * 4
+            + passing
+            + 8 * (s.commons.capacity() + s.counts.capacity() + s.rare_heaps.capacity())
+            + 8 * (s.common.words.capacity() + s.rare.words.capacity())
+            + 8 * (self.marks.words.capacity() + self.tail_options.words.capacity())
+            + 4 * self.few.capacity()
+    }
+
+    fn extend(&mut self, n: usize, budget: Option<(usize, &Progress)>) -> GameResult<()> {
         let n = n.min(self.limit() - 1);
         let before = self.values.len();
         while self.values.len() <= n && self.period.is_none() {
+            if let Some((budget, progress)) = budget {
+                let bytes = self.bytes();
+                if bytes > budget {
+                    return Err(GameError::OutOfMemory(format!(
+                        "the nim-sequence needs more than the memory budget of {} MiB after {} values without a \
+                         period (raise --max-memory, or ask for a smaller --to)",
+                        budget >> 20,
+                        self.values.len()
+                    )));
+                }
+                progress.tick(self.values.len() as u64, bytes).map_err(|_| {
+                    GameError::TimeLimit(format!(
+                        "the time limit ran out after {} values without a period (--time-limit)",
+                        self.values.len()
+                    ))
+                })?;
+            }
             let m = self.values.len();
             let g = self.mex_at(m);
             self.values.push(g);
@@ -310,6 +356,7 @@ impl NimSequence {
         if self.period.is_none() && self.values.len() > 8 && self.values.len() > before {
             self.find_period();
         }
+        Ok(())
     }
 
     /// The mex for a code with a repeating digit: the options of the finite digits, and
