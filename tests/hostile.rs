@@ -344,7 +344,15 @@ fn run_cmd(mut cmd: std::process::Command, secs: u64) -> Outcome {
     let mut status = 0;
     // SAFETY: an all-zero rusage is a valid value; wait4 fills it in.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // The child's own high-water mark, read while it runs: wait4's ru_maxrss also counts this
+    // test process's memory, which the child shared until it started the program (vfork).
+    let hwm = || -> Option<i64> {
+        let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        s.lines().find_map(|l| l.strip_prefix("VmHWM:"))?.trim().trim_end_matches("kB").trim().parse().ok()
+    };
+    let mut peak = 0;
     loop {
+        peak = hwm().unwrap_or(0).max(peak);
         // SAFETY: the pid is our child's, not yet waited for.
         let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
         if r == pid {
@@ -365,7 +373,7 @@ fn run_cmd(mut cmd: std::process::Command, secs: u64) -> Outcome {
         signal: st.signal().unwrap_or(0),
         stdout: o.join().unwrap(),
         stderr: e.join().unwrap(),
-        max_rss_kib: usage.ru_maxrss,
+        max_rss_kib: peak,
     }
 }
 

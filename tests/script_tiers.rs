@@ -89,7 +89,7 @@ fn agrees_with_oracle(file: &str, tag: &str, turn: bool) {
     assert_eq!(code, 0, "{err}");
     let indices = if turn { 2 * 19683 } else { 19683 };
     assert!(
-        err.contains(&format!("saved: {indices} positions")),
+        err.contains(&format!("({indices} index slots in 55 tiers)")),
         "every index of the 55 tiers (3^9 boards) is solved: {err}"
     );
     assert!(db.join("identity").is_file(), "an array database, not a redb file");

@@ -347,7 +347,10 @@ fn solve_moves_analyze_and_export_report_grundy_from_the_arrays() {
     let saved = s.save(&full, 2).unwrap();
     assert_eq!(saved.positions, 1 << n);
     let head = std::fs::read(dir.join(gamesman::db::array::tier_file(6))).unwrap();
-    assert_eq!(&head[..8], b"GMTIER03", "a tier with Grundy values is written in format 3");
+    assert_eq!(&head[..8], b"GMTIER04", "the tier format");
+    // After the mark, the tier (8 bytes), the records (8), block records (4) and blocks (4):
+    // the flags, 1 for a tier with Grundy values.
+    assert_eq!(u32::from_le_bytes(head[32..36].try_into().unwrap()), 1, "a tier with Grundy values");
 
     let report = s.solve(&full).unwrap();
     assert_eq!(report.source, "database");

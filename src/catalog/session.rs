@@ -340,6 +340,7 @@ impl<G: Game> Live<G> {
         let budget = self.budget() as u64;
         let name = self.info().name.clone();
         let mut walked = 0u64;
+        let mut over = false;
         let mut check = |t: crate::game::tier::Tier| -> GameResult<()> {
             walked += 1;
             if walked.saturating_mul(TIER_WALK_BYTES) > budget {
@@ -357,20 +358,24 @@ impl<G: Game> Live<G> {
                     if size == u64::MAX { "2^64 positions or more".to_string() } else { format!("{size} positions") }
                 )));
             }
-            let need = tier::tier_bytes(tiers, t);
-            if need > budget {
-                return Err(GameError::OutOfMemory(format!(
-                    "{name}: the tier {} has {size} positions, and solving it takes about {} MiB ({} bytes a \
-                     position and 2 for each of its child tiers'), more than the memory budget of {} MiB (--max-memory)",
-                    tiers.tier_name(t),
-                    need.div_ceil(1 << 20),
-                    tier::TIER_BYTES_AN_INDEX,
-                    budget >> 20
-                )));
-            }
+            // Past the budget: named once the walk is done (the first such tier in the order
+            // the solver takes them), unless a tier past 2^32 is met on the way.
+            over |= tier::tier_bytes(tiers, t) > budget;
             Ok(())
         };
-        crate::game::tier::tier_order_checked(tiers, root_tier, &mut check)?;
+        let order = crate::game::tier::tier_order_checked(tiers, root_tier, &mut check)?;
+        if let Some(&t) = order.iter().find(|&&t| over && tier::tier_bytes(tiers, t) > budget) {
+            let need = tier::tier_bytes(tiers, t);
+            return Err(GameError::OutOfMemory(format!(
+                "{name}: the tier {} has {} positions, and solving it takes about {} MiB ({} bytes a position and 2 \
+                 for each of its child tiers'), more than the memory budget of {} MiB (--max-memory)",
+                tiers.tier_name(t),
+                tiers.tier_size(t),
+                need.div_ceil(1 << 20),
+                tier::TIER_BYTES_AN_INDEX,
+                budget >> 20
+            )));
+        }
         if let Some(e) = tiers.failure() {
             return Err(e);
         }

@@ -49,6 +49,12 @@ impl Target {
     /// (`NAME.tiers/`, for a game with tiers), or both where both are there.
     fn saved(&self) -> Result<(PathBuf, Vec<PathBuf>)> {
         let path = self.path()?;
+        // One file of a tier save (a tier, its identity) or an endgame table: that file.
+        let one_file = path.extension().is_some_and(|e| e == "tier" || e == "parts")
+            || path.parent().and_then(Path::extension).is_some_and(|e| e == "tiers");
+        if one_file && std::fs::symlink_metadata(&path).is_ok() {
+            return Ok((path.clone(), vec![path]));
+        }
         let tiers =
             if path.extension().is_some_and(|e| e == "tiers") { path.clone() } else { path.with_extension("tiers") };
         let mut found = Vec::new();
