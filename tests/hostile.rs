@@ -328,6 +328,7 @@ fn a_huge_time_limit_is_no_limit() {
 
 /// Run `cmd` (stdout and stderr piped) to its end, or kill it after `secs` seconds (a hang
 /// is a failure, reported, never waited out); its peak resident memory too.
+#[allow(clippy::zombie_processes)] // waited for with wait4, for its rusage
 fn run_cmd(mut cmd: std::process::Command, secs: u64) -> Outcome {
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     let mut child = cmd.spawn().expect("the command runs");
@@ -415,6 +416,9 @@ fn run_suggested(err: &str) {
     assert_eq!((o.code, o.signal), (0, 0), "`{cmd}` as suggested: {}{}", o.stdout, o.stderr);
 }
 
+/// A hostile file: what it is, how the test makes it, what the refusal says.
+type Case<'a> = (&'a str, &'a dyn Fn(&std::path::Path), &'a str);
+
 fn mkfifo(path: &std::path::Path) {
     let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
     // SAFETY: a valid C string and mode.
@@ -430,7 +434,7 @@ fn an_identity_file_that_never_ends_is_refused() {
     let sparse = |p: &std::path::Path| std::fs::File::create(p).unwrap().set_len(3 << 30).unwrap();
     let fifo = |p: &std::path::Path| mkfifo(p);
     let zero = |p: &std::path::Path| std::os::unix::fs::symlink("/dev/zero", p).unwrap();
-    let cases: [(&str, &dyn Fn(&std::path::Path), &str); 3] = [
+    let cases: [Case; 3] = [
         ("a FIFO", &fifo, "not a regular file"),
         ("a sparse 3 GiB file", &sparse, "3221225472 bytes, more than the 4096"),
         ("a link to /dev/zero", &zero, "not a regular file"),
@@ -644,7 +648,7 @@ fn an_endgame_table_that_never_ends_is_not_read() {
     assert!(o.stderr.contains("is used"), "{}", o.stderr);
     let sparse = |p: &std::path::Path| std::fs::File::create(p).unwrap().set_len(2 << 30).unwrap();
     let fifo = |p: &std::path::Path| mkfifo(p);
-    let cases: [(&str, &dyn Fn(&std::path::Path), &str); 2] =
+    let cases: [Case; 2] =
         [("a FIFO", &fifo, "not a regular file"), ("a sparse 2 GiB file", &sparse, "2147483648 bytes, more than")];
     for (what, make, needle) in cases {
         std::fs::remove_file(&table).unwrap();

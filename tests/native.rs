@@ -350,7 +350,7 @@ fn chomp_by_hand(x: &[u32], memo: &mut std::collections::HashMap<Vec<u32>, (bool
 /// boards agrees with a search written here.
 #[test]
 fn chomp_answers_value_and_remoteness_at_once() {
-    let ten = vec!["10"; 10].join(",");
+    let ten = ["10"; 10].join(",");
     let r = json(&["solve", "chomp", &ten, "--time-limit", "2", "--json"]);
     assert_eq!(r["value"], "win", "{r}");
     assert!(r["remoteness"].is_u64(), "{r}");

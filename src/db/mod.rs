@@ -105,7 +105,7 @@ pub fn read_saved(path: &Path, max: u64) -> DbResult<Vec<u8>> {
     read_saved_reason(path, max).map_err(|(refused, why)| if refused { damaged(path, why) } else { io(path, why) })
 }
 
-/// [`read_saved`] with the bare reason (see [`check_saved`]), for a caller that words its own
+/// [`read_saved`] with the bare reason (see `check_saved`), for a caller that words its own
 /// advice.
 pub fn read_saved_or(path: &Path, max: u64) -> Result<Vec<u8>, String> {
     read_saved_reason(path, max).map_err(|(_, why)| why)
@@ -627,7 +627,7 @@ pub fn leftovers(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Databases in `dir`, sorted by name: redb files, and the directories of tier saves
-/// (`NAME.tiers/`, see [`array`]).
+/// (`NAME.tiers/`, see [`mod@array`]).
 pub fn list(dir: &Path) -> DbResult<Vec<PathBuf>> {
     if !dir.is_dir() {
         return Ok(Vec::new());
