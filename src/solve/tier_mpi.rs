@@ -389,7 +389,7 @@ fn manage(
     }
     let result = match problem {
         Some(e) => Err(e),
-        None => open_db().and_then(|db| schedule(world, space, order, &db, progress)),
+        None => open_db().and_then(|db| schedule(world, space, order, identity, &db, progress)),
     };
     // No worker holds a tier now: stop them all.
     for w in 1..=workers {
@@ -404,6 +404,7 @@ fn schedule(
     world: &SimpleCommunicator,
     space: &dyn TierSpace,
     order: &[Tier],
+    identity: &str,
     db: &ArrayDb,
     progress: &Progress,
 ) -> GameResult<TierStats> {
