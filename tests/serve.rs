@@ -36,15 +36,17 @@ fn serve(games: &[&str]) -> Server {
 
 /// A server of `games` with more flags.
 fn serve_with(games: &[&str], flags: &[&str]) -> Server {
-    let mut child = bin()
-        .arg("serve")
-        .args(games)
-        .args(["--port", "0", "--no-db"])
-        .args(flags)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("gamesman serve starts");
+    started(bin().arg("serve").args(games).args(["--port", "0", "--no-db"]).args(flags).stderr(Stdio::inherit()))
+}
+
+/// A server of `games` that reads the databases saved under the cache directory `cache`.
+fn serve_cached(games: &[&str], cache: &std::path::Path) -> Server {
+    started(bin().arg("serve").args(games).args(["--port", "0"]).env("XDG_CACHE_HOME", cache).stderr(Stdio::null()))
+}
+
+/// Start `serve` as `cmd` says, once it prints its address.
+fn started(cmd: &mut std::process::Command) -> Server {
+    let mut child = cmd.stdout(Stdio::piped()).spawn().expect("gamesman serve starts");
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("the address").to_string();
@@ -689,16 +691,7 @@ fn the_page_reads_the_saved_database() {
     let dir = common::temp_dir("serve-db");
     let out = bin().args(["solve", "tictactoe", "--save"]).env("XDG_CACHE_HOME", &dir).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let mut child = bin()
-        .args(["serve", "tictactoe", "--port", "0"])
-        .env("XDG_CACHE_HOME", &dir)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_string();
-    let s = Server { child, url };
+    let s = serve_cached(&["tictactoe"], &dir);
     let (code, p) = get(&s, "/api/tictactoe/position?p=xo.......");
     assert_eq!((code, p["source"].as_str(), p["value"].as_str()), (200, Some("database"), Some("win")));
     drop(s);
@@ -738,17 +731,7 @@ fn no_file_path_of_the_server_goes_to_a_client() {
         bytes[at] ^= 0x5a;
         std::fs::write(p, bytes).unwrap();
     }
-    let mut child = bin()
-        .args(["serve", &script, "--port", "0"])
-        .env("XDG_CACHE_HOME", &dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-    let url = line.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_string();
-    let s = Server { child, url };
+    let s = serve_cached(&[&script], &dir);
     let mut errors = 0;
     for p in ["xo.......", ".........", "xxoo....."] {
         let (code, body) = get(&s, &format!("/api/tictactoe_text/position?p={p}"));
