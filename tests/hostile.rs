@@ -818,3 +818,17 @@ fn heap_options_that_lie_past_the_first_heaps_are_reported() {
     };
     assert_eq!(rows(&o.stdout), rows(&by_code.stdout));
 }
+
+/// A tier save's `meta` file (what `db info` prints) that never ends: `db info` still answers
+/// (from the save's own files), and does not wait on it.
+#[test]
+fn a_meta_file_that_never_ends_is_not_read() {
+    let (dir, db) = ttt_save("meta-fifo");
+    let meta = dir.join("meta");
+    std::fs::remove_file(&meta).unwrap();
+    mkfifo(&meta);
+    let o = gm(&["db", "info", &db], &[]);
+    assert_eq!((o.code, o.signal), (0, 0), "{}{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains("a tier save"), "{}", o.stdout);
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}

@@ -571,9 +571,11 @@ pub fn write_meta(dir: &Path, meta: &[(&str, String)]) -> DbResult<()> {
     std::fs::rename(&tmp, dir.join(META)).map_err(|e| io(dir, format!("cannot write {META}: {e}")))
 }
 
-/// A save's `meta` file, in order (empty where there is none: a save stopped half way).
+/// A save's `meta` file, in order (empty where there is none: a save stopped half way, or
+/// where it is not a small regular file).
 pub fn read_meta(dir: &Path) -> Vec<(String, String)> {
-    let Ok(text) = std::fs::read_to_string(dir.join(META)) else { return Vec::new() };
+    let Ok(bytes) = super::read_saved(&dir.join(META), 64 << 10) else { return Vec::new() };
+    let text = String::from_utf8_lossy(&bytes);
     text.lines().filter_map(|l| l.split_once(':')).map(|(k, v)| (k.trim().to_string(), v.trim().to_string())).collect()
 }
 
