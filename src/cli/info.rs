@@ -29,6 +29,10 @@ const MAX_COMPARED: usize = 10_000;
 /// The comment a definition file opens with (`//` lines; blank lines before it skipped), as
 /// text: the definition's own notes on its rules, its position text and the sizes it takes.
 pub fn notes(file: &Path) -> Option<String> {
+    // A definition file is a regular file of a reasonable size (a FIFO never ends).
+    if !std::fs::metadata(file).is_ok_and(|m| m.is_file() && m.len() <= 1 << 20) {
+        return None;
+    }
     let text = std::fs::read_to_string(file).ok()?;
     let lines: Vec<&str> = text
         .lines()
