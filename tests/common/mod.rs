@@ -172,11 +172,13 @@ pub fn disagreements_from_database<'a>(
     wrong
 }
 
-/// Every file of a directory (a save's), by name, with its bytes: two saves compared whole.
+/// Every file of a directory (a save's) but its `meta`, by name, with its bytes: two saves compared.
 pub fn files(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        // Not a save's `meta`, which holds the time it was made.
+        .filter(|p| p.file_name().is_some_and(|n| n != "meta"))
         .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
         .collect()
 }
