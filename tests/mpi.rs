@@ -1,6 +1,6 @@
 //! The tier solver over MPI (`--features mpi`; docs/mpi.md): `mpirun` on this machine's
 //! loopback, compared record for record with the one-process solve of the same game (itself
-//! checked against an independent oracle: tests/quixo.rs). Needs OpenMPI's `mpirun`
+//! checked against an independent oracle: tests/suite/quixo.rs). Needs OpenMPI's `mpirun`
 //! (scripts/install-mpi.sh). Run: `cargo test --release --features mpi --test mpi`.
 
 mod common;

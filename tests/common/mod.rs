@@ -182,3 +182,97 @@ pub fn files(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8
         .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
         .collect()
 }
+
+/// How a child run ended, what it wrote, and its own peak resident memory.
+pub struct Outcome {
+    pub code: i32,
+    pub signal: i32,
+    pub stdout: String,
+    pub stderr: String,
+    /// Peak resident memory of the child alone, in KiB.
+    pub max_rss_kib: i64,
+}
+
+/// The runner [`run_measured`] starts the child through: a small Python process forks and
+/// execs the program (with the default actions of SIGPIPE and SIGXFSZ, which Python
+/// ignores), sets its address-space limit first where one is given, and writes the
+/// child's exit status and `ru_maxrss` to a file. A child started straight from this test
+/// process would count this process's memory (it shares it until exec) into its own peak.
+const MEASURE: &str = r#"
+import os, resource, signal, sys
+limit, out = int(sys.argv[1]), sys.argv[2]
+pid = os.fork()
+if pid == 0:
+    try:
+        for s in (signal.SIGPIPE, signal.SIGXFSZ):
+            signal.signal(s, signal.SIG_DFL)
+        if limit:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        os.execvp(sys.argv[3], sys.argv[3:])
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+with open(out, "w") as f:
+    f.write(f"{status} {usage.ru_maxrss}")
+"#;
+
+/// Run `cmd` (its program, arguments, environment and folder) with `stdin`, within
+/// `limit_mib` MiB of address space (none for 0), to its end or killed after `secs` seconds
+/// (a hang fails the test, reported, never waited out).
+#[cfg(target_os = "linux")]
+pub fn run_measured(cmd: &std::process::Command, stdin: std::process::Stdio, limit_mib: u64, secs: u64) -> Outcome {
+    use std::io::Read;
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    use std::process::Stdio;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static RUNS: AtomicU64 = AtomicU64::new(0);
+    let report = std::env::temp_dir().join(format!(
+        "gamesman-measure-{}-{}",
+        std::process::id(),
+        RUNS.fetch_add(1, Ordering::Relaxed)
+    ));
+    let mut py = std::process::Command::new("python3");
+    py.arg("-c").arg(MEASURE).arg((limit_mib << 20).to_string()).arg(&report).arg(cmd.get_program());
+    py.args(cmd.get_args());
+    for (k, v) in cmd.get_envs() {
+        match v {
+            Some(v) => py.env(k, v),
+            None => py.env_remove(k),
+        };
+    }
+    if let Some(dir) = cmd.get_current_dir() {
+        py.current_dir(dir);
+    }
+    py.stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    let mut child = py.spawn().expect("python3 runs");
+    let reader = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = Vec::new();
+            let _ = r.read_to_end(&mut s);
+            String::from_utf8_lossy(&s).into_owned()
+        })
+    };
+    let (o, e) = (reader(Box::new(child.stdout.take().unwrap())), reader(Box::new(child.stderr.take().unwrap())));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        if std::time::Instant::now() > deadline {
+            // SAFETY: kills the process group this runner leads (it and the program).
+            unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
+            let _ = child.wait();
+            panic!("{cmd:?} hung: killed after {secs} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let text = std::fs::read_to_string(&report).unwrap_or_default();
+    let _ = std::fs::remove_file(&report);
+    let (stdout, stderr) = (o.join().unwrap(), e.join().unwrap());
+    let mut fields = text.split_whitespace().map(|f| f.parse::<i64>().expect("a number"));
+    let (Some(status), Some(rss)) = (fields.next(), fields.next()) else {
+        panic!("the runner did not report on {cmd:?}: {stderr}");
+    };
+    let st = std::process::ExitStatus::from_raw(status as i32);
+    Outcome { code: st.code().unwrap_or(-1), signal: st.signal().unwrap_or(0), stdout, stderr, max_rss_kib: rss }
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An independent oracle of Cram (place a domino across or down on two empty cells; who
-cannot move loses), for tests/boards.rs: positions of small boards with their Grundy values
+cannot move loses), for tests/suite/boards.rs: positions of small boards with their Grundy values
 and their number of winning moves, one JSON object a line.
 
     python3 tests/oracles/cram.py > tests/data/cram.jsonl

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An independent oracle of Grundy's game (split one heap into two unequal non-empty heaps;
-who cannot move loses), for tests/descriptors.rs: the Grundy value of one heap of each size
+who cannot move loses), for tests/suite/descriptors.rs: the Grundy value of one heap of each size
 n = 0..N, by the definition (the mex of g(a) xor g(n - a) over 1 <= a < n - a), one value a
 line.
 

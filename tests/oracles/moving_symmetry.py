@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent oracle of the symmetries of boards whose pieces move, for tests/moving.rs:
+"""An independent oracle of the symmetries of boards whose pieces move, for tests/suite/moving.rs:
 counts of positions up to symmetry, by brute force.
 
     python3 tests/oracles/moving_symmetry.py > tests/data/moving_symmetry.json

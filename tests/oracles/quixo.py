@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An independent solver of Quixo on an n x n board (default 3x3), the oracle of
-tests/quixo.rs.
+tests/suite/quixo.rs.
 
 Rules (issue #28): the player to move takes a blank cube or one of their own from the
 border of the board and pushes it back in at the opposite end of its row or of its column

@@ -10,7 +10,7 @@
 //! `FUZZ_CASES=200000 cargo test --release --test fuzz` runs longer. A failure prints the
 //! input; add it to the corpus once fixed.
 
-mod common;
+use crate::common;
 
 use gamesman::catalog::{Catalog, Database, Engine, How, Session};
 use gamesman::descriptor::DescriptorGame;

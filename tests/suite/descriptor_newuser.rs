@@ -7,7 +7,7 @@
 //! error is one line naming the file, the line and the column (found here in the source text,
 //! not copied from a run) and saying what to write.
 
-mod common;
+use crate::common;
 
 use common::*;
 use gamesman::descriptor::DescriptorGame;

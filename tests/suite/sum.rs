@@ -4,7 +4,7 @@
 //! heaps a−1 and b−1, and a single row of n squares is a heap of n−1; Kayles and Dawson's
 //! Kayles are the published sequences (tests/common, tests/descriptors.rs).
 
-mod common;
+use crate::common;
 
 use common::run_in;
 use serde_json::Value as Json;

@@ -5,11 +5,11 @@
 use gamesman::catalog::{Catalog, Database, Engine, How};
 use gamesman::game::Value;
 
-mod common;
+use crate::common;
 use common::Known;
 
 fn oracle() -> Vec<Known> {
-    common::known(include_str!("data/quixo3.jsonl"))
+    common::known(include_str!("../data/quixo3.jsonl"))
 }
 
 /// The oracle's file is whole: 32,027 positions (its own count), the start a win in 7.
@@ -211,7 +211,7 @@ fn saved_arrays_are_locally_consistent() {
             (d, "3x3".to_string())
         }
     };
-    let q = Quixo::new(gamesman::catalog::table::info("quixo", "", gamesman::game::Kind::Partisan));
+    let q = Quixo::new(gamesman::game::GameInfo::native("quixo", "", gamesman::game::Kind::Partisan));
     let db = ArrayDb::open(&dir, None).expect("the arrays open");
     let root = q.parse(&root).unwrap();
     let order = tier_order(&q, q.locate(&root).0);
@@ -272,7 +272,7 @@ fn children_agree_with_the_oracle_on_bigger_boards() {
     let how = How { engine: Engine::Native, database: Database::Off, ..How::default() };
     let s = Catalog::new().open("quixo", &how).expect("quixo opens");
     let mut seen = 0;
-    for line in include_str!("data/quixo-children.jsonl").lines() {
+    for line in include_str!("../data/quixo-children.jsonl").lines() {
         let j: serde_json::Value = serde_json::from_str(line).unwrap();
         let pos = j["position"].as_str().unwrap();
         let want: Vec<String> =

@@ -1,6 +1,6 @@
 //! The command line: output formats and errors.
 
-mod common;
+use crate::common;
 use common::*;
 
 fn run(args: &[&str]) -> (i32, String, String) {

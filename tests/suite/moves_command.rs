@@ -5,7 +5,7 @@
 //! The values and remoteness are checked against an oracle written here: a plain negamax over
 //! every move (no pruning), remoteness by GAMESMAN's rule, for tic-tac-toe and 3×3 Hex.
 
-mod common;
+use crate::common;
 use common::*;
 use std::collections::HashMap;
 

@@ -2,7 +2,7 @@
 //! agrees with the full search (a second, independent solver: retrograde analysis with
 //! remoteness), and it looks at fewer positions where a win is found early.
 
-mod common;
+use crate::common;
 
 use common::*;
 use gamesman::game::{Game, Value};

@@ -4,7 +4,7 @@
 //! mex, no symmetry, no decomposition), `check` against the scripts of the same games, the
 //! position text, and the errors a typo gets.
 
-mod common;
+use crate::common;
 
 use common::*;
 use gamesman::descriptor::DescriptorGame;
@@ -118,7 +118,7 @@ fn move_count_agrees_with_moves() {
 fn hex_first_player_wins_3x3_and_notakto_too() {
     let g = descriptor("hex");
     // Nash's strategy-stealing argument: the first player wins every n×n board; boards.py
-    // finds the win on 3×3 (and 4×4: see docs/performance.md for the time it takes).
+    // finds the win on 3×3 (and 4×4, slowly).
     let r = solve(&g, "3x3", false);
     assert_eq!(r.value, Value::Win);
     // On 3×3 the centre wins at once for X (by hand: it touches both of X's rows through

@@ -1,7 +1,7 @@
 //! The reference vectors of tests/data, solved through the Rhai scripts in games/ and the
 //! RON descriptors of the same games (each test runs both definitions).
 
-mod common;
+use crate::common;
 use common::*;
 use gamesman::game::{Game, Misere, Value};
 

@@ -3,7 +3,7 @@
 //! tic-tac-toe is a tie, a Lights Out solution solves its board, and the known counts of
 //! tic-tac-toe and 3×3 TacTix positions.
 
-mod common;
+use crate::common;
 
 use common::{cases, game};
 use gamesman::game::Game;

@@ -19,7 +19,7 @@ use gamesman::game::{Game, Value};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::Known;
 
 fn gamesman(args: &[&str]) -> std::process::Output {
@@ -182,7 +182,7 @@ fn connect4_descriptor_by_tiers_agrees_with_the_native_module_record_for_record(
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(from_arrays("connect4.ron", "4x4", &ddir), (Value::Tie, Some(16)), "Tromp: a draw on move 16");
 
-    let native = Connect4::new(gamesman::catalog::table::info("connect4", "", gamesman::game::Kind::Partisan));
+    let native = Connect4::new(gamesman::game::GameInfo::native("connect4", "", gamesman::game::Kind::Partisan));
     let desc = common::descriptor("connect4");
     let dt = desc.tiers().expect("connect4.ron has tiers");
     let n_root = native.locate(&native.parse("4x4").unwrap()).0;

@@ -15,11 +15,11 @@
 use gamesman::catalog::{Catalog, Database, Engine, How};
 use gamesman::game::Value;
 
-mod common;
+use crate::common;
 use common::Known;
 
 fn oracle() -> Vec<Known> {
-    common::known(include_str!("data/connect4.jsonl"))
+    common::known(include_str!("../data/connect4.jsonl"))
 }
 
 /// The board part of a position text: `4x4k4` of `4x4k4/..../...`.
@@ -151,7 +151,7 @@ fn saved_arrays_are_locally_consistent() {
     use gamesman::game::Game;
     use gamesman::game::tier::{TierSpace, Tiers, tier_order};
     use gamesman::native::connect4::{C4Pos, Connect4};
-    let g = Connect4::new(gamesman::catalog::table::info("connect4", "", gamesman::game::Kind::Partisan));
+    let g = Connect4::new(gamesman::game::GameInfo::native("connect4", "", gamesman::game::Kind::Partisan));
     for board in ["4x4k4", "4x4k3"] {
         let (_, _, dir) = saved_start(board);
         let db = ArrayDb::open(&dir, None).expect("the arrays open");

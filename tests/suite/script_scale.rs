@@ -6,7 +6,7 @@ use gamesman::catalog::{Catalog, Database, Engine, How};
 use gamesman::game::Value;
 use std::collections::{HashMap, HashSet};
 
-mod common;
+use crate::common;
 
 /// Whether `who` joins its sides on an n×n Hex board of cells (no separators): a flood fill
 /// written out here, cell (r, c) touching (r, c±1), (r±1, c), (r-1, c+1), (r+1, c-1); X
@@ -121,7 +121,7 @@ fn quixo_by_tiers_agrees_with_the_oracle_on_3x3() {
     assert_eq!(tiers, 55);
     let how = How { engine: Engine::Definition, database: Database::At(db.clone()), ..How::default() };
     let mut s = Catalog::new().open(file.to_str().unwrap(), &how).expect("the script opens");
-    let oracle = common::known(include_str!("data/quixo3.jsonl"));
+    let oracle = common::known(include_str!("../data/quixo3.jsonl"));
     assert_eq!(oracle.len(), 32_027);
     let wrong = common::disagreements_from_database(&mut *s, &oracle);
     assert!(wrong.is_empty(), "{} disagreements, first: {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);

@@ -1,6 +1,6 @@
 //! The engine under scripts: what it changes must not change what a script means.
 
-mod common;
+use crate::common;
 
 use common::*;
 

@@ -4,7 +4,7 @@
 
 #![cfg(target_os = "linux")]
 
-mod common;
+use crate::common;
 
 use common::{bin, run_in, temp_dir};
 use std::collections::HashSet;
@@ -258,32 +258,12 @@ fn the_time_limit_holds_in_every_engine() {
 // ---------------------------------------------------------------------------------------------
 // Memory budgets (item 11)
 
-/// Run `gamesman ARGS`: (exit code, stdout, stderr, peak resident memory in MiB). The peak
-/// is the child's own `ru_maxrss` from `wait4`. The child is started by `posix_spawn` (vfork),
-/// and Linux counts the memory it ran in before its exec (this process's) into its peak: the
-/// tests here keep their own memory small (no big buffers held while a child runs).
+/// Run `gamesman ARGS`: (exit code, stdout, stderr, peak resident memory in MiB).
 fn peak(args: &[&str]) -> (i32, String, String, f64) {
-    use std::io::Read;
-    let mut child =
-        bin().args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    let (mut out, mut err) = (String::new(), String::new());
-    let mut so = child.stdout.take().unwrap();
-    let mut se = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut e = String::new();
-        se.read_to_string(&mut e).unwrap();
-        e
-    });
-    so.read_to_string(&mut out).unwrap();
-    err.push_str(&reader.join().unwrap());
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for our own child, whose Child handle is not waited on again.
-    let r = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    assert_eq!(r, child.id() as i32);
-    std::mem::forget(child);
-    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
-    (code, out, err, usage.ru_maxrss as f64 / 1024.0)
+    let mut cmd = bin();
+    cmd.args(args);
+    let o = common::run_measured(&cmd, Stdio::null(), 0, 600);
+    (o.code, o.stdout, o.stderr, o.max_rss_kib as f64 / 1024.0)
 }
 
 /// What `gamesman` holds beside the budget: its code, the interpreter, buffers.
@@ -467,7 +447,7 @@ fn analyze_of_a_game_a_million_moves_deep_keeps_to_the_budget() {
 /// against the independent solver's (tests/data/quixo3.jsonl).
 #[test]
 fn tiers_answer_without_save_where_the_search_would_not_fit() {
-    let oracle = common::known(include_str!("data/quixo3.jsonl"));
+    let oracle = common::known(include_str!("../data/quixo3.jsonl"));
     // The start and positions far from the end (where the search needs the most).
     let deep = oracle.iter().filter(|k| k.remoteness.is_none_or(|r| r >= 5));
     for k in deep.step_by(112) {

@@ -1,7 +1,7 @@
 //! The native fast paths: every reference vector through them, their agreement with the
 //! scripts, and the assignments' own commands with their exact contracts.
 
-mod common;
+use crate::common;
 use common::*;
 
 fn run(args: &[&str]) -> (i32, String, String) {

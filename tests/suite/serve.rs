@@ -7,7 +7,7 @@
 //! GAMESMAN_REQUIRE_BROWSER=1 (as `.ci/run` sets, after installing them), when it fails.
 //! GAMESMAN_SCREENSHOTS=DIR writes the screenshots there (the README's are in docs/).
 
-mod common;
+use crate::common;
 
 use common::{bin, game};
 use gamesman::game::{Game, Value};

@@ -11,55 +11,18 @@
 
 #![cfg(target_os = "linux")]
 
-mod common;
+use crate::common;
 
-use std::io::Read;
-use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::Stdio;
 
-struct Outcome {
-    code: i32,
-    signal: i32,
-    stdout: String,
-    stderr: String,
-    /// Peak resident memory of the child, in KiB.
-    max_rss_kib: i64,
-}
+use common::Outcome;
 
 /// Run `gamesman ARGS` with `stdin`, within `limit_mib` MiB of address space (none for 0).
-#[allow(clippy::zombie_processes)] // waited for with wait4, for its rusage
 fn run(args: &[&str], limit_mib: u64, stdin: Stdio) -> Outcome {
     let mut cmd = common::bin();
-    cmd.args(args).stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped());
-    if limit_mib > 0 {
-        common::limit_address_space(&mut cmd, limit_mib);
-    }
-    let mut child = cmd.spawn().expect("gamesman runs");
-    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
-    let reader = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = out.read_to_end(&mut s);
-        String::from_utf8_lossy(&s).into_owned()
-    });
-    let mut e = Vec::new();
-    let _ = err.read_to_end(&mut e);
-    let stdout = reader.join().unwrap();
-    // wait4 for the child's own peak memory.
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value; wait4 fills it in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: the pid is our child's, not yet waited for.
-    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
-    let st = std::process::ExitStatus::from_raw(status);
-    Outcome {
-        code: st.code().unwrap_or(-1),
-        signal: st.signal().unwrap_or(0),
-        stdout,
-        stderr: String::from_utf8_lossy(&e).into_owned(),
-        max_rss_kib: usage.ru_maxrss,
-    }
+    cmd.args(args);
+    common::run_measured(&cmd, stdin, limit_mib, 600)
 }
 
 /// A file in the test's temporary directory.
@@ -326,56 +289,10 @@ fn a_huge_time_limit_is_no_limit() {
 // `.tier` file a tier. The truth it must give back: the empty board is a tie in 9 (every
 // square played), whatever is done to its files.
 
-/// Run `cmd` (stdout and stderr piped) to its end, or kill it after `secs` seconds (a hang
-/// is a failure, reported, never waited out); its peak resident memory too.
-#[allow(clippy::zombie_processes)] // waited for with wait4, for its rusage
-fn run_cmd(mut cmd: std::process::Command, secs: u64) -> Outcome {
-    cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("the command runs");
-    let reader = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut s = Vec::new();
-            let _ = r.read_to_end(&mut s);
-            String::from_utf8_lossy(&s).into_owned()
-        })
-    };
-    let (o, e) = (reader(Box::new(child.stdout.take().unwrap())), reader(Box::new(child.stderr.take().unwrap())));
-    let pid = child.id() as libc::pid_t;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value; wait4 fills it in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // The child's own high-water mark, read while it runs: wait4's ru_maxrss also counts this
-    // test process's memory, which the child shared until it started the program (vfork).
-    let hwm = || -> Option<i64> {
-        let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-        s.lines().find_map(|l| l.strip_prefix("VmHWM:"))?.trim().trim_end_matches("kB").trim().parse().ok()
-    };
-    let mut peak = 0;
-    loop {
-        peak = hwm().unwrap_or(0).max(peak);
-        // SAFETY: the pid is our child's, not yet waited for.
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if r == pid {
-            break;
-        }
-        assert_eq!(r, 0, "wait4");
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            // SAFETY: as above; reaps the child just killed.
-            unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-            panic!("{cmd:?} hung: killed after {secs} s");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let st = std::process::ExitStatus::from_raw(status);
-    Outcome {
-        code: st.code().unwrap_or(-1),
-        signal: st.signal().unwrap_or(0),
-        stdout: o.join().unwrap(),
-        stderr: e.join().unwrap(),
-        max_rss_kib: peak,
-    }
+/// Run `cmd` to its end, or kill it after `secs` seconds (a hang is a failure, reported,
+/// never waited out); its peak resident memory too.
+fn run_cmd(cmd: std::process::Command, secs: u64) -> Outcome {
+    common::run_measured(&cmd, Stdio::null(), 0, secs)
 }
 
 /// `gamesman ARGS` with `env`, killed after 60 s.

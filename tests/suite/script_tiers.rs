@@ -7,7 +7,7 @@
 //! empty board (every legal board that play can reach, the empty one included), 765 up to
 //! the 8 symmetries of the square, and the empty board is a tie in 9 moves.
 
-mod common;
+use crate::common;
 use common::{bin, root, temp_dir};
 use std::collections::HashMap;
 

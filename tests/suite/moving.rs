@@ -5,7 +5,7 @@
 //! `check` against small scripts of the same games, the position text, and the errors a typo
 //! gets.
 
-mod common;
+use crate::common;
 
 use common::*;
 use gamesman::descriptor::DescriptorGame;

@@ -12,7 +12,7 @@
 //! from an even count stays in its tier and the solver's retrograde analysis runs on
 //! Connect-Four's parents.
 
-mod common;
+use crate::common;
 use gamesman::db::array::{ArrayDb, TierArray, unrec};
 use gamesman::game::tier::{Tier, TierSpace, Tiers, tier_order};
 use gamesman::game::{Game, Kind, Value};
@@ -22,7 +22,7 @@ use gamesman::solve::tier::{TierOptions, solve_with};
 use std::collections::HashMap;
 
 fn c4() -> Connect4 {
-    Connect4::new(gamesman::catalog::table::info("connect4", "", Kind::Partisan))
+    Connect4::new(gamesman::game::GameInfo::native("connect4", "", Kind::Partisan))
 }
 
 fn tmp(name: &str) -> std::path::PathBuf {
@@ -186,7 +186,7 @@ fn connect4_solved_with_parents_is_the_same_bytes() {
     }
 }
 
-/// For docs/performance.md, not a check: `Paired` Connect-Four (moves inside tiers) of the
+/// A measurement, not a check: `Paired` Connect-Four (moves inside tiers) of the
 /// board in `GAMESMAN_PAIRED_BOARD` (default `5x4k4`) solved once, with parents unless
 /// `GAMESMAN_TIER_PARENTS=off`; run it under `/usr/bin/time -v` to read its peak memory.
 #[test]

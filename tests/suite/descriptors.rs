@@ -2,7 +2,7 @@
 //! the command line, and errors with line and column. (The reference vectors run through the
 //! descriptors in script_cases.rs, beside the scripts.)
 
-mod common;
+use crate::common;
 
 use common::*;
 use gamesman::descriptor::DescriptorGame;

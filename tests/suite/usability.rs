@@ -2,7 +2,7 @@
 //! passes on the fix. Values are independent facts: who has three in a row, the Grundy values
 //! of Cram boards (known results), distances on a ring worked out by hand.
 
-mod common;
+use crate::common;
 
 use common::root;
 use gamesman::descriptor::DescriptorGame;

@@ -1,6 +1,6 @@
 //! Solver behaviour: loops and draws, depth, misère, the memory budget.
 
-mod common;
+use crate::common;
 use common::*;
 use gamesman::game::{Game, Value};
 use gamesman::solve::{Analyzer, Options};

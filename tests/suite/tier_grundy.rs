@@ -14,7 +14,7 @@
 //! and value and remoteness come from a plain recursion over every bitmask in increasing
 //! order (a move only clears bits, so every child comes first).
 
-mod common;
+use crate::common;
 use gamesman::catalog::session::{Live, Session};
 use gamesman::catalog::{Database, Engine, How};
 use gamesman::db::Identity;

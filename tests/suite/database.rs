@@ -2,7 +2,7 @@
 //! damaged or half-written file is never trusted, and a strategy tree checks out against rules
 //! written here independently of the game scripts.
 
-mod common;
+use crate::common;
 
 use common::{bin, game, root, run_in, temp_dir};
 use gamesman::game::{Game, Value};

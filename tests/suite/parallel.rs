@@ -2,7 +2,7 @@
 //! thread gives: the same positions in the same order, so the same report, figure for
 //! figure; and the figures are the known ones.
 
-mod common;
+use crate::common;
 
 use common::run_in;
 use serde_json::Value as Json;
