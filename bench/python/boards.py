@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plain Python solvers of the board games in games/*.ron: an independent oracle for the
-values the tests assert (tests/boards.rs) and the peer of `gamesman bench` figures in
-docs/performance.md. Nothing clever: a dict of solved positions, negamax (or mex), no
+values the tests assert (tests/suite/boards.rs) and the peer of `gamesman bench` figures in
+docs/benchmarks.md. Nothing clever: a dict of solved positions, negamax (or mex), no
 symmetry, no decomposition, positions as tuples of cells.
 
     python3 bench/python/boards.py            # every check, with the positions each visits

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The plain Python peer of `gamesman sequence grundys-game --to N` (docs/performance.md):
+"""The plain Python peer of `gamesman sequence grundys-game --to N` (docs/benchmarks.md):
 the Grundy value of one heap of every size 0..N in Grundy's game (split a heap into two
 unequal heaps), each the mex of g(a) xor g(n - a) over 1 <= a < n - a. Nothing clever: no
 sparse values, no bitsets. Prints the time and a checksum of the values.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plain Python solvers of the games whose pieces move (games/8-puzzle.ron, hanoi.ron,
-peg-solitaire.ron, dodgem.ron): an independent oracle for the figures tests/moving.rs
-asserts, and the peer of the `gamesman` figures in docs/performance.md. Nothing clever:
+peg-solitaire.ron, dodgem.ron): an independent oracle for the figures tests/suite/moving.rs
+asserts, and the peer of the `gamesman` figures in docs/benchmarks.md. Nothing clever:
 positions as strings or tuples, a dict or a set, breadth-first search for the puzzles,
 retrograde analysis for Dodgem (it is loopy), no symmetry.
 
