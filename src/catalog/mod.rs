@@ -7,7 +7,7 @@
 //! database, reads sums of games, and hands out one type-erased [`Session`]: a game behind
 //! position text, whatever its type.
 //!
-//! Games written in Rust are rows of a table ([`Native`]): the five classic games of
+//! Games written in Rust are rows of a table ([`Native`]): the seven native games of
 //! [`table::natives`], which a script or descriptor names (`const NATIVE = "nim";`), and any
 //! game a library user adds with [`Catalog::with_native`], found by its own name.
 //!

@@ -1,12 +1,11 @@
 //! The games written in Rust that ship with gamesman: one row each.
 //!
 //! To add a native game: write its module in `src/native/` (a type implementing
-//! [`crate::game::Game`], built from the [`GameInfo`] of the definition that names it), then
+//! [`crate::game::Game`], built from the [`crate::game::GameInfo`] of the definition that names it), then
 //! add its row here: the name a definition's `native` uses, the constructor, a sampler of
 //! random small positions for `gamesman check`, and the positions `gamesman bench` times.
 
 use super::Native;
-use crate::game::GameInfo;
 use crate::native::{chomp, connect4, lightsout, nim, nimrod, quixo, tactix};
 
 /// The shipped native modules.
@@ -24,17 +23,4 @@ pub fn natives() -> Vec<Native> {
         Native::new("quixo", quixo::Quixo::new).sample(quixo::sample).bench("3x3", "whole 3×3 game, loopy"),
         Native::new("connect4", connect4::Connect4::new).sample(connect4::sample).bench("4x4k4", "whole 4×4 game"),
     ]
-}
-
-/// Metadata for a game found by its own name (no definition file names it).
-pub fn info(name: &str, description: &str, kind: crate::game::Kind) -> GameInfo {
-    GameInfo {
-        name: name.into(),
-        description: description.into(),
-        kind,
-        native: Some(name.into()),
-        move_verb: None,
-        solved_message: None,
-        players: None,
-    }
 }

@@ -253,7 +253,7 @@ fn solvable_lights_out(n: usize, seed: u64) -> crate::grid::Grid {
 /// Chomp's answer on 20 columns of 9, a random solvable 2048² Lights Out board, Nimrod near
 /// 10^30.
 pub fn bench_targets(repeat: u32, wanted: &dyn Fn(&str) -> bool) -> Result<Vec<String>> {
-    use super::bench::{best, timed};
+    use super::timing::{best, timed};
     let mut rows = Vec::new();
     if wanted("chomp") {
         let h = vec![9u32; 20];

@@ -1,6 +1,7 @@
 //! `gamesman bench`: positions solved per second for each shipped script, the native
 //! modules against the scripts on the same positions, and the native modules' own targets.
 
+use super::timing::{best, timed};
 use crate::catalog::{Catalog, Database, Engine, How, Session};
 use anyhow::Result;
 use clap::Args;
@@ -49,26 +50,6 @@ fn cases(catalog: &Catalog) -> Vec<(String, String, String)> {
 
 fn open(spec: &str, engine: Engine) -> Result<Box<dyn Session>> {
     super::catalog().open(spec, &How { engine, database: Database::Off, ..How::default() })
-}
-
-/// Best time of `repeat` runs of `f` (each returns the time it measured), and what the last
-/// run returned.
-pub(super) fn best<T>(repeat: u32, mut f: impl FnMut() -> Result<(f64, T)>) -> Result<(f64, T)> {
-    let mut best = f64::INFINITY;
-    let mut out = None;
-    for _ in 0..repeat.max(1) {
-        let (t, o) = f()?;
-        out = Some(o);
-        best = best.min(t);
-    }
-    Ok((best, out.expect("ran at least once")))
-}
-
-/// Run `f` and time it.
-pub(super) fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(f64, T)> {
-    let started = Instant::now();
-    let out = f()?;
-    Ok((started.elapsed().as_secs_f64(), out))
 }
 
 /// Solve `text` as `gamesman solve` does: the time (parsing and solving, not loading the

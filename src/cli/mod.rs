@@ -12,6 +12,7 @@ mod play;
 mod sequence;
 mod serve;
 mod sum;
+mod timing;
 
 use crate::catalog::{Catalog, Database, Engine, How, Session, Target};
 use crate::progress::Progress;
@@ -388,7 +389,7 @@ pub fn main() -> i32 {
 /// use gamesman::catalog::{Catalog, Native};
 /// # fn my_game(_: gamesman::game::GameInfo) -> gamesman::native::nim::Nim { unimplemented!() }
 /// fn main() {
-///     let info = gamesman::catalog::table::info("my-game", "what it is", gamesman::game::Kind::Impartial);
+///     let info = gamesman::game::GameInfo::native("my-game", "what it is", gamesman::game::Kind::Impartial);
 ///     let catalog = Catalog::new().with_native(Native::new("my-game", my_game).standalone(info));
 ///     std::process::exit(gamesman::cli::main_with(catalog));
 /// }

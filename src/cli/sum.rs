@@ -1,5 +1,5 @@
 //! `gamesman solve 'chomp:4432 + nim:3,5 + kayles:10'`: a disjunctive sum of positions of
-//! impartial games, each answered by its own engine (`crate::solve::sum`).
+//! impartial games, each answered by its own engine (`crate::catalog::sum`).
 
 use super::{SolveArgs, output};
 use crate::catalog::sum::{SumGame, Term, solve_sum};

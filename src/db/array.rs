@@ -25,7 +25,7 @@
 //! compressed: 0 no record, 1 a draw, `2 + 3r + k` a win (k = 0), loss (1) or tie (2) at
 //! remoteness r ≤ 83. Otherwise (a longer remoteness) the block holds the records
 //! themselves, 2 bytes each, little-endian. The byte stream compresses to about 70% of
-//! the 2-byte one (see docs/performance.md, "The array database's size").
+//! the 2-byte one.
 //!
 //! **Grundy values** (flag 1): a tier of an impartial game solved with Grundy values
 //! ([`TierArray::grundy`]) has each block hold the record stream followed by a Grundy stream

@@ -421,7 +421,11 @@ impl DominoSum {
     /// in a 2×2 block whose opposite corners P and Q each touch only the block's other two
     /// cells X and Y, the edges P–X and Q–Y (the block's two edges across). P and Q are
     /// twins, so a domino on P–X is worth one on Q–X, and the game without those edges is
-    /// worth the same (`docs/performance.md`, "Cram on keys").
+    /// worth the same. Proof: P and Q have the same neighbours, so swapping them is a
+    /// symmetry; a domino on P–X is worth one on Q–X (kept), Y–Q one on Y–P (kept); after a
+    /// domino on X and an outside cell, P and Q are both leaves of Y and [`Self::reduce`]
+    /// removes Q on both sides; any other move keeps the block as it was (induction). Two such
+    /// blocks never share a corner, so all cuts apply at once.
     pub fn twin_cuts(&self, x: u64) -> u64 {
         let w = self.w;
         let left = (x << 1) & !self.first_col;
@@ -478,8 +482,14 @@ impl DominoSum {
         }
     }
 
-    /// `key` with cells taken away where that changes no Grundy value, until none can be
-    /// (`docs/performance.md`, "Cram on keys", proves both):
+    /// `key` with cells taken away where that changes no Grundy value, until none can be.
+    /// A cell every neighbour of which has a leaf other than it can be removed (a leaf: an
+    /// empty cell with exactly one empty neighbour). Proof, by induction on the cells: call
+    /// the cell b, its neighbours c_i, their leaves t_i. The move b–c_i leaves t_i alone, so
+    /// it equals the move c_i–t_i without b; the move c_i–t_i, and any move c_i–y or
+    /// elsewhere, keeps the hypothesis (a leaf goes only with its own cell), so by induction
+    /// it equals the same move without b. The options match, so the games are equal. The
+    /// cases used:
     /// - **leaves of one cell**: of the leaves (empty cells with one empty neighbour) next to
     ///   the same cell, all but one;
     /// - **bridges**: a cell, not a leaf, all of whose neighbours have a leaf.
@@ -808,5 +818,187 @@ mod tests {
             }
             assert!(regions > 100, "{board}: {regions} regions");
         }
+    }
+}
+
+/// The endgame database of parts (`crate::solve::part_db`) on Cram's keys.
+#[cfg(test)]
+mod part_db_tests {
+    use crate::descriptor::DescriptorGame;
+    use crate::game::Game;
+    use crate::game::packed::PartBox;
+    use crate::progress::Progress;
+    use crate::solve::part_db::*;
+    use std::path::Path;
+
+    /// Cram's space of keys on an `rows`×`cols` board (the key is `cols` wide when that is the
+    /// shorter side, as here), and its parts within `bound`.
+    fn cram(board: &str, bound: &str) -> Box<dyn PartBox> {
+        let game = DescriptorGame::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/games/cram.ron"))).unwrap();
+        let root = game.parse(board).unwrap();
+        game.packed_sum(&root).unwrap().parts_within(bound).unwrap().unwrap()
+    }
+
+    /// The Grundy value of every set of empty cells of a `w`-wide, `h`-high grid (bit
+    /// `r * w + c`), by the plain mex: every domino across and down, no splitting, no
+    /// reduction, no symmetry. A child (two cells fewer) is a smaller number, so one pass up.
+    fn plain_mex(w: u32, h: u32) -> Vec<u8> {
+        let n = w * h;
+        let mut g = vec![0u8; 1 << n];
+        for x in 0u64..1 << n {
+            let mut seen = 0u128;
+            for r in 0..h {
+                for c in 0..w {
+                    let i = r * w + c;
+                    if c + 1 < w && x >> i & 3 == 3 {
+                        seen |= 1 << g[(x & !(3 << i)) as usize];
+                    }
+                    if r + 1 < h && x >> i & 1 == 1 && x >> (i + w) & 1 == 1 {
+                        seen |= 1 << g[(x & !(1 << i | 1 << (i + w))) as usize];
+                    }
+                }
+            }
+            g[x as usize] = (!seen).trailing_zeros() as u8;
+        }
+        g
+    }
+
+    /// Every position of the box, split by the game into parts, and each part looked up:
+    /// every part below the bound is in the table (membership exact), and the XOR of the
+    /// parts' nimbers is the position's Grundy value by the plain mex.
+    fn agrees_with_plain_mex(db: &PartDb, parts: &dyn PartBox, w: u32, h: u32) {
+        let truth = plain_mex(w, h);
+        let mut ps = Vec::new();
+        let mut members = 0;
+        for x in 0u64..1 << (w * h) {
+            ps.clear();
+            parts.parts(x, &mut ps);
+            let mut g = 0;
+            for &p in &ps {
+                assert!(p < 1 << parts.bits(), "a part of {x:#x} is outside the box");
+                g ^= db.get(p).unwrap_or_else(|| panic!("the part {p:#x} of {x:#x} is not in the table"));
+            }
+            assert_eq!(g, u64::from(truth[x as usize]), "{x:#x}");
+            members += usize::from(parts.is_part(x));
+        }
+        // The table holds exactly the keys the game calls parts.
+        assert_eq!(db.len(), members);
+    }
+
+    #[test]
+    fn the_table_of_a_box_agrees_with_the_plain_mex() {
+        // All of 4×4 (its own box), and the first three rows of a 3-wide board of 5 rows.
+        let parts = cram("4x4", "4x4");
+        let db = PartDb::build(&*parts, "t", 1 << 30, &Progress::default()).unwrap();
+        assert!(db.len() > 100);
+        agrees_with_plain_mex(&db, &*parts, 4, 4);
+        let parts = cram("5x3", "3x4");
+        let db = PartDb::build(&*parts, "t", 1 << 30, &Progress::default()).unwrap();
+        agrees_with_plain_mex(&db, &*parts, 3, 4);
+    }
+
+    #[test]
+    fn a_saved_table_loads_with_the_same_answers_and_a_bad_one_is_refused() {
+        let dir = std::env::temp_dir().join(format!("gamesman-part-db-{}", std::process::id()));
+        let path = dir.join("t.parts");
+        let parts = cram("4x5", "4x4");
+        let db = PartDb::build(&*parts, "game\0space\0bound", 1 << 30, &Progress::default()).unwrap();
+        db.save(&path).unwrap();
+        let back = PartDb::load(&path, "game\0space\0bound", parts.bits(), 1 << 30).unwrap();
+        assert_eq!(back.len(), db.len());
+        for k in 0..1 << 16 {
+            assert_eq!(back.get(k), db.get(k));
+        }
+        // Another game's (or board's, or bound's) identity.
+        let e = PartDb::load(&path, "game\0space\0other", parts.bits(), 1 << 30).unwrap_err();
+        assert!(e.contains("another game"), "{e}");
+        let bytes = std::fs::read(&path).unwrap();
+        // Cut short, a byte changed, not a table at all, empty: each refused, with the reason.
+        for (bad, why) in [
+            (bytes[..bytes.len() - 10].to_vec(), "checksum"),
+            (
+                {
+                    let mut b = bytes.clone();
+                    b[bytes.len() / 2] ^= 1;
+                    b
+                },
+                "checksum",
+            ),
+            (b"not a table, just some text".to_vec(), "not an endgame database"),
+            (Vec::new(), "not an endgame database"),
+        ] {
+            std::fs::write(&path, &bad).unwrap();
+            let e = PartDb::load(&path, "game\0space\0bound", parts.bits(), 1 << 30).unwrap_err();
+            assert!(e.contains(why), "{e}");
+        }
+        // A valid checksum over a header that lies about its length.
+        let mut b = bytes[..bytes.len() - 4].to_vec();
+        b[20] ^= 1;
+        let crc = crc32fast::hash(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        std::fs::write(&path, &b).unwrap();
+        assert!(PartDb::load(&path, "game\0space\0bound", parts.bits(), 1 << 30).unwrap_err().contains("length"));
+        // A header of 28 bytes and a valid checksum: too short to hold the identity's length.
+        let mut b = bytes[..28].to_vec();
+        let crc = crc32fast::hash(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        std::fs::write(&path, &b).unwrap();
+        assert!(
+            PartDb::load(&path, "game\0space\0bound", parts.bits(), 1 << 30)
+                .unwrap_err()
+                .contains("not an endgame database")
+        );
+        // Larger than the budget, or than a table of these keys can be (a sparse file: no
+        // byte is read), and a FIFO (which would never end): refused before reading.
+        std::fs::remove_file(&path).unwrap();
+        std::fs::File::create(&path).unwrap().set_len(1 << 20).unwrap();
+        let e = PartDb::load(&path, "game\0space\0bound", parts.bits(), 1 << 16).unwrap_err();
+        assert!(e.contains("more than the 65536"), "{e}");
+        std::fs::File::create(&path).unwrap().set_len(1 << 40).unwrap();
+        let e = PartDb::load(&path, "game\0space\0bound", parts.bits(), usize::MAX).unwrap_err();
+        assert!(e.contains("1099511627776 bytes, more than"), "{e}");
+        std::fs::remove_file(&path).unwrap();
+        let c = std::ffi::CString::new(path.as_os_str().to_str().unwrap()).unwrap();
+        // SAFETY: a valid C string and mode.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = PartDb::load(&path, "game\0space\0bound", parts.bits(), 1 << 30).unwrap_err();
+        assert!(e.contains("not a regular file"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn one_table_serves_every_board_as_wide() {
+        // Built on its own for each board: the same space, the same parts, the same nimbers.
+        let dbs: Vec<(String, PartDb)> = ["4x4", "4x5", "7x4", "4x9"]
+            .iter()
+            .map(|board| {
+                let parts = cram(board, "4x3");
+                let db = PartDb::build(&*parts, "id", 1 << 30, &Progress::default()).unwrap();
+                (parts.space(), db)
+            })
+            .collect();
+        for (space, db) in &dbs[1..] {
+            assert_eq!(space, &dbs[0].0);
+            assert_eq!(db.len(), dbs[0].1.len());
+            for k in 0..1 << 12 {
+                assert_eq!(db.get(k), dbs[0].1.get(k), "{k:#x}");
+            }
+        }
+        assert!(dbs[0].1.len() > 100);
+    }
+
+    #[test]
+    fn bounds_the_board_cannot_hold_are_refused() {
+        let game = DescriptorGame::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/games/cram.ron"))).unwrap();
+        let space = game.packed_sum(&game.parse("4x9").unwrap()).unwrap();
+        for (bound, why) in
+            [("3x8", "shorter side"), ("4x10", "shorter side"), ("4", "not a box"), ("8x5x", "not a box")]
+        {
+            let e = space.parts_within(bound).unwrap().err().unwrap();
+            assert!(e.contains(why), "{bound}: {e}");
+        }
+        let space = game.packed_sum(&game.parse("6x7").unwrap()).unwrap();
+        assert!(space.parts_within("6x6").unwrap().err().unwrap().contains("at most 32 cells"));
+        assert_eq!(space.parts_within("5x6").unwrap().unwrap().name(), "6x5");
     }
 }

@@ -206,6 +206,20 @@ pub struct GameInfo {
 }
 
 impl GameInfo {
+    /// The metadata of a game written in Rust and found by its own name (no definition file
+    /// names it): its name, one line saying what it is, its kind; `native` is its own name.
+    pub fn native(name: &str, description: &str, kind: Kind) -> GameInfo {
+        GameInfo {
+            name: name.into(),
+            description: description.into(),
+            kind,
+            native: Some(name.into()),
+            move_verb: None,
+            solved_message: None,
+            players: None,
+        }
+    }
+
     /// The name of player `side` (0: the first player, 1: the second).
     pub fn player_name(&self, side: usize) -> &str {
         match &self.players {

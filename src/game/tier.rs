@@ -147,8 +147,7 @@ pub fn tier_order_checked(
 /// Boards of at most 16 cells (Quixo 4×4, Connect-Four's colourings up to 16 pieces,
 /// tic-tac-toe) are ranked through tables shared by every ranker ([`Small`]): a subset's rank
 /// is one lookup once its cells are numbered among the free ones (two more), where the loop
-/// over its cells costs a binomial a cell (Quixo 4×4's solve: 51% of its time in ranking
-/// before, docs/performance.md).
+/// over its cells costs a binomial a cell.
 #[derive(Clone, Debug)]
 pub struct Ranker {
     cells: u32,

@@ -570,7 +570,7 @@ impl Tiers for Connect4 {
 /// A random small position (for `gamesman check`): a few random moves on a board small
 /// enough for the script to solve (4×4 with k = 3 or 4, 3×5 or 5×3 with k = 3).
 pub fn sample(rng: &mut fastrand::Rng) -> String {
-    let g = Connect4::new(super::super::catalog::table::info("connect4", "", Kind::Partisan));
+    let g = Connect4::new(crate::game::GameInfo::native("connect4", "", Kind::Partisan));
     let (rows, cols, k) = [(4, 4, 3), (4, 4, 4), (3, 5, 3), (5, 3, 3)][rng.usize(0..4)];
     let steps = rng.usize(3..=rows as usize * cols as usize);
     let p = super::random_play(&g, Connect4::empty(rows, cols, k), steps, rng);
@@ -582,7 +582,7 @@ mod tests {
     use super::*;
 
     fn g() -> Connect4 {
-        Connect4::new(crate::catalog::table::info("connect4", "", Kind::Partisan))
+        Connect4::new(crate::game::GameInfo::native("connect4", "", Kind::Partisan))
     }
 
     /// Index and position are inverse on every tier of 4×4 and 3×5, and the tiers hold, by

@@ -474,7 +474,7 @@ impl Tiers for Quixo {
 
 /// A random 3×3 position (for `gamesman check`): a few random moves from the empty board.
 pub fn sample(rng: &mut fastrand::Rng) -> String {
-    let q = Quixo::new(super::super::catalog::table::info("quixo", "", Kind::Partisan));
+    let q = Quixo::new(crate::game::GameInfo::native("quixo", "", Kind::Partisan));
     let steps = rng.usize(0..12);
     let p = super::random_play(&q, Quixo::empty(3), steps, rng);
     q.format(&p).unwrap_or_default()
@@ -485,7 +485,7 @@ mod tests {
     use super::*;
 
     fn q() -> Quixo {
-        Quixo::new(crate::catalog::table::info("quixo", "", Kind::Partisan))
+        Quixo::new(crate::game::GameInfo::native("quixo", "", Kind::Partisan))
     }
 
     /// Moves counted by hand: a corner cube has 2 pushes, another border cube 3.

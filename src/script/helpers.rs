@@ -737,7 +737,7 @@ pub fn register(engine: &mut Engine) {
 /// Rhai looks a called function up afresh on every call into the script, and a function with
 /// `Dynamic` parameters only after trying each combination of the arguments' types and
 /// `Dynamic` (for `connects`, 47 hashes and lookups in every module): that search was most of
-/// Hex's `primitive` (docs/performance.md, "Scripts: the engine's own cost"). With a copy
+/// Hex's `primitive`. With a copy
 /// whose types are the arguments' own, the first lookup finds it. The `Dynamic` ones stay for
 /// the other arguments' errors.
 fn register_typed(engine: &mut Engine) {

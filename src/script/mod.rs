@@ -333,7 +333,7 @@ thread_local! {
 /// Rhai's own limits on one array, map or string are not set: with any of them set, Rhai
 /// measures a value whole after every operation that changes it, so a script building an
 /// array of arrays (a `children` hook) costs the square of its length (Grundy's game to 3,000
-/// as a script: 16.1 s with them, 11.1 s without; docs/performance.md).
+/// as a script: about 1.5× slower with them).
 fn meter(e: &mut Engine, budget: usize) {
     let most = (budget / 4) as isize;
     sized(e, budget / 4);

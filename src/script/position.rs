@@ -13,8 +13,7 @@
 //! keys and different values different ones. A key of up to [`INLINE`] bytes is held in the
 //! key itself (24 bytes, no allocation: the 8-puzzle's 9 cells take 11); a longer one in one
 //! allocation of exactly its length. Compared with a tree of reference-counted Rhai-like
-//! values, this takes a third to a tenth of the memory a position (`docs/performance.md`,
-//! "Script positions packed").
+//! values, this takes a third to a tenth of the memory a position.
 
 use crate::game::Footprint;
 use crate::grid::Grid;

@@ -471,8 +471,32 @@ impl<P> Graph<P> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::script::position::Key;
+    use crate::game::Footprint;
     use std::collections::HashMap;
+
+    /// A position that is its bytes (as a script's packed key is).
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    struct Key(Vec<u8>);
+
+    impl Key {
+        fn as_bytes(&self) -> &[u8] {
+            &self.0
+        }
+    }
+
+    impl Footprint for Key {
+        fn heap_bytes(&self) -> usize {
+            self.0.capacity()
+        }
+
+        fn packed(&self) -> Option<&[u8]> {
+            Some(&self.0)
+        }
+
+        fn unpacked(bytes: &[u8]) -> Option<Self> {
+            Some(Key(bytes.to_vec()))
+        }
+    }
 
     /// A position's bytes: `n` written out, then `n % 40` filler bytes (keys of 2 to 44
     /// bytes: some held inside the key, some on the heap).

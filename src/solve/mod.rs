@@ -4,6 +4,7 @@
 //! - [`grundy`]: Grundy values with decomposition (`split`) and symmetry (`canonical`).
 //! - [`puzzle`]: fewest moves to a solved position.
 
+mod bounded;
 pub mod census;
 pub mod consistency;
 pub mod explore;
@@ -12,6 +13,7 @@ pub mod grundy;
 pub mod memo;
 pub mod nimber;
 pub mod nimber_packed;
+mod nimber_stop;
 pub mod part_db;
 pub mod puzzle;
 pub mod quick;

@@ -24,12 +24,10 @@
 
 use super::memo::{Memo, Stored};
 use super::nimber_packed::PackedNimbers;
+pub use super::nimber_stop::{MAX_DEPTH, Stop};
 use crate::game::{Footprint, Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::HashSet;
-
-/// The deepest the recursive search goes before it hands the game to the iterative solver.
-pub const MAX_DEPTH: usize = 400;
 
 /// What the table knows of a part: its nimber where found, and the values below 64 that
 /// some child is known to have (so not the nimber; all of `0..v` present means at least `v`).
@@ -54,22 +52,6 @@ impl Stored for Known {
 /// The bit of value `v` in a mask of present values (none past 63).
 fn bit(v: u64) -> u64 {
     if v < 64 { 1 << v } else { 0 }
-}
-
-/// Why a search stopped without an answer.
-#[derive(Debug)]
-pub enum Stop {
-    /// The game is deeper than [`MAX_DEPTH`], or splits a part again: use the iterative
-    /// solver.
-    Deep,
-    /// An error of the game, the time limit or the memory budget.
-    Game(GameError),
-}
-
-impl From<GameError> for Stop {
-    fn from(e: GameError) -> Self {
-        Stop::Game(e)
-    }
 }
 
 type Res<T> = Result<T, Stop>;

@@ -31,7 +31,7 @@
 //!   not yet known.
 
 use super::memo::Memo;
-use super::nimber::{MAX_DEPTH, Stop};
+use super::nimber_stop::{MAX_DEPTH, Stop};
 use crate::game::GameError;
 use crate::game::packed::PackedSum;
 use crate::progress::Progress;

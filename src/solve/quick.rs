@@ -11,7 +11,8 @@
 //! The memo holds one value a position. A game that turns out to be loopy (a position met
 //! again on its own search path) is left to the full solver, which finds the draws.
 
-use super::memo::{Memo, Stored};
+use super::bounded::{Bounds, ORDERING_TRIAL, Ordering, exhausted, least_depth};
+use super::memo::Memo;
 use super::quick_packed::QuickKeys;
 use super::value_packed::{Keyed, Stop};
 use crate::game::{Game, GameError, GameResult, Value};
@@ -43,18 +44,6 @@ pub struct QuickSolver<G: Game> {
     /// [`QuickSolver::without_keys`]).
     keys: Keyed<QuickKeys<G::Pos>>,
 }
-
-/// Whether children are searched fewest replies first.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Ordering {
-    /// Not yet known to matter: this many positions had siblings all with as many replies.
-    Trial(u32),
-    On,
-    Off,
-}
-
-/// Positions whose children all have as many replies, after which the ordering is dropped.
-pub(super) const ORDERING_TRIAL: u32 = 2000;
 
 impl<G: Game> QuickSolver<G> {
     pub fn new(game: std::rc::Rc<G>, budget: usize, progress: Progress) -> Self {
@@ -264,97 +253,6 @@ impl<G: Game> QuickSolver<G> {
         keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         Ok(Err(keyed.into_iter().map(|k| k.1).collect()))
     }
-}
-
-/// What depth-bounded searches have shown of one position: it is won within `win_at` moves
-/// and not within fewer than `win_below` (likewise lost), `u32::MAX` for "never" and
-/// "unknown" respectively.
-#[derive(Clone, Copy)]
-pub(super) struct Bounds {
-    win_below: u32,
-    win_at: u32,
-    lose_below: u32,
-    lose_at: u32,
-}
-
-/// Each bound in 16 bits: every finite one is at most `REMOTENESS_CAP + 1`, and `u32::MAX`
-/// is `u16::MAX`.
-impl Stored for Bounds {
-    const BYTES: usize = 8;
-    fn store(self, out: &mut [u8]) {
-        let short = |v: u32| if v == u32::MAX { u16::MAX } else { v.min(u32::from(u16::MAX - 1)) as u16 };
-        for (i, v) in [self.win_below, self.win_at, self.lose_below, self.lose_at].into_iter().enumerate() {
-            out[2 * i..2 * i + 2].copy_from_slice(&short(v).to_le_bytes());
-        }
-    }
-    fn load(b: &[u8]) -> Self {
-        let long = |i: usize| {
-            let v = u16::from_le_bytes([b[2 * i], b[2 * i + 1]]);
-            if v == u16::MAX { u32::MAX } else { u32::from(v) }
-        };
-        Bounds { win_below: long(0), win_at: long(1), lose_below: long(2), lose_at: long(3) }
-    }
-}
-
-impl Bounds {
-    pub(super) const NONE: Bounds = Bounds { win_below: 0, win_at: u32::MAX, lose_below: 0, lose_at: u32::MAX };
-
-    fn of(&mut self, want: Value) -> (&mut u32, &mut u32) {
-        if want == Value::Win {
-            (&mut self.win_below, &mut self.win_at)
-        } else {
-            (&mut self.lose_below, &mut self.lose_at)
-        }
-    }
-
-    /// Is the position `want` within `d` moves, as far as known?
-    pub(super) fn decided(mut self, want: Value, d: u32) -> Option<bool> {
-        let (below, at) = self.of(want);
-        if d < *below {
-            Some(false)
-        } else if d >= *at {
-            Some(true)
-        } else {
-            None
-        }
-    }
-
-    pub(super) fn record(&mut self, want: Value, d: u32, within: bool) {
-        let (below, at) = self.of(want);
-        if within {
-            *at = (*at).min(d);
-        } else {
-            *below = (*below).max(d.saturating_add(1));
-        }
-    }
-}
-
-/// The deepest remoteness [`QuickSolver::remoteness`] looks for before leaving it to the full
-/// search (each depth is one more search, and the search recurses that deep).
-pub(super) const REMOTENESS_CAP: u32 = 400;
-
-/// The value of a position whose moves have all been searched and none wins: a tie if one
-/// of them ties, else a draw if one draws, else a loss.
-pub(super) fn exhausted(tie: bool, draw: bool) -> Value {
-    if tie {
-        Value::Tie
-    } else if draw {
-        Value::Draw
-    } else {
-        Value::Lose
-    }
-}
-
-/// The least depth `d` up to [`REMOTENESS_CAP`] at which `within(d)` holds (the depth-bounded
-/// searches of growing depth, on positions or on keys), `None` past it; the first error
-/// stops them.
-pub(super) fn least_depth<E>(mut within: impl FnMut(u32) -> Result<bool, E>) -> Result<Option<u32>, E> {
-    for d in 0..=REMOTENESS_CAP {
-        if within(d)? {
-            return Ok(Some(d));
-        }
-    }
-    Ok(None)
 }
 
 impl<G: Game> QuickSolver<G> {

@@ -13,8 +13,8 @@
 //! for a game whose play turns out to loop (a path longer than [`MAX_DEPTH`]), where it
 //! finds the loop.
 
+use super::bounded::{Bounds, ORDERING_TRIAL, Ordering, exhausted, least_depth};
 use super::memo::Memo;
-use super::quick::{Bounds, ORDERING_TRIAL, Ordering, exhausted, least_depth};
 use super::value_packed::{KeySearch, MAX_DEPTH, Stop};
 use crate::game::packed::PackedPlay;
 use crate::game::{GameError, Value};

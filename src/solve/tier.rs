@@ -308,6 +308,9 @@ impl Up<'_> {
 
 /// [`solve_tier`] as `opts` says, the child tiers given with their Grundy values (where they
 /// have them): the tier's records and Grundy values, and how many representatives it has.
+/// Three phases: [`scan`] every representative against its children in other tiers;
+/// [`propagate`] wins and losses, then ties, level by level back up the tier's own moves; what
+/// is left undecided goes round in circles and is a draw.
 pub fn solve_tier_full(
     space: &dyn TierSpace,
     tier: Tier,
@@ -331,112 +334,7 @@ pub fn solve_tier_full(
     if let Some(e) = space.failure() {
         return Err(e);
     }
-
-    // 1. Scan.
-    struct Chunk {
-        /// (parent, child) edges inside the tier (none kept when the game gives parents).
-        edges: Vec<(u32, u32)>,
-        /// Moves inside the tier.
-        same_moves: u64,
-        /// (index, record) decided by the scan: primitives, stalemates, and positions all of
-        /// whose children are in other tiers and are wins.
-        decided: Vec<(u32, Rec)>,
-        /// (index, same-tier children, blocked, win_max1): positions waiting on the tier.
-        waiting: Vec<(u32, u8, bool, u16)>,
-        /// (level, index): a losing child in another tier at that level.
-        lose_events: Vec<(u32, u32)>,
-        tie_events: Vec<(u32, u32)>,
-        reps: u64,
-        error: Option<String>,
-    }
-    let chunks: Vec<Chunk> = (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let mut out = Chunk {
-                edges: Vec::new(),
-                same_moves: 0,
-                decided: Vec::new(),
-                waiting: Vec::new(),
-                lose_events: Vec::new(),
-                tie_events: Vec::new(),
-                reps: 0,
-                error: None,
-            };
-            let mut kids = Vec::with_capacity(64);
-            let mut same_kids: Vec<u32> = Vec::new();
-            for i in (c * CHUNK) as u64..((c + 1) * CHUNK).min(n) as u64 {
-                if space.canonical_index(tier, i) != i {
-                    continue;
-                }
-                out.reps += 1;
-                let i32_ = i as u32;
-                if let Some(v) = space.primitive_at(tier, i) {
-                    out.decided.push((i32_, rec(v, 0)));
-                    continue;
-                }
-                kids.clear();
-                space.children_at(tier, i, &mut kids);
-                if kids.is_empty() {
-                    out.decided.push((i32_, rec(space.stalemate_value(), 0)));
-                    continue;
-                }
-                let mut same = 0u32;
-                let mut o = Outside::default();
-                same_kids.clear();
-                for &(t, j) in &kids {
-                    if t == tier {
-                        if opts.parents {
-                            same_kids.push(j as u32);
-                        } else {
-                            out.edges.push((i32_, j as u32));
-                            same += 1;
-                        }
-                        continue;
-                    }
-                    let Some(arr) = children_of.get(&t) else {
-                        out.error = Some(format!("a move from tier {name} goes to a tier it does not list ({t:x})"));
-                        return out;
-                    };
-                    let Some((v, r)) = arr.records.get(j as usize).and_then(|&r| unrec(r)) else {
-                        out.error = Some(format!("a child of tier {name} is missing from tier {t:x}"));
-                        return out;
-                    };
-                    let r = r.unwrap_or(0);
-                    match v {
-                        Value::Lose => o.lose_min = Some(o.lose_min.map_or(r, |m| m.min(r))),
-                        Value::Tie => o.tie_min = Some(o.tie_min.map_or(r, |m| m.min(r))),
-                        Value::Win => o.win_max1 = o.win_max1.max(r + 1),
-                        Value::Draw => o.draw = true,
-                    }
-                }
-                if opts.parents {
-                    // Counted down once a parent the game lists: distinct children.
-                    same_kids.sort_unstable();
-                    same_kids.dedup();
-                    same = same_kids.len() as u32;
-                }
-                out.same_moves += same as u64;
-                // The counter keeps its top bit for "blocked" (a child elsewhere that is not a win).
-                if same > 0x7f {
-                    out.error = Some(format!("a position of tier {name} has more than 127 moves within its tier"));
-                    return out;
-                }
-                if let Some(l) = o.lose_min {
-                    out.lose_events.push((l, i32_));
-                }
-                if let Some(t) = o.tie_min {
-                    out.tie_events.push((t, i32_));
-                }
-                let blocked = o.lose_min.is_some() || o.tie_min.is_some() || o.draw;
-                if same == 0 && !blocked {
-                    out.decided.push((i32_, rec(Value::Lose, o.win_max1)));
-                } else {
-                    out.waiting.push((i32_, same as u8, blocked, o.win_max1 as u16));
-                }
-            }
-            out
-        })
-        .collect();
+    let chunks = scan(space, tier, opts, &children_of, &name);
     if !opts.grundy {
         drop(std::mem::take(&mut children_of));
     }
@@ -446,92 +344,291 @@ pub fn solve_tier_full(
     if let Some(e) = chunks.iter().find_map(|c| c.error.clone()) {
         return Err(GameError::Definition(e));
     }
-
-    // The tier's state: records (0: undecided), counters of undecided same-tier children
-    // (the top bit: never a loss), and the slowest outside win (+1) a waiting position has.
-    let mut recs: Vec<Rec> = vec![0; n];
-    let mut left: Vec<u8> = vec![0; n];
-    let mut win_max1: hashbrown::HashMap<u32, u16> = hashbrown::HashMap::new();
-    let mut levels: Vec<Vec<u32>> = Vec::new();
-    let mut lose_at: Vec<Vec<u32>> = Vec::new();
-    let mut tie_at: Vec<Vec<u32>> = Vec::new();
-    let push = |v: &mut Vec<Vec<u32>>, level: u32, i: u32| {
-        let l = level as usize;
-        if v.len() <= l {
-            v.resize_with(l + 1, Vec::new);
-        }
-        v[l].push(i);
-    };
-    let mut reps = 0;
-    let mut ties: Vec<Vec<u32>> = Vec::new();
-    let mut edge_count = 0usize;
-    let mut same_moves = 0u64;
-    let mut waiting: Vec<u32> = Vec::new();
-    // For the Grundy values: the positions with no child in the tier (the first wave), and
-    // every position's count of children in the tier.
-    let mut first_wave: Vec<u32> = Vec::new();
-    let mut same_left: Vec<u8> = if opts.grundy { vec![0; n] } else { Vec::new() };
-    for c in &chunks {
-        waiting.extend(c.waiting.iter().map(|w| w.0));
-        reps += c.reps;
-        edge_count += c.edges.len();
-        same_moves += c.same_moves;
-        if opts.grundy {
-            first_wave.extend(c.decided.iter().map(|d| d.0));
-            for &(i, same, _, _) in &c.waiting {
-                same_left[i as usize] = same;
-                if same == 0 {
-                    first_wave.push(i);
-                }
-            }
-        }
-        for &(i, r) in &c.decided {
-            recs[i as usize] = r;
-            let (v, rem) = unrec(r).expect("a record");
-            match v {
-                Value::Tie => push(&mut ties, 0, i),
-                _ => push(&mut levels, rem.unwrap_or(0), i),
-            }
-        }
-        for &(i, same, blocked, w) in &c.waiting {
-            left[i as usize] = same | if blocked { 0x80 } else { 0 };
-            if w > 0 {
-                win_max1.insert(i, w);
-            }
-        }
-        for &(l, i) in &c.lose_events {
-            push(&mut lose_at, l, i);
-        }
-        for &(l, i) in &c.tie_events {
-            push(&mut tie_at, l, i);
+    let mut state = State::gather(&chunks, n, opts.grundy);
+    let up = reversed_edges(space, tier, opts, &chunks, n, state.same_moves, state.edge_count);
+    drop(chunks);
+    propagate(&mut state, &up, &name)?;
+    let State { recs, waiting, first_wave, same_left, reps, .. } = state;
+    let mut recs: Vec<Rec> = recs.into_iter().map(AtomicU16::into_inner).collect();
+    // What is left undecided goes round in circles: a draw.
+    let draw = rec(Value::Draw, 0);
+    for i in waiting {
+        if recs[i as usize] == 0 {
+            recs[i as usize] = draw;
         }
     }
-    // The reversed edges, as compressed rows: the parents of j are
-    // parents[start[j]..start[j + 1]]; none kept where the game gives parents, or where no
-    // move stays in the tier.
-    let up = if same_moves == 0 {
-        Up::None
-    } else if opts.parents {
-        Up::Game(space, tier)
-    } else {
-        let mut start: Vec<u32> = vec![0; n + 1];
-        for c in &chunks {
-            for &(_, j) in &c.edges {
-                start[j as usize + 1] += 1;
+    let grundy =
+        if opts.grundy { grundy_values(space, tier, &recs, &children_of, &up, first_wave, same_left)? } else { None };
+    Ok((TierArray { records: recs, grundy }, reps))
+}
+
+/// What the scan learns of one chunk of a tier's indices.
+struct Chunk {
+    /// (parent, child) edges inside the tier (none kept when the game gives parents).
+    edges: Vec<(u32, u32)>,
+    /// Moves inside the tier.
+    same_moves: u64,
+    /// (index, record) decided by the scan: primitives, stalemates, and positions all of
+    /// whose children are in other tiers and are wins.
+    decided: Vec<(u32, Rec)>,
+    /// (index, same-tier children, blocked, win_max1): positions waiting on the tier.
+    waiting: Vec<(u32, u8, bool, u16)>,
+    /// (level, index): a losing child in another tier at that level.
+    lose_events: Vec<(u32, u32)>,
+    tie_events: Vec<(u32, u32)>,
+    reps: u64,
+    error: Option<String>,
+}
+
+/// The scan, on every core: each representative of the tier against its children in other
+/// tiers (`children_of`), chunk by chunk.
+fn scan(
+    space: &dyn TierSpace,
+    tier: Tier,
+    opts: TierOptions,
+    children_of: &HashMap<Tier, TierArray>,
+    name: &str,
+) -> Vec<Chunk> {
+    let n = space.tier_size(tier) as usize;
+    (0..n.div_ceil(CHUNK)).into_par_iter().map(|c| scan_chunk(space, tier, opts, children_of, name, c)).collect()
+}
+
+/// [`scan`] of the indices of chunk `c`.
+fn scan_chunk(
+    space: &dyn TierSpace,
+    tier: Tier,
+    opts: TierOptions,
+    children_of: &HashMap<Tier, TierArray>,
+    name: &str,
+    c: usize,
+) -> Chunk {
+    let n = space.tier_size(tier) as usize;
+    let mut out = Chunk {
+        edges: Vec::new(),
+        same_moves: 0,
+        decided: Vec::new(),
+        waiting: Vec::new(),
+        lose_events: Vec::new(),
+        tie_events: Vec::new(),
+        reps: 0,
+        error: None,
+    };
+    let mut kids = Vec::with_capacity(64);
+    let mut same_kids: Vec<u32> = Vec::new();
+    for i in (c * CHUNK) as u64..((c + 1) * CHUNK).min(n) as u64 {
+        if space.canonical_index(tier, i) != i {
+            continue;
+        }
+        out.reps += 1;
+        let i32_ = i as u32;
+        if let Some(v) = space.primitive_at(tier, i) {
+            out.decided.push((i32_, rec(v, 0)));
+            continue;
+        }
+        kids.clear();
+        space.children_at(tier, i, &mut kids);
+        if kids.is_empty() {
+            out.decided.push((i32_, rec(space.stalemate_value(), 0)));
+            continue;
+        }
+        let mut same = 0u32;
+        let mut o = Outside::default();
+        same_kids.clear();
+        for &(t, j) in &kids {
+            if t == tier {
+                if opts.parents {
+                    same_kids.push(j as u32);
+                } else {
+                    out.edges.push((i32_, j as u32));
+                    same += 1;
+                }
+                continue;
+            }
+            let Some(arr) = children_of.get(&t) else {
+                out.error = Some(format!("a move from tier {name} goes to a tier it does not list ({t:x})"));
+                return out;
+            };
+            let Some((v, r)) = arr.records.get(j as usize).and_then(|&r| unrec(r)) else {
+                out.error = Some(format!("a child of tier {name} is missing from tier {t:x}"));
+                return out;
+            };
+            let r = r.unwrap_or(0);
+            match v {
+                Value::Lose => o.lose_min = Some(o.lose_min.map_or(r, |m| m.min(r))),
+                Value::Tie => o.tie_min = Some(o.tie_min.map_or(r, |m| m.min(r))),
+                Value::Win => o.win_max1 = o.win_max1.max(r + 1),
+                Value::Draw => o.draw = true,
             }
         }
-        for j in 0..n {
-            start[j + 1] += start[j];
+        if opts.parents {
+            // Counted down once a parent the game lists: distinct children.
+            same_kids.sort_unstable();
+            same_kids.dedup();
+            same = same_kids.len() as u32;
         }
-        let mut parents: Vec<u32> = vec![0; edge_count];
-        let mut fill = start.clone();
-        for c in &chunks {
-            for &(i, j) in &c.edges {
-                parents[fill[j as usize] as usize] = i;
-                fill[j as usize] += 1;
+        out.same_moves += same as u64;
+        // The counter keeps its top bit for "blocked" (a child elsewhere that is not a win).
+        if same > 0x7f {
+            out.error = Some(format!("a position of tier {name} has more than 127 moves within its tier"));
+            return out;
+        }
+        if let Some(l) = o.lose_min {
+            out.lose_events.push((l, i32_));
+        }
+        if let Some(t) = o.tie_min {
+            out.tie_events.push((t, i32_));
+        }
+        let blocked = o.lose_min.is_some() || o.tie_min.is_some() || o.draw;
+        if same == 0 && !blocked {
+            out.decided.push((i32_, rec(Value::Lose, o.win_max1)));
+        } else {
+            out.waiting.push((i32_, same as u8, blocked, o.win_max1 as u16));
+        }
+    }
+    out
+}
+
+/// Put `i` in the list of `level`.
+fn push(v: &mut Vec<Vec<u32>>, level: u32, i: u32) {
+    let l = level as usize;
+    if v.len() <= l {
+        v.resize_with(l + 1, Vec::new);
+    }
+    v[l].push(i);
+}
+
+/// The tier's state while it is solved.
+struct State {
+    /// Records (0: undecided).
+    recs: Vec<AtomicU16>,
+    /// Counters of undecided same-tier children (the top bit: never a loss).
+    left: Vec<AtomicU8>,
+    /// The slowest outside win (+1) a waiting position has.
+    win_max1: hashbrown::HashMap<u32, u16>,
+    /// The positions decided at each level (wins and losses), and the ties.
+    levels: Vec<Vec<u32>>,
+    ties: Vec<Vec<u32>>,
+    /// Positions with a losing (tying) child in another tier, by that child's level.
+    lose_at: Vec<Vec<u32>>,
+    tie_at: Vec<Vec<u32>>,
+    /// The positions the scan left waiting.
+    waiting: Vec<u32>,
+    /// For the Grundy values: the positions with no child in the tier (the first wave), and
+    /// every position's count of children in the tier.
+    first_wave: Vec<u32>,
+    same_left: Vec<u8>,
+    reps: u64,
+    edge_count: usize,
+    same_moves: u64,
+}
+
+impl State {
+    /// The chunks of the scan gathered into the state of a tier of `n` indices.
+    fn gather(chunks: &[Chunk], n: usize, grundy: bool) -> State {
+        let mut recs: Vec<Rec> = vec![0; n];
+        let mut left: Vec<u8> = vec![0; n];
+        let mut st = State {
+            recs: Vec::new(),
+            left: Vec::new(),
+            win_max1: hashbrown::HashMap::new(),
+            levels: Vec::new(),
+            ties: Vec::new(),
+            lose_at: Vec::new(),
+            tie_at: Vec::new(),
+            waiting: Vec::new(),
+            first_wave: Vec::new(),
+            same_left: if grundy { vec![0; n] } else { Vec::new() },
+            reps: 0,
+            edge_count: 0,
+            same_moves: 0,
+        };
+        for c in chunks {
+            st.waiting.extend(c.waiting.iter().map(|w| w.0));
+            st.reps += c.reps;
+            st.edge_count += c.edges.len();
+            st.same_moves += c.same_moves;
+            if grundy {
+                st.first_wave.extend(c.decided.iter().map(|d| d.0));
+                for &(i, same, _, _) in &c.waiting {
+                    st.same_left[i as usize] = same;
+                    if same == 0 {
+                        st.first_wave.push(i);
+                    }
+                }
+            }
+            for &(i, r) in &c.decided {
+                recs[i as usize] = r;
+                let (v, rem) = unrec(r).expect("a record");
+                match v {
+                    Value::Tie => push(&mut st.ties, 0, i),
+                    _ => push(&mut st.levels, rem.unwrap_or(0), i),
+                }
+            }
+            for &(i, same, blocked, w) in &c.waiting {
+                left[i as usize] = same | if blocked { 0x80 } else { 0 };
+                if w > 0 {
+                    st.win_max1.insert(i, w);
+                }
+            }
+            for &(l, i) in &c.lose_events {
+                push(&mut st.lose_at, l, i);
+            }
+            for &(l, i) in &c.tie_events {
+                push(&mut st.tie_at, l, i);
             }
         }
-        Up::Rows { start, parents }
+        st.recs = recs.into_iter().map(AtomicU16::new).collect();
+        st.left = left.into_iter().map(AtomicU8::new).collect();
+        st
+    }
+}
+
+/// The reversed edges, as compressed rows: the parents of j are
+/// `parents[start[j]..start[j + 1]]`; none kept where the game gives parents, or where no move
+/// stays in the tier.
+fn reversed_edges<'a>(
+    space: &'a dyn TierSpace,
+    tier: Tier,
+    opts: TierOptions,
+    chunks: &[Chunk],
+    n: usize,
+    same_moves: u64,
+    edge_count: usize,
+) -> Up<'a> {
+    if same_moves == 0 {
+        return Up::None;
+    }
+    if opts.parents {
+        return Up::Game(space, tier);
+    }
+    let mut start: Vec<u32> = vec![0; n + 1];
+    for c in chunks {
+        for &(_, j) in &c.edges {
+            start[j as usize + 1] += 1;
+        }
+    }
+    for j in 0..n {
+        start[j + 1] += start[j];
+    }
+    let mut parents: Vec<u32> = vec![0; edge_count];
+    let mut fill = start.clone();
+    for c in chunks {
+        for &(i, j) in &c.edges {
+            parents[fill[j as usize] as usize] = i;
+            fill[j as usize] += 1;
+        }
+    }
+    Up::Rows { start, parents }
+}
+
+/// Wins and losses, level by level, each level on every core; then ties likewise. A level's
+/// outcome does not depend on the order its positions are taken in: a parent becomes a win at
+/// the first level one of its children is a loss (claimed once, by compare-and-swap), and a
+/// loss when its last child becomes a win (the counter reaches 0 once); a parent with a losing
+/// child never counts down to 0. So the arrays are the same for any number of threads.
+fn propagate(st: &mut State, up: &Up, name: &str) -> GameResult<()> {
+    let too_far = || {
+        GameError::Unsupported(format!("a remoteness in tier {name} passes {MAX_REMOTENESS}, more than a record holds"))
     };
     let not_a_parent = |q: u32, p: u32| {
         GameError::Definition(format!(
@@ -539,33 +636,22 @@ pub fn solve_tier_full(
              (children_at)"
         ))
     };
-    drop(chunks);
-
-    // 2. Wins and losses, level by level, each level on every core. A level's outcome does
-    // not depend on the order its positions are taken in: a parent becomes a win at the first
-    // level one of its children is a loss (claimed once, by compare-and-swap), and a loss when
-    // its last child becomes a win (the counter reaches 0 once); a parent with a losing child
-    // never counts down to 0. So the arrays are the same for any number of threads.
-    let too_far = || {
-        GameError::Unsupported(format!("a remoteness in tier {name} passes {MAX_REMOTENESS}, more than a record holds"))
-    };
-    let recs: Vec<AtomicU16> = recs.into_iter().map(AtomicU16::new).collect();
-    let left: Vec<AtomicU8> = left.into_iter().map(AtomicU8::new).collect();
+    let (recs, left, win_max1) = (&st.recs, &st.left, &st.win_max1);
     let mut level = 0usize;
-    while level < levels.len() || level < lose_at.len() {
+    while level < st.levels.len() || level < st.lose_at.len() {
         if level as u32 >= MAX_REMOTENESS {
             return Err(too_far());
         }
         let next = level as u32 + 1;
         let win = rec(Value::Win, next);
-        if let Some(list) = lose_at.get_mut(level).map(std::mem::take) {
+        if let Some(list) = st.lose_at.get_mut(level).map(std::mem::take) {
             for i in list {
                 if claim(&recs[i as usize], win) {
-                    push(&mut levels, next, i);
+                    push(&mut st.levels, next, i);
                 }
             }
         }
-        let here = levels.get_mut(level).map(std::mem::take).unwrap_or_default();
+        let here = st.levels.get_mut(level).map(std::mem::take).unwrap_or_default();
         let found = here
             .par_chunks(LEVEL_CHUNK)
             .map_init(
@@ -605,23 +691,23 @@ pub fn solve_tier_full(
             )
             .collect::<GameResult<Vec<_>>>()?;
         for (r, q) in found.into_iter().flatten() {
-            push(&mut levels, r, q);
+            push(&mut st.levels, r, q);
         }
         level += 1;
     }
-    // 3. Ties, level by level (each on every core); the undecided that reach no tie are draws.
+    // Ties, level by level (each on every core); the undecided that reach no tie are draws.
     let mut level = 0usize;
-    while level < ties.len() || level < tie_at.len() {
+    while level < st.ties.len() || level < st.tie_at.len() {
         let next = (level as u32 + 1).min(MAX_REMOTENESS);
         let tie = rec(Value::Tie, next);
-        if let Some(list) = tie_at.get_mut(level).map(std::mem::take) {
+        if let Some(list) = st.tie_at.get_mut(level).map(std::mem::take) {
             for i in list {
                 if claim(&recs[i as usize], tie) {
-                    push(&mut ties, next, i);
+                    push(&mut st.ties, next, i);
                 }
             }
         }
-        let here = ties.get_mut(level).map(std::mem::take).unwrap_or_default();
+        let here = st.ties.get_mut(level).map(std::mem::take).unwrap_or_default();
         let found: Vec<Vec<u32>> = here
             .par_chunks(LEVEL_CHUNK)
             .map_init(
@@ -640,22 +726,13 @@ pub fn solve_tier_full(
             )
             .collect();
         for q in found.into_iter().flatten() {
-            push(&mut ties, next, q);
+            push(&mut st.ties, next, q);
         }
         level += 1;
     }
-    drop((left, win_max1));
-    let mut recs: Vec<Rec> = recs.into_iter().map(AtomicU16::into_inner).collect();
-    // What is left undecided goes round in circles: a draw.
-    let draw = rec(Value::Draw, 0);
-    for i in waiting {
-        if recs[i as usize] == 0 {
-            recs[i as usize] = draw;
-        }
-    }
-    let grundy =
-        if opts.grundy { grundy_values(space, tier, &recs, &children_of, &up, first_wave, same_left)? } else { None };
-    Ok((TierArray { records: recs, grundy }, reps))
+    st.left = Vec::new();
+    st.win_max1 = hashbrown::HashMap::new();
+    Ok(())
 }
 
 /// The Grundy values of a solved tier (`None` where no position has one), in waves: a

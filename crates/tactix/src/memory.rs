@@ -3,8 +3,8 @@
 //!
 //! On 64-bit Linux (x86-64, AArch64) a table of 4 MiB or more is its own anonymous mapping,
 //! aligned to 2 MiB and marked for transparent huge pages (`madvise(MADV_HUGEPAGE)`): each
-//! probe of a large table otherwise misses the TLB as well as the cache. Measured on the
-//! full 4×7 board at 256 MiB: 8.6–8.8 s against 9.5–11.0 s (docs/performance.md).
+//! probe of a large table otherwise misses the TLB as well as the cache. On the full 4×7
+//! board at 256 MiB it saves about a tenth of the time.
 //! Everywhere else, and if the mapping fails, it is an ordinary zeroed allocation.
 
 /// `len` zeroed values of a type for which all-zero bytes are a valid value.

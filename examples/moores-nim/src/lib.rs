@@ -8,7 +8,7 @@
 //!
 //! Position text: `k=2 3,4,5` (`k=` and the heap sizes; `3,4,5` alone means `k=2`).
 
-use gamesman::catalog::{Native, table};
+use gamesman::catalog::Native;
 use gamesman::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, Value};
 
 /// A position: how many heaps a move may touch, and the heaps.
@@ -44,7 +44,8 @@ impl MooresNim {
 
 /// The catalogue row: found by the name `moores-nim`.
 pub fn row() -> Native {
-    let info = table::info("moores-nim", "Moore's Nim: take from up to k heaps at once (k=1 is Nim)", Kind::Impartial);
+    let info =
+        GameInfo::native("moores-nim", "Moore's Nim: take from up to k heaps at once (k=1 is Nim)", Kind::Impartial);
     Native::new("moores-nim", MooresNim::new).standalone(info).bench("k=2 3,4,5,6", "value + remoteness + Grundy")
 }
 
