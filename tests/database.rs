@@ -562,7 +562,8 @@ impl Rules for Dodgem {
 struct Morris;
 
 impl Morris {
-    const LINES: [[usize; 3]; 8] = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+    const LINES: [[usize; 3]; 8] =
+        [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
 
     fn adjacent(i: usize, j: usize) -> bool {
         let (r, c, s, t) = ((i / 3) as i32, (i % 3) as i32, (j / 3) as i32, (j % 3) as i32);

@@ -422,7 +422,10 @@ fn othello_and_three_mens_morris_agree_with_their_oracles() {
     let by = &r["by_value"];
     assert_eq!((r["value"].as_str(), r["remoteness"].as_u64()), (Some("lose"), Some(12)), "{r}");
     assert_eq!(r["positions"], 62_789, "{r}");
-    assert_eq!((by["win"].as_u64(), by["lose"].as_u64(), by["tie"].as_u64()), (Some(30_156), Some(27_624), Some(5_009)));
+    assert_eq!(
+        (by["win"].as_u64(), by["lose"].as_u64(), by["tie"].as_u64()),
+        (Some(30_156), Some(27_624), Some(5_009))
+    );
     let r = analyze("tests/games/three_mens_morris.rhai", "......... x");
     let by = &r["by_value"];
     assert_eq!((r["value"].as_str(), r["remoteness"].as_u64()), (Some("win"), Some(9)), "{r}");

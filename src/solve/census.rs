@@ -182,7 +182,8 @@ fn census_with<G: Game>(
     let solutions = if puzzle { puzzle_distances(&graph) } else { graph.retrograde() };
     let grundy = (game.kind() == Kind::Impartial).then(|| graph.grundy()).flatten();
     let memory = {
-        let kept = keys.as_ref().map_or(0, |(k, _)| k.len() * 16) + weight.as_ref().map_or(0, |w: &Vec<u16>| w.len() * 2);
+        let kept =
+            keys.as_ref().map_or(0, |(k, _)| k.len() * 16) + weight.as_ref().map_or(0, |w: &Vec<u16>| w.len() * 2);
         let held = graph.held_bytes() + kept;
         let wins = solutions.iter().filter(|s| s.value == Value::Win).count();
         Memory {

@@ -353,10 +353,10 @@ impl<P> Graph<P> {
         P: Footprint,
     {
         let nodes = &self.nodes;
-        let plain = nodes.plain.len() * std::mem::size_of::<P>()
-            + nodes.plain.iter().map(Footprint::heap_bytes).sum::<usize>();
-        let records = nodes.slots.iter().map(|c| c.len() * 4).sum::<usize>()
-            + nodes.blocks.iter().map(Vec::len).sum::<usize>();
+        let plain =
+            nodes.plain.len() * std::mem::size_of::<P>() + nodes.plain.iter().map(Footprint::heap_bytes).sum::<usize>();
+        let records =
+            nodes.slots.iter().map(|c| c.len() * 4).sum::<usize>() + nodes.blocks.iter().map(Vec::len).sum::<usize>();
         plain
             + records
             + self.end.len() * std::mem::size_of::<Option<Value>>()

@@ -318,7 +318,11 @@ fn explore_keys<P, S: Seen>(
         });
     }
     let nodes: Vec<P> = keys.into_iter().map(|k| space.unpack(k)).collect();
-    Ok(PackedGraph { graph: Graph::from_parts(nodes, end, first, children, b, index_bytes), weight: weights, keys: None })
+    Ok(PackedGraph {
+        graph: Graph::from_parts(nodes, end, first, children, b, index_bytes),
+        weight: weights,
+        keys: None,
+    })
 }
 
 /// [`solve_puzzle`] on keys: a breadth-first search from `start` that stops at the first
