@@ -62,3 +62,16 @@ unsafe impl GlobalAlloc for Meter {
         p
     }
 }
+
+/// The bytes of this process's memory that are in RAM now (its resident set), where the
+/// system tells it (Linux: `/proc/self/statm`); `None` elsewhere.
+pub fn resident_bytes() -> Option<usize> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: usize = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf reads a setting of the system and touches nothing.
+    #[cfg(unix)]
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).ok()?;
+    #[cfg(not(unix))]
+    let page = 4096;
+    pages.checked_mul(page)
+}

@@ -64,6 +64,30 @@ pub struct Census<P> {
     /// When `graph.nodes` was left empty (a report: [`census_up_to_symmetry`]), the
     /// positions of the nodes the report names (the root, the longest win and loss).
     pub named: Vec<(usize, P)>,
+    pub memory: Memory,
+}
+
+/// The memory a census held at its peak: the program's, measured, and its arrays', counted
+/// from their sizes (what `analyze` reports).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Memory {
+    /// The process's resident memory as the census began (the program, the game, a script's
+    /// engine), where the system tells it ([`crate::meter::resident_bytes`]), else 0.
+    pub program: usize,
+    /// Bytes held as the exploration ended: the graph ([`Graph::held_bytes`]), the table that
+    /// told its positions apart at its peak, and the keys and class sizes of a graph
+    /// explored on keys.
+    pub explore: usize,
+    /// Bytes held while the graph was solved: the graph, those keys and class sizes, and
+    /// the solvers' arrays ([`Graph::solve_bytes`]).
+    pub solve: usize,
+}
+
+impl Memory {
+    /// The estimated peak: the program and the larger of the two phases.
+    pub fn peak(&self) -> usize {
+        self.program + self.explore.max(self.solve)
+    }
 }
 
 /// What the explorer learns of one position.
@@ -120,6 +144,7 @@ fn census_with<G: Game>(
     threads: usize,
     symmetry: bool,
 ) -> GameResult<Census<G::Pos>> {
+    let program = crate::meter::resident_bytes().unwrap_or(0);
     let mut visited = 0u64;
     let mut weight = None;
     let mut keys = None;
@@ -156,6 +181,17 @@ fn census_with<G: Game>(
     };
     let solutions = if puzzle { puzzle_distances(&graph) } else { graph.retrograde() };
     let grundy = (game.kind() == Kind::Impartial).then(|| graph.grundy()).flatten();
+    let memory = {
+        let kept =
+            keys.as_ref().map_or(0, |(k, _)| k.len() * 16) + weight.as_ref().map_or(0, |w: &Vec<u16>| w.len() * 2);
+        let held = graph.held_bytes() + kept;
+        let wins = solutions.iter().filter(|s| s.value == Value::Win).count();
+        Memory {
+            program,
+            explore: held + graph.index_bytes,
+            solve: held + graph.solve_bytes(puzzle, game.kind() == Kind::Impartial, wins),
+        }
+    };
 
     let mut by_value = ByValue::default();
     let mut ends = ByValue::default();
@@ -222,6 +258,7 @@ fn census_with<G: Game>(
         threads,
         weight,
         named,
+        memory,
     })
 }
 
@@ -366,7 +403,12 @@ impl<P: Clone + Footprint> Census<P> {
             "longest_win": position(self.longest_win)?,
             "longest_loss": position(self.longest_loss)?,
             "positions_visited": self.visited,
-            "memory_bytes": self.graph.bytes,
+            "memory_bytes": self.memory.peak(),
+            "memory": {
+                "program_bytes": self.memory.program,
+                "explore_bytes": self.memory.explore,
+                "solve_bytes": self.memory.solve,
+            },
             "seconds": seconds,
         });
         if self.weight.is_some() {

@@ -186,8 +186,12 @@ pub struct Graph<P> {
     /// Children of node i: `children[first[i]..first[i + 1]]`.
     first: Vec<u32>,
     children: Vec<u32>,
-    /// Bytes the exploration held at its peak (an estimate).
+    /// Bytes the exploration held at its peak, as counted against the memory budget (a
+    /// bound: every vector and table charged as if it were growing).
     pub bytes: usize,
+    /// Bytes the table that told the positions apart held at its peak (see
+    /// [`Graph::index_peak`]); it is given up when the exploration ends.
+    pub index_bytes: usize,
 }
 
 impl<P: Clone + Eq + Hash + Footprint> Graph<P> {
@@ -213,7 +217,7 @@ impl<P: Clone + Eq + Hash + Footprint> Graph<P> {
         let mut nodes = Nodes::like(&root);
         index.insert_unique(hash(&hasher, nodes.records, &root), 0, |_| 0);
         let bytes = nodes.push(root);
-        let g = Graph { nodes, end: Vec::new(), first: vec![0], children: Vec::new(), bytes };
+        let g = Graph { nodes, end: Vec::new(), first: vec![0], children: Vec::new(), bytes, index_bytes: 0 };
         Builder { g, index, hasher }
     }
 }
@@ -311,6 +315,7 @@ impl<P: Clone + Eq + Hash + Footprint> Builder<P> {
     pub fn finish(self) -> Graph<P> {
         let mut g = self.g;
         g.bytes += g.children.len() * 12;
+        g.index_bytes = Graph::<P>::index_peak(self.index.allocation_size());
         g
     }
 }
@@ -325,11 +330,67 @@ impl<P> Graph<P> {
         first: Vec<u32>,
         children: Vec<u32>,
         bytes: usize,
+        index_bytes: usize,
     ) -> Self {
         debug_assert!((nodes.is_empty() || nodes.len() == end.len()) && first.len() == end.len() + 1);
         let len = nodes.len();
         let nodes = Nodes { records: false, slots: Vec::new(), blocks: Vec::new(), plain: nodes, len };
-        Graph { nodes, end, first, children, bytes }
+        Graph { nodes, end, first, children, bytes, index_bytes }
+    }
+
+    /// The most a hash table whose allocation is now `bytes` held: while it last grew, its
+    /// old allocation (half the slots) and the new one at once, as hashbrown moves every
+    /// entry across before it frees the old.
+    pub fn index_peak(bytes: usize) -> usize {
+        bytes + bytes / 2
+    }
+
+    /// The bytes the graph's arrays hold, by what is written in them (the part of a vector
+    /// grown by doubling that is never written takes no memory): the positions, the ends,
+    /// and the edges.
+    pub fn held_bytes(&self) -> usize
+    where
+        P: Footprint,
+    {
+        let nodes = &self.nodes;
+        let plain =
+            nodes.plain.len() * std::mem::size_of::<P>() + nodes.plain.iter().map(Footprint::heap_bytes).sum::<usize>();
+        let records =
+            nodes.slots.iter().map(|c| c.len() * 4).sum::<usize>() + nodes.blocks.iter().map(Vec::len).sum::<usize>();
+        plain
+            + records
+            + self.end.len() * std::mem::size_of::<Option<Value>>()
+            + (self.first.len() + self.children.len()) * 4
+    }
+
+    /// The most bytes solving the graph adds to it at once, by the arrays the solvers of
+    /// this module and of `census.rs` allocate: the parents (an offset a node, a node an
+    /// edge, and the offsets' working copy while they are filled), then for a puzzle
+    /// ([`Graph::parents`] and `puzzle_distances`) a distance a node, the queue of the `wins`
+    /// solvable positions and the solutions made from the distances; for a game
+    /// ([`Graph::retrograde`]) the children left a node, a solution a node and the queue,
+    /// first of every end; then, with `grundy` ([`Graph::grundy`], the solutions kept), the
+    /// parents again, the children left, an optional Grundy value a node, the nodes ready,
+    /// and the values collected from the optional ones.
+    pub fn solve_bytes(&self, puzzle: bool, grundy: bool, wins: usize) -> usize {
+        let (n, e) = (self.len(), self.edges());
+        let ends = self.end.iter().filter(|v| v.is_some()).count();
+        let solution = std::mem::size_of::<Solution>();
+        let offsets = 4 * (n + 1);
+        let parents = offsets + 4 * e;
+        let filling = parents + offsets;
+        let solve = if puzzle {
+            parents + 4 * n + 4 * wins + solution * n
+        } else {
+            parents + 4 * n + std::mem::size_of::<Option<Solution>>() * n + 4 * ends
+        };
+        let values = if grundy {
+            let optional = std::mem::size_of::<Option<u64>>() * n;
+            solution * n + (parents + 4 * n + optional + 4 * ends).max(optional + 8 * n)
+        } else {
+            0
+        };
+        filling.max(solve).max(values)
     }
 
     /// The number of nodes (whether or not `nodes` holds their positions: a graph built

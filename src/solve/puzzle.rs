@@ -31,6 +31,8 @@ trait Seen {
     /// new positions may allocate in passing (a hash table that grows holds its old and new
     /// tables at once).
     fn heap(&self, more: usize) -> (usize, usize);
+    /// The most bytes the table held (see [`Graph::index_peak`]).
+    fn peak(&self) -> usize;
 }
 
 /// The bytes a vector of `len` entries in `cap` holds, and those `more` pushes may allocate
@@ -82,6 +84,9 @@ impl Seen for ByIndex {
     fn heap(&self, _: usize) -> (usize, usize) {
         (0, 0)
     }
+    fn peak(&self) -> usize {
+        self.0.len() * 4
+    }
 }
 
 /// A hash table of keys (the game does not number its positions, or the array is too big).
@@ -107,6 +112,9 @@ impl Seen for ByKey {
     fn heap(&self, more: usize) -> (usize, usize) {
         let now = self.0.allocation_size();
         (now, if self.0.len() + more > self.0.capacity() { 2 * now.max(64) } else { 0 })
+    }
+    fn peak(&self) -> usize {
+        Graph::<()>::index_peak(self.0.allocation_size())
     }
 }
 
@@ -295,6 +303,7 @@ fn explore_keys<P, S: Seen>(
         next = stop;
     }
     let b = bytes(&seen, &keys, &end, &first, &children, 0);
+    let index_bytes = seen.peak();
     drop(seen);
     // A class's size: the symmetries (the identity too) over those that fix its member.
     let weights = (!syms.is_empty()).then(|| {
@@ -303,13 +312,17 @@ fn explore_keys<P, S: Seen>(
     });
     if !unpack {
         return Ok(PackedGraph {
-            graph: Graph::from_parts(Vec::new(), end, first, children, b),
+            graph: Graph::from_parts(Vec::new(), end, first, children, b, index_bytes),
             weight: weights,
             keys: Some(keys),
         });
     }
     let nodes: Vec<P> = keys.into_iter().map(|k| space.unpack(k)).collect();
-    Ok(PackedGraph { graph: Graph::from_parts(nodes, end, first, children, b), weight: weights, keys: None })
+    Ok(PackedGraph {
+        graph: Graph::from_parts(nodes, end, first, children, b, index_bytes),
+        weight: weights,
+        keys: None,
+    })
 }
 
 /// [`solve_puzzle`] on keys: a breadth-first search from `start` that stops at the first

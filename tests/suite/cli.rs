@@ -322,6 +322,11 @@ fn a_folder_named_like_a_game_does_not_hide_it() {
 /// The binary copied alone to an empty folder, run from another empty folder with no
 /// $GAMESMAN_GAMES, still has the shipped games: tic-tac-toe is a tie in 9 (a full board).
 /// The definition that answered is the copy the binary carries, not the source tree's.
+/// Nothing the binary does at run time looks in the source tree: `CARGO_MANIFEST_DIR` is read
+/// only by build.rs (which embeds games/ with `include_str!`) and by unit tests, and a game is
+/// looked for in $GAMESMAN_GAMES, then ./games, then among the embedded copies (written out
+/// to a cache folder, `XDG_CACHE_HOME` here). So the source tree, still on this machine,
+/// cannot have answered.
 #[test]
 fn the_binary_carries_its_games() {
     let dir = temp_dir("alone");

@@ -749,3 +749,28 @@ fn a_meta_file_that_never_ends_is_not_read() {
     assert!(o.stdout.contains("a tier save"), "{}", o.stdout);
     let _ = std::fs::remove_dir_all(dir.parent().unwrap());
 }
+
+// --- analyze's memory estimate -----------------------------------------------------------
+
+/// `analyze` reports its peak memory: the program's resident memory as the count began
+/// (measured) and the largest set of arrays it held at once (counted from their sizes). It
+/// is within a quarter of the peak measured from outside (the kernel's high-water mark) on a
+/// descriptor game (Connect-4 on 4×4), a puzzle explored on keys (the 8-puzzle: 181,440
+/// positions) and a script (4×4 Othello: 62,789 positions).
+#[test]
+fn analyze_estimates_its_peak_memory_within_a_quarter() {
+    let cases: [&[&str]; 3] =
+        [&["connect4.ron", "4x4"], &["8-puzzle.ron"], &["tests/games/othello4.rhai", "--threads", "1"]];
+    for args in cases {
+        let o = gm(&[&["analyze"], args, &["--no-db", "--json"]].concat(), &[]);
+        assert_eq!(o.code, 0, "{args:?}: {}", o.stderr);
+        let j: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+        let estimate = j["memory_bytes"].as_u64().unwrap() / 1024;
+        let peak = o.max_rss_kib as u64;
+        assert!(
+            estimate.abs_diff(peak) * 4 <= peak,
+            "{args:?}: estimated {estimate} KiB ({}), measured {peak} KiB",
+            j["memory"]
+        );
+    }
+}
