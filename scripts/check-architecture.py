@@ -112,7 +112,7 @@ def expand(tree):
 
 
 def paths_in(path, text):
-    code = strip(text)
+    code = re.sub(r"pub\(in [\w:]+\)", "pub", strip(text))
     # A file's `#[cfg(test)] mod tests` counts too; its `super` is the file itself.
     cut = re.search(r"#\[cfg\(test\)\]\s*mod\s+\w+\s*\{", code)
     if cut:
