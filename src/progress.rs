@@ -171,6 +171,28 @@ impl Progress {
         }
     }
 
+    /// End the work by `at` at the latest (a deadline set from outside: the web server's
+    /// request's), its time limit named as before in the message; the budget before is
+    /// returned, for [`Progress::restore`]. A handle that is off, or one with no time limit,
+    /// is left as it is.
+    pub fn until(&self, at: Instant) -> Option<(Instant, Duration)> {
+        let inner = self.0.as_ref()?;
+        let mut inner = inner.borrow_mut();
+        let before = inner.deadline;
+        if let Some((b, limit)) = before
+            && at < b
+        {
+            inner.deadline = Some((at, limit));
+            inner.countdown = 0;
+        }
+        before
+    }
+
+    /// The deadline of the time budget, if there is one.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.0.as_ref()?.borrow().deadline.map(|(at, _)| at)
+    }
+
     /// Put back the budget [`Progress::tighten`] replaced.
     pub fn restore(&self, before: Option<(Instant, Duration)>) {
         if let Some(inner) = &self.0 {
@@ -300,6 +322,37 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+thread_local! {
+    /// The deadline of the work on this thread, if any ([`set_thread_deadline`]).
+    static THREAD_DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+    /// Looks at [`THREAD_DEADLINE`] left before the next look at the clock.
+    static THREAD_COUNTDOWN: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Looks at the thread's deadline between two looks at the clock: a script operation is a
+/// fraction of a microsecond, so the clock is read every few hundred microseconds at most.
+const THREAD_TICKS: u32 = 1023;
+
+/// Give the work on this thread a deadline (the web server's: the request's), or none. Work
+/// that may go long between two [`Progress::tick`]s (a script call, every operation) looks at
+/// it with [`past_thread_deadline`], so that the thread is free again by the deadline.
+pub fn set_thread_deadline(at: Option<Instant>) {
+    THREAD_DEADLINE.with(|d| d.set(at));
+    THREAD_COUNTDOWN.with(|c| c.set(0));
+}
+
+/// Has this thread's deadline passed? Cheap: with no deadline, one read of a thread-local;
+/// with one, the clock is read once in [`THREAD_TICKS`] calls.
+pub fn past_thread_deadline() -> bool {
+    let Some(at) = THREAD_DEADLINE.with(|d| d.get()) else { return false };
+    let left = THREAD_COUNTDOWN.with(|c| {
+        let n = c.get();
+        c.set(n.checked_sub(1).unwrap_or(THREAD_TICKS));
+        n
+    });
+    left == 0 && Instant::now() >= at
 }
 
 /// Set when the work is done ([`Progress::finish`]): the answer is being printed.
