@@ -327,32 +327,19 @@ impl Progress {
 thread_local! {
     /// The deadline of the work on this thread, if any ([`set_thread_deadline`]).
     static THREAD_DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
-    /// Looks at [`THREAD_DEADLINE`] left before the next look at the clock.
-    static THREAD_COUNTDOWN: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
-
-/// Looks at the thread's deadline between two looks at the clock: a script operation is a
-/// fraction of a microsecond, so the clock is read every few hundred microseconds at most.
-const THREAD_TICKS: u32 = 1023;
 
 /// Give the work on this thread a deadline (the web server's: the request's), or none. Work
 /// that may go long between two [`Progress::tick`]s (a script call, every operation) looks at
-/// it with [`past_thread_deadline`], so that the thread is free again by the deadline.
+/// it with [`past_thread_deadline`] now and then, so that the thread is free again by the
+/// deadline.
 pub fn set_thread_deadline(at: Option<Instant>) {
     THREAD_DEADLINE.with(|d| d.set(at));
-    THREAD_COUNTDOWN.with(|c| c.set(0));
 }
 
-/// Has this thread's deadline passed? Cheap: with no deadline, one read of a thread-local;
-/// with one, the clock is read once in [`THREAD_TICKS`] calls.
+/// Has this thread's deadline passed? With no deadline, one read of a thread-local.
 pub fn past_thread_deadline() -> bool {
-    let Some(at) = THREAD_DEADLINE.with(|d| d.get()) else { return false };
-    let left = THREAD_COUNTDOWN.with(|c| {
-        let n = c.get();
-        c.set(n.checked_sub(1).unwrap_or(THREAD_TICKS));
-        n
-    });
-    left == 0 && Instant::now() >= at
+    THREAD_DEADLINE.with(|d| d.get()).is_some_and(|at| Instant::now() >= at)
 }
 
 /// Set when the work is done ([`Progress::finish`]): the answer is being printed.

@@ -493,7 +493,9 @@ impl<G: Game> Live<G> {
         use crate::db::array::unrec;
         let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(None) };
         let (root_tier, root_index) = tiers.try_locate(&self.game().canonical(root)?)?;
-        let Some((here_rec, here_grundy)) = arrays.lookup(root_tier, tiers.tier_size(root_tier), root_index)? else { return Ok(None) };
+        let Some((here_rec, here_grundy)) = arrays.lookup(root_tier, tiers.tier_size(root_tier), root_index)? else {
+            return Ok(None);
+        };
         let Some(here) = unrec(here_rec) else { return Ok(None) };
         let kind = self.game().kind();
         let names = [Value::Win, Value::Lose, Value::Tie, Value::Draw];

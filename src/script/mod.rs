@@ -339,7 +339,8 @@ fn meter(e: &mut Engine, budget: usize) {
     sized(e, budget / 4);
     let why = out_of_memory(budget);
     e.on_progress(move |ops| {
-        if crate::progress::past_thread_deadline() {
+        // Every 1024 operations of a call (a long call: the solvers' clock sees the calls).
+        if ops & 1023 == 0 && crate::progress::past_thread_deadline() {
             return Some(Dynamic::from(TIME_UP));
         }
         let now = crate::meter::net();
@@ -467,7 +468,9 @@ const TIME_UP: &str = "the time limit ran out during a call of the script; nothi
 /// not run again to find where, as for the sandbox's other limits).
 fn time_up(e: &EvalAltResult, f: &str) -> Option<GameError> {
     match innermost(e).0 {
-        EvalAltResult::ErrorTerminated(token, _) if token.clone().into_immutable_string().is_ok_and(|t| t == TIME_UP) => {
+        EvalAltResult::ErrorTerminated(token, _)
+            if token.clone().into_immutable_string().is_ok_and(|t| t == TIME_UP) =>
+        {
             Some(GameError::TimeLimit(format!("{TIME_UP} (in {f})")))
         }
         _ => None,
