@@ -171,6 +171,28 @@ impl Progress {
         }
     }
 
+    /// End the work by `at` at the latest (a deadline set from outside: the web server's
+    /// request's), its time limit named as before in the message; the budget before is
+    /// returned, for [`Progress::restore`]. A handle that is off, or one with no time limit,
+    /// is left as it is.
+    pub fn until(&self, at: Instant) -> Option<(Instant, Duration)> {
+        let inner = self.0.as_ref()?;
+        let mut inner = inner.borrow_mut();
+        let before = inner.deadline;
+        if let Some((b, limit)) = before
+            && at < b
+        {
+            inner.deadline = Some((at, limit));
+            inner.countdown = 0;
+        }
+        before
+    }
+
+    /// The deadline of the time budget, if there is one.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.0.as_ref()?.borrow().deadline.map(|(at, _)| at)
+    }
+
     /// Put back the budget [`Progress::tighten`] replaced.
     pub fn restore(&self, before: Option<(Instant, Duration)>) {
         if let Some(inner) = &self.0 {
@@ -300,6 +322,24 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+thread_local! {
+    /// The deadline of the work on this thread, if any ([`set_thread_deadline`]).
+    static THREAD_DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+}
+
+/// Give the work on this thread a deadline (the web server's: the request's), or none. Work
+/// that may go long between two [`Progress::tick`]s (a script call, every operation) looks at
+/// it with [`past_thread_deadline`] now and then, so that the thread is free again by the
+/// deadline.
+pub fn set_thread_deadline(at: Option<Instant>) {
+    THREAD_DEADLINE.with(|d| d.set(at));
+}
+
+/// Has this thread's deadline passed? With no deadline, one read of a thread-local.
+pub fn past_thread_deadline() -> bool {
+    THREAD_DEADLINE.with(|d| d.get()).is_some_and(|at| Instant::now() >= at)
 }
 
 /// Set when the work is done ([`Progress::finish`]): the answer is being printed.

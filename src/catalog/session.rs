@@ -493,7 +493,9 @@ impl<G: Game> Live<G> {
         use crate::db::array::unrec;
         let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(None) };
         let (root_tier, root_index) = tiers.try_locate(&self.game().canonical(root)?)?;
-        let Some((here_rec, here_grundy)) = arrays.lookup(root_tier, root_index)? else { return Ok(None) };
+        let Some((here_rec, here_grundy)) = arrays.lookup(root_tier, tiers.tier_size(root_tier), root_index)? else {
+            return Ok(None);
+        };
         let Some(here) = unrec(here_rec) else { return Ok(None) };
         let kind = self.game().kind();
         let names = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
@@ -668,7 +670,7 @@ impl<G: Game> Live<G> {
         let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(false) };
         let game = self.a.game();
         let croot = tiers.try_locate(&game.canonical(root)?)?;
-        if arrays.get(croot.0, croot.1)?.and_then(unrec).is_none() {
+        if arrays.get(croot.0, tiers.tier_size(croot.0), croot.1)?.and_then(unrec).is_none() {
             return Ok(false);
         }
         let images = Self::alone_in_class(tiers, croot);
@@ -734,7 +736,7 @@ impl<G: Game> Live<G> {
         let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(None) };
         let order = crate::game::tier::tier_order(tiers, tiers.try_locate(&start)?.0);
         for &t in &order {
-            if !arrays.has(t)? {
+            if !arrays.has(t, tiers.tier_size(t))? {
                 bail!(
                     "{}: tier {} is not saved (the solve did not finish: run it again)",
                     arrays.path().display(),
@@ -758,7 +760,7 @@ impl<G: Game> Live<G> {
         }
         let t0 = Instant::now();
         for &(t, i) in &sample {
-            std::hint::black_box(arrays.get(t, i)?);
+            std::hint::black_box(arrays.get(t, tiers.tier_size(t), i)?);
         }
         let lookup_seconds = t0.elapsed().as_secs_f64() / sample.len() as f64;
         if let Some(e) = tiers.failure() {

@@ -32,6 +32,8 @@ pub struct NimrodArgs {
     /// Instead, list the first K losing positions, as in the assignment: (0 0) (1 2) (3 5) …
     #[arg(long, value_name = "K", conflicts_with_all = ["a", "b"])]
     lose_positions: Option<u64>,
+    #[command(flatten)]
+    limit: super::LimitArgs,
 }
 
 fn pile(text: Option<&str>, name: &str) -> Result<BigUint> {
@@ -45,6 +47,7 @@ fn pile(text: Option<&str>, name: &str) -> Result<BigUint> {
 /// `gamesman nimrod A B`: `lose`, or `win` and every winning move;
 /// `gamesman nimrod --lose-positions K`: the first K losing positions.
 pub fn nimrod(args: &NimrodArgs) -> Result<i32> {
+    args.limit.start();
     if let Some(k) = args.lose_positions {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         let written = nimrod::write_lose_positions(k, &mut out).and_then(|()| std::io::Write::flush(&mut out));
@@ -63,8 +66,8 @@ pub fn nimrod(args: &NimrodArgs) -> Result<i32> {
 
 /// `gamesman chomp STATE`: `LOSS` or `WIN: state`; the usage text (stderr, exit 1) on a
 /// non-digit, increasing or empty state.
-pub fn chomp(state: Option<&str>) -> Result<i32> {
-    match chomp::assignment(state.unwrap_or("")) {
+pub fn chomp(state: Option<&str>, budget: usize) -> Result<i32> {
+    match chomp::assignment(state.unwrap_or(""), budget) {
         Ok(line) => {
             println!("{line}");
             Ok(0)

@@ -18,7 +18,15 @@ pub struct BenchArgs {
     /// Runs of each benchmark; the fastest is reported
     #[arg(long, default_value_t = 3)]
     repeat: u32,
+    /// Memory budget in MiB for each solve's tables (as for `solve`)
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    max_memory: usize,
+    #[command(flatten)]
+    limit: super::LimitArgs,
 }
+
+/// The memory budget of every solve measured, in bytes (`--max-memory`).
+static BUDGET: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
 
 /// Shipped scripts with no native module, benchmarked beside the native games' rows:
 /// (game, position, what it measures).
@@ -49,7 +57,9 @@ fn cases(catalog: &Catalog) -> Vec<(String, String, String)> {
 }
 
 fn open(spec: &str, engine: Engine) -> Result<Box<dyn Session>> {
-    super::catalog().open(spec, &How { engine, database: Database::Off, ..How::default() })
+    let max_memory = BUDGET.get().copied().unwrap_or(crate::solve::DEFAULT_MAX_MEMORY);
+    let options = crate::solve::Options { max_memory, ..Default::default() };
+    super::catalog().open(spec, &How { engine, database: Database::Off, options, ..How::default() })
 }
 
 /// Solve `text` as `gamesman solve` does: the time (parsing and solving, not loading the
@@ -115,6 +125,10 @@ fn bench_row(args: &BenchArgs, spec: &str, engine: Engine, text: &str, what: &st
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
+    // The clock ends the process at the limit (a search is not stopped by it: a measured solve
+    // runs whole or not at all).
+    args.limit.start();
+    let _ = BUDGET.set(args.max_memory.saturating_mul(1 << 20));
     let catalog = super::catalog();
     let cases = cases(catalog);
     let short = |p: &str| if p.len() > 30 { format!("{}…", &p[..28]) } else { p.to_string() };

@@ -34,6 +34,8 @@ pub struct CheckArgs {
     /// as 1 KiB: --count may be at most the budget in KiB)
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     max_memory: usize,
+    #[command(flatten)]
+    limit: super::LimitArgs,
 }
 
 /// What must agree: the value, remoteness, Grundy value and the positions the winning moves
@@ -87,7 +89,7 @@ pub fn run(args: &CheckArgs) -> Result<i32> {
             args.max_memory
         );
     }
-    let options = crate::solve::Options { max_memory: budget, ..Default::default() };
+    let options = crate::solve::Options { max_memory: budget, progress: args.limit.start(), ..Default::default() };
     let how = |engine| How { engine, misere: args.misere, database: Database::Off, options: options.clone() };
     let seed = args.seed.unwrap_or_else(|| fastrand::u64(..));
     let mode = if args.misere { " (misère)" } else { "" };

@@ -137,6 +137,8 @@ enum DbCommand {
 pub struct DbBenchArgs {
     #[command(flatten)]
     g: GameArgs,
+    #[command(flatten)]
+    limit: super::LimitArgs,
     /// Positions to sample (at random, from the database)
     #[arg(long, default_value_t = 2000)]
     samples: usize,
@@ -144,7 +146,7 @@ pub struct DbBenchArgs {
 
 /// `gamesman db bench`.
 fn db_bench(args: &DbBenchArgs) -> Result<i32> {
-    let mut session = args.g.open(Options::default())?;
+    let mut session = args.g.open(Options { progress: args.limit.start(), ..Options::default() })?;
     let root = match &args.g.position {
         Some(_) => Some(args.g.position(&*session, "db bench")?),
         None => None,

@@ -15,6 +15,8 @@ use std::path::Path;
 pub struct InfoArgs {
     #[command(flatten)]
     g: GameArgs,
+    #[command(flatten)]
+    limit: super::LimitArgs,
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,
@@ -47,7 +49,7 @@ pub fn notes(file: &Path) -> Option<String> {
 }
 
 pub fn run(args: &InfoArgs) -> Result<i32> {
-    let session = args.g.open(Options { remoteness: false, ..Options::default() })?;
+    let session = args.g.open(Options { remoteness: false, progress: args.limit.start(), ..Options::default() })?;
     let info = session.info().clone();
     let position = args.g.position(&*session, "info")?;
     let engine = session.engine();

@@ -84,6 +84,12 @@ enum Command {
         /// Column heights, non-increasing digits starting with a non-zero one (4432), or comma-separated
         #[arg(allow_hyphen_values = true, value_name = "STATE")]
         state: Option<String>,
+        /// Memory budget in MiB for the table of the states below STATE (two bits a state): a
+        /// board with more states is refused with a clear error
+        #[arg(long, value_name = "MIB", default_value_t = 2048)]
+        max_memory: usize,
+        #[command(flatten)]
+        limit: LimitArgs,
     },
     /// The TacTix contest: the nimsum of a P1 PBM board (stdin or FILE), or -1 when it cannot
     Tactix(assignments::TactixArgs),
@@ -95,6 +101,8 @@ enum Command {
         /// Memory budget in MiB: a board that would need more is refused with a clear error
         #[arg(long, value_name = "MIB", default_value_t = 1024)]
         max_memory: usize,
+        #[command(flatten)]
+        limit: LimitArgs,
     },
 }
 
@@ -225,6 +233,29 @@ pub struct WatchArgs {
     /// (a terminal shows a live indicator anyway)
     #[arg(long)]
     progress: bool,
+}
+
+/// A time limit alone, for the commands that show no progress: `--time-limit`.
+#[derive(Args)]
+pub struct LimitArgs {
+    /// Stop after this many seconds with a clear message (exit status 1). Default: no limit
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<std::time::Duration>,
+}
+
+impl LimitArgs {
+    /// Start the clock: past the limit (and a tenth) the process ends with the time-limit
+    /// error ([`crate::progress::enforce`]); the handle returned, given to the solvers, lets
+    /// them stop first with their own message. No limit: a handle that is off.
+    pub fn start(&self) -> Progress {
+        match self.time_limit {
+            Some(limit) => {
+                crate::progress::enforce(limit);
+                Progress::budget(limit)
+            }
+            None => Progress::default(),
+        }
+    }
 }
 
 impl WatchArgs {
@@ -430,8 +461,14 @@ pub fn main_with(catalog: Catalog) -> i32 {
         Command::Check(a) => check::run(&a),
         Command::Nim { args } => Ok(assignments::nim(&args)),
         Command::Nimrod(a) => assignments::nimrod(&a),
-        Command::Chomp { state } => assignments::chomp(state.as_deref()),
-        Command::Lightsout { board, max_memory } => assignments::lightsout(&board, max_memory.saturating_mul(1 << 20)),
+        Command::Chomp { state, max_memory, limit } => {
+            limit.start();
+            assignments::chomp(state.as_deref(), max_memory.saturating_mul(1 << 20))
+        }
+        Command::Lightsout { board, max_memory, limit } => {
+            limit.start();
+            assignments::lightsout(&board, max_memory.saturating_mul(1 << 20))
+        }
         Command::Tactix(a) => Ok(assignments::tactix(&a)),
     };
     match result {

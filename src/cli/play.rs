@@ -40,6 +40,9 @@ pub enum Player {
 pub struct PlayArgs {
     #[command(flatten)]
     g: GameArgs,
+    /// The whole game's time limit (the time waiting for a move counts too)
+    #[command(flatten)]
+    limit: super::LimitArgs,
     /// Who plays the first player (X, or the first of the game's PLAYERS): X's turns when the
     /// game says whose turn it is (`to_move`), else the first move from the position given.
     /// A puzzle's one player
@@ -327,7 +330,7 @@ pub fn run(args: &PlayArgs) -> Result<i32> {
 
 impl PlayArgs {
     fn run(&self) -> Result<i32> {
-        let game = self.g.open(Options::default())?;
+        let game = self.g.open(Options { progress: self.limit.start(), ..Options::default() })?;
         let start = self.g.position(&*game, "play")?;
         let puzzle = game.kind() == Kind::Puzzle;
         let rng = self.seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed);

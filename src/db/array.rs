@@ -690,8 +690,9 @@ impl ArrayDb {
         &self.identity
     }
 
-    /// A tier's file, opened and checked at its first use (with `size`, the game's size of
-    /// the tier, its record count too, before anything is allocated for it).
+    /// A tier's file, opened and checked at its first use, its record count against `size`
+    /// (the game's size of the tier) first of all, before anything is read or allocated for
+    /// it: every read of a tier goes through here.
     fn tier_sized(&self, tier: Tier, size: Option<u64>) -> DbResult<Option<Arc<TierFile>>> {
         let mut map = self.tiers.lock().expect("tiers");
         if let Some(t) = map.get(&tier) {
@@ -713,10 +714,6 @@ impl ArrayDb {
         Ok(t)
     }
 
-    fn tier(&self, tier: Tier) -> DbResult<Option<Arc<TierFile>>> {
-        self.tier_sized(tier, None)
-    }
-
     /// Whether `tier`'s file is there and whole, `size` records of this save's game, every
     /// block's checksum checked (what a save does before it trusts a tier saved before):
     /// `Ok(false)` when there is none, the error when it is damaged.
@@ -736,20 +733,23 @@ impl ArrayDb {
         std::fs::remove_file(&path).map_err(|e| io(&path, format!("cannot remove: {e}")))
     }
 
-    /// Whether `tier` is solved (its file is there and its header sound).
-    pub fn has(&self, tier: Tier) -> DbResult<bool> {
-        Ok(self.tier(tier)?.is_some())
+    /// Whether `tier` (of `size` records, the game's size of it) is solved: its file is
+    /// there, its header sound and its record count `size`.
+    pub fn has(&self, tier: Tier, size: u64) -> DbResult<bool> {
+        Ok(self.tier_sized(tier, Some(size))?.is_some())
     }
 
-    /// The record at `index` of `tier`, `None` when the tier is not saved.
-    pub fn get(&self, tier: Tier, index: u64) -> DbResult<Option<Rec>> {
-        Ok(self.lookup(tier, index)?.map(|(r, _)| r))
+    /// The record at `index` of `tier` (of `size` records, the game's size of it), `None` when
+    /// the tier is not saved.
+    pub fn get(&self, tier: Tier, size: u64, index: u64) -> DbResult<Option<Rec>> {
+        Ok(self.lookup(tier, size, index)?.map(|(r, _)| r))
     }
 
-    /// The record at `index` of `tier` and its Grundy value where the tier has one (format
-    /// 3), `None` when the tier is not saved.
-    pub fn lookup(&self, tier: Tier, index: u64) -> DbResult<Option<(Rec, Option<u64>)>> {
-        let Some(t) = self.tier(tier)? else { return Ok(None) };
+    /// The record at `index` of `tier` (of `size` records, the game's size of it) and its
+    /// Grundy value where the tier has one (format 3), `None` when the tier is not saved. A
+    /// file that does not hold `size` records is refused as such, before any block is read.
+    pub fn lookup(&self, tier: Tier, size: u64, index: u64) -> DbResult<Option<(Rec, Option<u64>)>> {
+        let Some(t) = self.tier_sized(tier, Some(size))? else { return Ok(None) };
         let (b, at) = t.place(index)?;
         let cached = self.cache.lock().expect("cache").get((tier, b));
         let block = match cached {
@@ -802,10 +802,10 @@ impl ArrayDb {
     }
 
     /// A saved tier's file, whole, as it is on disk (what the MPI solver sends a worker),
-    /// its header checked first.
-    pub fn file_bytes(&self, tier: Tier) -> DbResult<Vec<u8>> {
+    /// its header checked first (its record count against `size`, the game's size of it).
+    pub fn file_bytes(&self, tier: Tier, size: u64) -> DbResult<Vec<u8>> {
         let path = self.dir.join(tier_file(tier));
-        if self.tier(tier)?.is_none() {
+        if self.tier_sized(tier, Some(size))?.is_none() {
             return Err(io(&self.dir, format!("tier {tier:x} is not saved")));
         }
         read_saved(&path, max_file_bytes(u64::from(u32::MAX) + 1))
@@ -896,7 +896,7 @@ mod tests {
         db.write_full(3, &records, Some(&grundy)).unwrap();
         for i in [0, 1, 11, BLOCK_RECORDS as usize + 5, n - 1] {
             let g = (grundy[i] != NO_GRUNDY).then_some(grundy[i] as u64);
-            assert_eq!(db.lookup(3, i as u64).unwrap(), Some((records[i], g)), "index {i}");
+            assert_eq!(db.lookup(3, n as u64, i as u64).unwrap(), Some((records[i], g)), "index {i}");
         }
         assert_eq!(db.load_full(3, n as u64).unwrap().grundy, Some(grundy));
         let _ = std::fs::remove_dir_all(&dir);
@@ -947,11 +947,11 @@ mod tests {
         head.extend_from_slice(&crc.to_le_bytes());
         let file = dir.join(tier_file(5));
         std::fs::write(&file, [head.clone(), z.clone()].concat()).unwrap();
-        let err = ArrayDb::open(&dir, Some("h")).unwrap().get(5, 999).unwrap_err().to_string();
+        let err = ArrayDb::open(&dir, Some("h")).unwrap().get(5, 1000, 999).unwrap_err().to_string();
         assert!(err.contains("older format GMTIER01") && !err.contains('\n'), "{err}");
         head[7] = b'9';
         std::fs::write(&file, [head, z].concat()).unwrap();
-        let err = ArrayDb::open(&dir, Some("h")).unwrap().get(5, 0).unwrap_err().to_string();
+        let err = ArrayDb::open(&dir, Some("h")).unwrap().get(5, 1000, 0).unwrap_err().to_string();
         assert!(err.contains("no tier array mark of a format this version reads") && !err.contains('\n'), "{err}");
         // The records, written by this version, read back.
         let db = ArrayDb::open(&dir, Some("h")).unwrap();
@@ -983,7 +983,7 @@ mod tests {
         let back = ArrayDb::open(&dir, Some("h")).unwrap();
         assert_eq!(back.load(7, n as u64).unwrap(), recs);
         for i in (0..n).step_by(997) {
-            assert_eq!(back.get(7, i as u64).unwrap(), Some(recs[i]), "index {i}");
+            assert_eq!(back.get(7, n as u64, i as u64).unwrap(), Some(recs[i]), "index {i}");
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -57,7 +57,15 @@ fn counts(h: &[u32]) -> Option<Vec<Vec<u64>>> {
 impl Table {
     /// Solve every state below `h` (non-increasing).
     pub fn build(h: &[u32]) -> GameResult<Table> {
-        let mut table = Table::layout(h, MAX_STATES)?;
+        Self::build_within(h, usize::MAX)
+    }
+
+    /// [`Table::build`] within `budget` bytes: the counting tables at most a quarter of it,
+    /// the two bits a state (lost, won) the rest; past it, a clear error before anything
+    /// large is allocated.
+    pub fn build_within(h: &[u32], budget: usize) -> GameResult<Table> {
+        let states = (budget as u64 / 4).saturating_mul(3).saturating_mul(4).min(MAX_STATES);
+        let mut table = Table::layout_within(h, states, (budget as f64 / 4.0).min(MAX_TABLE_BYTES))?;
         table.losing = vec![0; (table.total as usize).div_ceil(64)];
         let (n, total) = (h.len(), table.total);
         // One pass in rank order. A state not yet marked as won is lost, and then every
@@ -80,6 +88,11 @@ impl Table {
     /// The counting tables of the states below `h`, with no values yet; refused past
     /// `max_states` states.
     fn layout(h: &[u32], max_states: u64) -> GameResult<Table> {
+        Self::layout_within(h, max_states, MAX_TABLE_BYTES)
+    }
+
+    /// [`Table::layout`] with counting tables of at most `max_table_bytes`.
+    fn layout_within(h: &[u32], max_states: u64, max_table_bytes: f64) -> GameResult<Table> {
         let n = h.len();
         let top = h.first().copied().unwrap_or(0) as usize;
         let too_big = || {
@@ -88,19 +101,20 @@ impl Table {
                 state = format!("{}… ({n} columns)", &state[..32]);
             }
             GameError::OutOfMemory(format!(
-                "{state} has more than {max_states} states below it, more than fit in memory"
+                "{state} has more than {max_states} states below it, more than fit in memory (the memory budget, \
+                 --max-memory, and at most {MAX_STATES})"
             ))
         };
         // The count tables hold (columns + 1) × (tallest + 1) numbers three times over: a
         // tall, narrow board (1000000000,1) has few states but huge tables. Refuse it before
         // allocating.
         let table_bytes = (n as f64 + 1.0) * (top as f64 + 1.0) * 8.0 * 3.0;
-        if table_bytes > MAX_TABLE_BYTES {
+        if table_bytes > max_table_bytes {
             return Err(GameError::OutOfMemory(format!(
                 "a board {n} columns wide and {top} tall needs about {:.0} MiB of counting tables, more than the \
-                 {} MiB allowed",
+                 {} MiB allowed (at most a quarter of the memory budget, --max-memory)",
                 table_bytes / (1 << 20) as f64,
-                MAX_TABLE_BYTES as u64 >> 20
+                max_table_bytes as u64 >> 20
             )));
         }
         let f = counts(h).ok_or_else(too_big)?;
@@ -417,10 +431,15 @@ pub fn format_state(h: &[u32]) -> String {
 
 /// The Chomp assignment's answer line for `h` (a non-empty board).
 pub fn answer(h: &[u32]) -> GameResult<String> {
+    answer_within(h, usize::MAX)
+}
+
+/// [`answer`] within a memory budget of `budget` bytes ([`Table::build_within`]).
+pub fn answer_within(h: &[u32], budget: usize) -> GameResult<String> {
     if h.iter().all(|&v| v == 0) {
         return Err(GameError::BadPosition("the board is empty: nothing to choose".into()));
     }
-    let table = Table::build(h)?;
+    let table = Table::build_within(h, budget)?;
     Ok(match table.winning_move(h) {
         Some((c, r)) => format!("WIN: {}", format_state(&cut(h, c, r))),
         None => "LOSS".to_string(),
@@ -435,12 +454,12 @@ winning move that takes the leftmost piece.
 ";
 
 /// `gamesman chomp STATE` as the assignment prints it. `Err(None)` means the usage text.
-pub fn assignment(arg: &str) -> Result<String, Option<GameError>> {
+pub fn assignment(arg: &str, budget: usize) -> Result<String, Option<GameError>> {
     let h = parse_state(arg).map_err(|_| None)?;
     if h[0] == 0 {
         return Err(None);
     }
-    answer(&h).map_err(Some)
+    answer_within(&h, budget).map_err(Some)
 }
 
 pub struct Chomp {
@@ -616,11 +635,11 @@ mod tests {
     #[test]
     fn usage_on_bad_input() {
         for bad in ["", "abc", "3432", "0", "04", "4a"] {
-            assert!(matches!(assignment(bad), Err(None)), "{bad:?}");
+            assert!(matches!(assignment(bad, usize::MAX), Err(None)), "{bad:?}");
         }
         // Two columns (two-row Chomp): the losing states are (a, a − 1), so from a 12×2
         // rectangle the move is to lower the second column to 11.
-        assert_eq!(assignment("12,12").unwrap(), "WIN: 12,11");
-        assert_eq!(assignment("12,11").unwrap(), "LOSS");
+        assert_eq!(assignment("12,12", usize::MAX).unwrap(), "WIN: 12,11");
+        assert_eq!(assignment("12,11", usize::MAX).unwrap(), "LOSS");
     }
 }

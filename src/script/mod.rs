@@ -339,6 +339,10 @@ fn meter(e: &mut Engine, budget: usize) {
     sized(e, budget / 4);
     let why = out_of_memory(budget);
     e.on_progress(move |ops| {
+        // Every 1024 operations of a call (a long call: the solvers' clock sees the calls).
+        if ops & 1023 == 0 && crate::progress::past_thread_deadline() {
+            return Some(Dynamic::from(TIME_UP));
+        }
         let now = crate::meter::net();
         // Rhai counts a call's operations from 1.
         if ops == 1 {
@@ -454,6 +458,23 @@ fn data_size(v: &Dynamic, most: usize) -> usize {
         }
     }
     total.min(most)
+}
+
+/// The token of a call stopped by [`meter`] at the thread's deadline
+/// ([`crate::progress::set_thread_deadline`]).
+const TIME_UP: &str = "the time limit ran out during a call of the script; nothing was decided yet";
+
+/// A call stopped at the thread's deadline, as the time limit it is: said at once (the call is
+/// not run again to find where, as for the sandbox's other limits).
+fn time_up(e: &EvalAltResult, f: &str) -> Option<GameError> {
+    match innermost(e).0 {
+        EvalAltResult::ErrorTerminated(token, _)
+            if token.clone().into_immutable_string().is_ok_and(|t| t == TIME_UP) =>
+        {
+            Some(GameError::TimeLimit(format!("{TIME_UP} (in {f})")))
+        }
+        _ => None,
+    }
 }
 
 /// The message of a call stopped by [`meter`] (the token it is stopped with).
@@ -832,6 +853,9 @@ impl ScriptGame {
     /// limits (operations, call depth, data size) without a position, so the call is run once
     /// more under a debugger that records where it was when the limit struck.
     fn script_error(&self, f: &str, e: &EvalAltResult, args: impl FuncArgs) -> GameError {
+        if let Some(e) = time_up(e, f) {
+            return e;
+        }
         let text = error_text(&self.file, &self.calls, &self.constants, f, e, args, self.budget);
         if matches!(innermost(e).0, EvalAltResult::ErrorTerminated(..)) {
             return GameError::OutOfMemory(text);
@@ -980,6 +1004,9 @@ impl ScriptHook {
         self.engine
             .call_fn_with_options::<Dynamic>(call_options(), &mut scope, &self.ast, &self.function, args.clone())
             .map_err(|e| {
+                if let Some(t) = time_up(&e, &self.function) {
+                    return t;
+                }
                 GameError::Definition(error_text(
                     &self.file,
                     &self.ast,
@@ -1252,6 +1279,9 @@ impl Game for ScriptGame {
         self.engine
             .call_fn_with_options::<Dynamic>(call_options(), &mut scope, &self.calls, "parse_move", args)
             .map_err(|e| {
+                if let Some(t) = time_up(&e, "parse_move") {
+                    return t;
+                }
                 let (inner, pos) = innermost(&e);
                 match inner {
                     // `throw` in parse_move: the move is bad, not the script.

@@ -15,7 +15,10 @@
 //!   answered at once with 503 and `Retry-After`.
 //!
 //! Every request is answered within the limit (plus a tenth): past it the reply is 503
-//! even if a game thread is still busy. The search pool's threads run at a lower priority
+//! even if a game thread is still busy. The game thread stops too: each job carries the
+//! request's deadline (its arrival and the limit), which its solvers' clock
+//! ([`Progress`]) and every script operation ([`crate::progress::set_thread_deadline`]) look
+//! at, so that the thread is free again by then. The search pool's threads run at a lower priority
 //! than the quick pool's, so that long searches leave the cores to cheap requests. Connections are bounded ([`Config::max_connections`]),
 //! and one that does not send a request's headers within [`Config::header_timeout`] (or that
 //! stays idle that long between requests) is closed; both are hyper's settings.
@@ -37,7 +40,7 @@ use crate::solve::{MoveInfo, Options};
 use serde_json::{Value as Json, json};
 use std::collections::HashMap;
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 /// The page: one file, no framework, no network.
@@ -113,6 +116,8 @@ pub fn redact(text: &str) -> String {
 pub struct Served {
     session: Box<dyn Session>,
     progress: Progress,
+    /// The deadline of the request being answered, if it has one.
+    deadline: Option<Instant>,
 }
 
 /// A game thread's answer: a reply, or "this needs the search pool".
@@ -143,7 +148,7 @@ impl Served {
             database: if no_db { Database::Off } else { Database::SavedOrSearch },
             ..How::default()
         };
-        Ok(Served { session: catalog.open(spec, &how)?, progress })
+        Ok(Served { session: catalog.open(spec, &how)?, progress, deadline: None })
     }
 
     /// Name, kind, description, start position, players, a puzzle's words (its move's verb, its
@@ -177,10 +182,18 @@ impl Served {
         }
     }
 
-    /// Run `f` with a fresh time budget; after a failure, forget the searches made.
-    fn answer(&mut self, f: impl FnOnce(&mut Self) -> Result<Json, Reply>) -> Reply {
+    /// Run `f` with a fresh time budget, ending by `deadline` at the latest (the request's);
+    /// after a failure, forget the searches made.
+    fn answer(&mut self, deadline: Option<Instant>, f: impl FnOnce(&mut Self) -> Result<Json, Reply>) -> Reply {
         self.progress.restart();
-        match f(self) {
+        let before = deadline.map(|at| self.progress.until(at));
+        crate::progress::set_thread_deadline(self.progress.deadline());
+        let out = f(self);
+        crate::progress::set_thread_deadline(None);
+        if let Some(before) = before {
+            self.progress.restore(before);
+        }
+        match out {
             Ok(j) => (200, j),
             Err(e) => {
                 self.session.reset();
@@ -189,15 +202,23 @@ impl Served {
         }
     }
 
-    /// `job`'s answer; a quick game thread's request that ran out of time needs a search.
-    fn job(&mut self, job: &Job, quick: bool) -> Answer {
+    /// `job`'s answer, within `deadline` (the request's); a quick game thread's request that
+    /// ran out of its own time needs a search.
+    fn job(&mut self, job: &Job, deadline: Option<Instant>, quick: bool) -> Answer {
+        self.deadline = deadline;
         let reply = match job {
             Job::Position { p, .. } => self.position(p.as_deref()),
             Job::Play { p, m, .. } => self.play(p.as_deref(), m),
             Job::Solution { p, .. } => self.solution(p.as_deref()),
             Job::Games => (500, Json::Null),
         };
-        if quick && reply.0 == 503 && self.progress.expired() { Answer::TooSlow } else { Answer::Reply(reply) }
+        self.deadline = None;
+        let request_over = deadline.is_some_and(|at| Instant::now() >= at);
+        if quick && reply.0 == 503 && self.progress.expired() && !request_over {
+            Answer::TooSlow
+        } else {
+            Answer::Reply(reply)
+        }
     }
 
     fn describe(&mut self, pos: &str) -> Result<Json, Reply> {
@@ -265,14 +286,14 @@ impl Served {
     }
 
     pub fn position(&mut self, text: Option<&str>) -> Reply {
-        self.answer(|s| {
+        self.answer(self.deadline, |s| {
             let pos = s.parse(text)?;
             s.describe(&pos)
         })
     }
 
     pub fn play(&mut self, text: Option<&str>, mv: &str) -> Reply {
-        self.answer(|s| {
+        self.answer(self.deadline, |s| {
             let pos = s.parse(text)?;
             if s.session.primitive(&pos).map_err(game_error)?.is_some() {
                 return Err(error(400, "the game is over here"));
@@ -283,7 +304,7 @@ impl Served {
     }
 
     pub fn solution(&mut self, text: Option<&str>) -> Reply {
-        self.answer(|s| {
+        self.answer(self.deadline, |s| {
             let pos = s.parse(text)?;
             let r = s.session.solve(&pos).map_err(game_error)?;
             let moves: Vec<Json> =
@@ -349,11 +370,14 @@ impl Default for Config {
     }
 }
 
-type Queue = std::sync::Arc<std::sync::Mutex<mpsc::Receiver<(Job, oneshot::Sender<Answer>)>>>;
+/// A job, the request's deadline (its arrival and the time limit), and where its answer goes.
+type Asked = (Job, Instant, oneshot::Sender<Answer>);
+
+type Queue = std::sync::Arc<std::sync::Mutex<mpsc::Receiver<Asked>>>;
 
 /// Game threads that take jobs from one queue, each with its own copy of every game.
 struct Pool {
-    jobs: mpsc::Sender<(Job, oneshot::Sender<Answer>)>,
+    jobs: mpsc::Sender<Asked>,
     /// Jobs given and not yet answered.
     busy: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     /// The most jobs at once (beyond it: 503), or `usize::MAX` for a queue.
@@ -383,7 +407,7 @@ fn game_thread(catalog: Catalog, games: Vec<(String, String)>, config: Config, q
         .collect();
     loop {
         let next = queue.lock().map(|q| q.recv());
-        let Ok(Ok((job, reply))) = next else { return };
+        let Ok(Ok((job, deadline, reply))) = next else { return };
         let answer = match job.game() {
             None => {
                 let list = served
@@ -402,7 +426,12 @@ fn game_thread(catalog: Catalog, games: Vec<(String, String)>, config: Config, q
                     Answer::Reply(error(404, format!("no game {game:?} is served (there are: {})", names.join(", "))))
                 }
                 Some((_, Err(e))) => Answer::Reply(error(500, redact(e))),
-                Some((_, Ok(s))) => s.job(&job, quick),
+                // Asked past its deadline (it waited in the queue): answered at once.
+                Some(_) if Instant::now() >= deadline => Answer::Reply(error(
+                    503,
+                    "the request waited past this server's limit for one request before a game thread was free",
+                )),
+                Some((_, Ok(s))) => s.job(&job, Some(deadline), quick),
             },
         };
         let _ = reply.send(answer);
@@ -429,7 +458,7 @@ impl Pool {
     }
 
     /// Ask for `job`'s answer, or `None` when the pool already has its bound of jobs.
-    fn ask(&self, job: Job) -> Option<oneshot::Receiver<Answer>> {
+    fn ask(&self, job: Job, deadline: Instant) -> Option<oneshot::Receiver<Answer>> {
         use std::sync::atomic::Ordering;
         if self.busy.fetch_add(1, Ordering::SeqCst) >= self.bound {
             self.busy.fetch_sub(1, Ordering::SeqCst);
@@ -446,7 +475,7 @@ impl Pool {
                 let _ = done_tx.send(a);
             }
         });
-        if self.jobs.send((job, tx)).is_err() {
+        if self.jobs.send((job, deadline, tx)).is_err() {
             return None;
         }
         Some(done_rx)
@@ -485,19 +514,23 @@ fn busy(seconds: u64, why: &str) -> axum::response::Response {
 /// thread is still busy (a search that looks at its clock seldom ends later, unseen).
 async fn ask(pools: &Pools, job: Job) -> axum::response::Response {
     let limit = pools.config.time_limit;
-    let deadline = tokio::time::Instant::now() + limit + limit / 10;
+    let now = tokio::time::Instant::now();
+    let deadline = now + limit + limit / 10;
+    // The game threads stop the work by the limit itself: its answer (503, the game's own
+    // message) comes before the reply above is due.
+    let stop = now.into_std() + limit;
     let retry = limit.as_secs().max(1);
     let stopped = || json_response(500, json!({ "error": "a game thread stopped" }));
     let late =
         || busy(retry, &format!("the search did not end within this server's limit of {:.1} s", limit.as_secs_f64()));
-    let Some(rx) = pools.quick.ask(job.clone()) else { return stopped() };
+    let Some(rx) = pools.quick.ask(job.clone(), stop) else { return stopped() };
     match tokio::time::timeout_at(deadline, rx).await {
         Ok(Ok(Answer::Reply((status, body)))) => return json_response(status, body),
         Ok(Ok(Answer::TooSlow)) => {}
         Ok(Err(_)) => return stopped(),
         Err(_) => return late(),
     }
-    let Some(rx) = pools.search.ask(job) else {
+    let Some(rx) = pools.search.ask(job, stop) else {
         return busy(
             retry,
             &format!("{} searches are running, the most this server runs at once: try again later", pools.search.bound),

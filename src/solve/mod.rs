@@ -350,7 +350,7 @@ impl<G: Game> Analyzer<G> {
         if let (Some(arrays), Some(tiers)) = (&self.arrays, self.game.tiers()) {
             // Only representatives have records (the solver solves one position a class).
             let (tier, index) = tiers.try_locate(&self.game.canonical(pos)?)?;
-            if let Some((r, grundy)) = arrays.lookup(tier, index)?
+            if let Some((r, grundy)) = arrays.lookup(tier, tiers.tier_size(tier), index)?
                 && let Some((value, remoteness)) = crate::db::array::unrec(r)
             {
                 return Ok(Some(crate::db::Record { value, remoteness, grundy }));

@@ -92,7 +92,7 @@ pub fn walk(
     let mut order = tier_order(space, root.0);
     order.reverse();
     for &t in &order {
-        if !db.has(t)? {
+        if !db.has(t, space.tier_size(t))? {
             return Ok(None);
         }
     }

@@ -204,7 +204,7 @@ pub fn solve_with(
         if progress.expired() {
             return Err(GameError::TimeLimit(format!(
                 "the time limit ran out after {} of {} tiers (the solved tiers are saved: run again to resume)",
-                order.iter().take_while(|&&t| db.has(t).unwrap_or(false)).count(),
+                order.iter().take_while(|&&t| db.has(t, space.tier_size(t)).unwrap_or(false)).count(),
                 order.len()
             )));
         }

@@ -423,7 +423,7 @@ fn schedule(
             parents[c].push(i);
         }
     }
-    let mut solved: Vec<bool> = order.iter().map(|&t| db.has(t)).collect::<Result<_, _>>()?;
+    let mut solved: Vec<bool> = order.iter().map(|&t| db.has(t, space.tier_size(t))).collect::<Result<_, _>>()?;
     // Unsolved child tiers a tier waits for; unsolved parent tiers that still need a tier.
     let mut kids_left: Vec<usize> = kids.iter().map(|k| k.iter().filter(|&&c| !solved[c]).count()).collect();
     let mut parents_left: Vec<usize> = parents.iter().map(|p| p.iter().filter(|&&q| !solved[q]).count()).collect();
@@ -481,7 +481,7 @@ fn schedule(
             let send_kids: Vec<usize> = kids[i].iter().copied().filter(|c| !held[w].contains(c)).collect();
             msg = msg.u64(send_kids.len() as u64);
             for &c in &send_kids {
-                match db.file_bytes(order[c]) {
+                match db.file_bytes(order[c], space.tier_size(order[c])) {
                     Ok(file) => msg = msg.u64(order[c]).bytes(&file),
                     Err(e) => {
                         failure = Some(e.into());

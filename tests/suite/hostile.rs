@@ -401,7 +401,8 @@ fn lie_about_records(file: &[u8], records: u64) -> Vec<u8> {
 #[test]
 fn a_tier_header_that_lies_about_its_size_is_refused_before_it_allocates() {
     // Before: 2^32 records aborted analyze and export (an allocation of 8 GiB failed); 2^30
-    // took 2.1 GB under --max-memory 64 before the refusal.
+    // took 2.1 GB under --max-memory 64 before the refusal; then the lookup of the root read
+    // the header without the tier's size and called the file only "damaged".
     let (dir, db) = ttt_save("tier-lies");
     let path = dir.join(ROOT_TIER);
     let good = std::fs::read(&path).unwrap();
@@ -411,9 +412,10 @@ fn a_tier_header_that_lies_about_its_size_is_refused_before_it_allocates() {
         std::fs::write(&path, &bad).unwrap();
         for cmd in ["analyze", "export"] {
             let o = gm(&[cmd, "tictactoe.ron", "--db", &db, "--max-memory", "64"], &[]);
-            // Refused, one line naming the file (the lookup of the root reads its block first:
-            // one block, whose size does not match the header's count).
+            // Refused, one line naming the file and the mismatch: the tier of the empty board
+            // holds that one board (C(9, 0) = 1), whatever the header says.
             refused(&o, cmd, &format!("{ROOT_TIER}: the database is damaged"));
+            refused(&o, cmd, &format!("it holds {records} records, the game says 1)"));
             assert!(o.max_rss_kib < (64 << 10) * 11 / 10, "{cmd}: {} KiB resident", o.max_rss_kib);
         }
     }

@@ -255,6 +255,97 @@ fn the_time_limit_holds_in_every_engine() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Every command that works on a game offers both budgets. Left out: `nim` (the assignment's
+/// words are taken as they come, with no --help; its work is one XOR a heap), `games` (reads
+/// each definition's header: no search), `db list`, `db info` and `db rm` (a directory's
+/// files and their notes), `help`. `nimrod` takes --time-limit alone: its answers are closed
+/// forms whose memory is a few copies of its two numbers, which the command line bounds.
+#[test]
+fn every_command_that_works_on_a_game_takes_both_budgets() {
+    let help = |words: &[&str]| {
+        let out = bin().args(words).arg("--help").output().unwrap();
+        assert!(out.status.success(), "{words:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // The commands, as `--help` lists them (each line of "Commands:" up to "Options:").
+    let commands = |text: &str| -> Vec<String> {
+        text.lines()
+            .skip_while(|l| !l.starts_with("Commands:"))
+            .skip(1)
+            .take_while(|l| !l.is_empty() && !l.starts_with("Options:"))
+            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+            .collect()
+    };
+    let mut all = Vec::new();
+    for c in commands(&help(&[])) {
+        if c == "db" {
+            all.extend(commands(&help(&["db"])).into_iter().map(|s| vec!["db".to_string(), s]));
+        } else {
+            all.push(vec![c]);
+        }
+    }
+    let none = ["nim", "games", "db list", "db info", "db rm", "help", "db help"];
+    let time_only = ["nimrod"];
+    let mut checked = 0;
+    for words in &all {
+        let name = words.join(" ");
+        if none.contains(&name.as_str()) {
+            continue;
+        }
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let text = help(&words);
+        assert!(text.contains("--time-limit <SECONDS>"), "`{name}` has no --time-limit:\n{text}");
+        if !time_only.contains(&name.as_str()) {
+            assert!(text.contains("--max-memory <MIB>"), "`{name}` has no --max-memory:\n{text}");
+        }
+        checked += 1;
+    }
+    // solve, moves, play, analyze, sequence, info, db bench, export, strategy, serve, bench,
+    // check, nimrod, chomp, tactix, lightsout.
+    assert_eq!(checked, 16, "{all:?}");
+}
+
+#[test]
+fn the_commands_given_budgets_hold_them() {
+    let dir = temp_dir("limits-new-flags");
+    let file = |name: &str, text: String| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    // The Chomp assignment's table: two bits a state, within the budget. 20 columns of 9 have
+    // C(29, 9) = 10,015,005 states: 2.4 MiB of bits; refused under 1 MiB (3 Mi states at
+    // most), answered under 4. A rectangle is a first player's win (strategy stealing). First,
+    // while this process is small (a child's peak counts the memory it was started from).
+    let rect = "9".repeat(20);
+    let (code, out, err, _) = peak(&["chomp", &rect, "--max-memory", "1"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("states below it") && err.contains("--max-memory"), "{err}");
+    let (code, out, err, mib) = peak(&["chomp", &rect, "--max-memory", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("WIN: "), "{out}");
+    assert!(mib < 4.0 * 1.1 + OVERHEAD_MIB, "{mib:.1} MiB");
+    // 30 columns of 9: C(39, 9) = 211,915,132 Chomp states, seconds of work for any command.
+    let chomp_9 = "9".repeat(30);
+    let huge_heap = file("huge-heap.txt", "9".repeat(10_000_000));
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["play", "chomp", &chomp_9, "--x", "perfect", "--o", "perfect"],
+        vec!["info", "nim", &huge_heap],
+        vec!["check", "connect4", "--from", "5x5k4", "--count", "3", "--seed", "1"],
+        vec!["chomp", &chomp_9],
+        vec!["nimrod", "--lose-positions", "1000000000000"],
+        vec!["bench"],
+    ];
+    for args in cases {
+        let shown: Vec<String> = args.iter().map(|a| a.chars().take(40).collect()).collect();
+        let (code, err, took) = timed(&args);
+        assert_eq!(code, 1, "{shown:?}: {err}");
+        assert!(err.contains("the time limit of 1 s ran out"), "{shown:?}: {err}");
+        eprintln!("{shown:?}: stopped after {took:.2} s");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Memory budgets (item 11)
 

@@ -760,3 +760,25 @@ fn a_search_that_looks_at_its_clock_seldom_still_ends_at_the_limit() {
     assert!(body["error"].is_string(), "{body}");
     assert!(took < Duration::from_millis(2200 + 500), "answered after {took:?}");
 }
+
+#[test]
+fn a_search_past_its_limit_frees_its_game_thread() {
+    // One game thread a pool. Before: the search of 3432 pins went on after its 503 (for tens
+    // of seconds), holding the quick thread too (its every script call long), so the next
+    // request waited in the queue and was answered by the HTTP side's clock ("did not end
+    // within"), and a cheap one after it as well.
+    let s = serve_with(&["kayles"], &["--time-limit", "1", "--workers", "1", "--searches", "1"]);
+    let (code, body) = get(&s, "/api/kayles/position?p=3432");
+    assert_eq!(code, 503, "{body}");
+    // A second long search, at once: it reaches a game thread, which stops it at its own
+    // limit with the game's own message, not the HTTP side's.
+    let (code, body) = get(&s, "/api/kayles/position?p=3431");
+    let why = body["error"].as_str().unwrap_or_default().to_string();
+    assert_eq!(code, 503, "{body}");
+    assert!(why.contains("this server's limit for one request"), "{why}");
+    assert!(!why.contains("did not end within") && !why.contains("searches are running"), "{why}");
+    // And a cheap one after it is answered: a row of 3 pins has Grundy value 3 (Kayles, octal
+    // 0.77: 0, 1, 2, 3, 1, 4, ...; Winning Ways ch. 4).
+    let (code, body) = get(&s, "/api/kayles/position?p=3");
+    assert_eq!((code, body["grundy"].as_u64()), (200, Some(3)), "{body}");
+}

@@ -318,7 +318,7 @@ fn kayles_grundy_values_from_the_arrays() {
     // 2^20 masks, 2^10 of them their own mirror: (2^20 + 2^10) / 2 classes.
     assert_eq!(reps, ((1 << 20) + (1 << 10)) / 2);
     let (t, i) = with.locate(&with.full());
-    assert_eq!(db.lookup(t, i).unwrap().unwrap().1, Some(A002186[20]));
+    assert_eq!(db.lookup(t, with.tier_size(t), i).unwrap().unwrap().1, Some(A002186[20]));
     for (dir, _) in saves {
         let _ = std::fs::remove_dir_all(dir);
     }
