@@ -206,13 +206,15 @@ fn encode(turn: u8, grid: Option<&Board>, text: &str) -> String {
 /// game's own text (turn 1).
 fn decode(p: &str) -> Result<(u8, String), Reply> {
     let b = p.as_bytes();
-    if b.len() >= 2 && (b[0] == b'1' || b[0] == b'2') && b[1] == b'_' {
-        if let Some((_, text)) = p.split_once('~') {
-            let text = unescape(text).ok_or_else(|| {
-                error(400, "this position's text holds a '_' not followed by two hex digits, or is not UTF-8")
-            })?;
-            return Ok((b[0] - b'0', text));
-        }
+    if b.len() >= 2
+        && (b[0] == b'1' || b[0] == b'2')
+        && b[1] == b'_'
+        && let Some((_, text)) = p.split_once('~')
+    {
+        let text = unescape(text).ok_or_else(|| {
+            error(400, "this position's text holds a '_' not followed by two hex digits, or is not UTF-8")
+        })?;
+        return Ok((b[0] - b'0', text));
     }
     Ok((1, p.to_string()))
 }
@@ -247,7 +249,7 @@ fn flip(v: &'static str) -> &'static str {
 
 /// `moveValue` and `deltaRemoteness` of each move as UWAPI's `server.py` works them out
 /// (`wrangle_move_objects_2Player` / `_1Player`), and the moves sorted best first.
-fn wrangle(puzzle: bool, here_remoteness: i64, here_turn: u8, turns: &[u8], moves: &mut Vec<Out>) {
+fn wrangle(puzzle: bool, here_remoteness: i64, here_turn: u8, turns: &[u8], moves: &mut [Out]) {
     if puzzle {
         for m in moves.iter_mut() {
             if m.value == "unsolved" || here_remoteness < 0 {
@@ -320,10 +322,10 @@ fn board_moves(
     if n <= 1024 {
         for (i, click) in grid.clicks.iter().enumerate() {
             let Some(click) = click else { continue };
-            if let Ok((name, child)) = session.play(pos, click) {
-                if let Some(k) = moves.iter().position(|(n, c, _)| *n == name || *c == child) {
-                    clicked[k].push(i);
-                }
+            if let Ok((name, child)) = session.play(pos, click)
+                && let Some(k) = moves.iter().position(|(n, c, _)| *n == name || *c == child)
+            {
+                clicked[k].push(i);
             }
         }
     }
@@ -398,10 +400,10 @@ impl Served {
             out.push(("regular".into(), "Standard".into(), start));
         }
         for (id, name, text) in variants_of(&self.session.info().name) {
-            if let Ok(p) = self.session.normalize(text) {
-                if !out.iter().any(|(_, _, q)| *q == p) {
-                    out.push((id.to_string(), name.to_string(), p));
-                }
+            if let Ok(p) = self.session.normalize(text)
+                && !out.iter().any(|(_, _, q)| *q == p)
+            {
+                out.push((id.to_string(), name.to_string(), p));
             }
         }
         out
