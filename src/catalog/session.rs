@@ -143,6 +143,9 @@ pub trait Session {
     fn grundy_moves(&mut self, text: &str) -> GameResult<Vec<MoveInfo>>;
     /// The position as a grid whose cells are clicked as moves, each click valued.
     fn board(&mut self, text: &str) -> GameResult<Option<BoardView>>;
+    /// The position as the game draws it (cells and the move each cell's click types),
+    /// nothing valued: as cheap as reading the position.
+    fn grid(&self, text: &str) -> GameResult<Option<Board>>;
     /// Positions searched so far.
     fn visited(&self) -> u64;
     /// Why a remoteness search was skipped, if one was.
@@ -1086,6 +1089,10 @@ impl<G: Game> Session for Live<G> {
             out.push(c);
         }
         Ok(Some(BoardView { rows, cols, cells: out }))
+    }
+
+    fn grid(&self, text: &str) -> GameResult<Option<Board>> {
+        self.game().board(&self.parse(text)?)
     }
 
     fn visited(&self) -> u64 {

@@ -30,8 +30,13 @@
 //! - `/api/{game}/play?p=TEXT&m=MOVE`: the position after a move (as `play` reads moves);
 //! - `/api/{game}/solution?p=TEXT`: a puzzle's shortest solution (a two-player game's
 //!   winning moves).
+//!
+//! And the GAMESMAN Universal Web API under `/uwapi/` ([`uwapi`]), which GamesmanUni reads.
+//! Every answer carries `Access-Control-Allow-Origin: *`, so that a page served from
+//! elsewhere may call it.
 
 mod http;
+mod uwapi;
 
 use crate::catalog::{Catalog, Database, How, Session};
 use crate::game::{GameError, Value};
@@ -118,6 +123,27 @@ pub struct Served {
     progress: Progress,
     /// The deadline of the request being answered, if it has one.
     deadline: Option<Instant>,
+    /// The comment that opens the game's definition file, if it has one: its instructions.
+    notes: Option<String>,
+}
+
+/// The comment lines (`//` or `#`) that open the definition file `spec`, if it is one.
+fn notes(spec: &str) -> Option<String> {
+    let path = std::path::Path::new(spec);
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > 1 << 20 {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let lines: Vec<&str> = text
+        .lines()
+        .map_while(|l| {
+            let l = l.trim_start();
+            l.strip_prefix("//").or_else(|| l.strip_prefix('#').filter(|_| !l.starts_with("#!")))
+        })
+        .map(|l| l.strip_prefix(' ').unwrap_or(l))
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 /// A game thread's answer: a reply, or "this needs the search pool".
@@ -148,7 +174,7 @@ impl Served {
             database: if no_db { Database::Off } else { Database::SavedOrSearch },
             ..How::default()
         };
-        Ok(Served { session: catalog.open(spec, &how)?, progress, deadline: None })
+        Ok(Served { session: catalog.open(spec, &how)?, progress, deadline: None, notes: notes(spec) })
     }
 
     /// Name, kind, description, start position, players, a puzzle's words (its move's verb, its
@@ -210,7 +236,8 @@ impl Served {
             Job::Position { p, .. } => self.position(p.as_deref()),
             Job::Play { p, m, .. } => self.play(p.as_deref(), m),
             Job::Solution { p, .. } => self.solution(p.as_deref()),
-            Job::Games => (500, Json::Null),
+            Job::Uwapi { game, route } => self.uwapi(game, route, !quick),
+            Job::Games | Job::UwGames => (500, Json::Null),
         };
         self.deadline = None;
         let request_over = deadline.is_some_and(|at| Instant::now() >= at);
@@ -321,13 +348,18 @@ enum Job {
     Position { game: String, p: Option<String> },
     Play { game: String, p: Option<String>, m: String },
     Solution { game: String, p: Option<String> },
+    UwGames,
+    Uwapi { game: String, route: uwapi::Route },
 }
 
 impl Job {
     fn game(&self) -> Option<&str> {
         match self {
-            Job::Games => None,
-            Job::Position { game, .. } | Job::Play { game, .. } | Job::Solution { game, .. } => Some(game),
+            Job::Games | Job::UwGames => None,
+            Job::Position { game, .. }
+            | Job::Play { game, .. }
+            | Job::Solution { game, .. }
+            | Job::Uwapi { game, .. } => Some(game),
         }
     }
 }
@@ -409,6 +441,12 @@ fn game_thread(catalog: Catalog, games: Vec<(String, String)>, config: Config, q
         let next = queue.lock().map(|q| q.recv());
         let Ok(Ok((job, deadline, reply))) = next else { return };
         let answer = match job.game() {
+            None if matches!(job, Job::UwGames) => {
+                let mut list: Vec<Json> =
+                    served.iter().filter_map(|(id, s)| Some(s.as_ref().ok()?.uw_entry(id))).collect();
+                list.sort_by(|a, b| a["name"].as_str().cmp(&b["name"].as_str()));
+                Answer::Reply((200, Json::Array(list)))
+            }
             None => {
                 let list = served
                     .iter()
@@ -530,7 +568,7 @@ async fn ask(pools: &Pools, job: Job) -> axum::response::Response {
         Ok(Err(_)) => return stopped(),
         Err(_) => return late(),
     }
-    let Some(rx) = pools.search.ask(job, stop) else {
+    let Some(rx) = pools.search.ask(job.clone(), stop) else {
         return busy(
             retry,
             &format!("{} searches are running, the most this server runs at once: try again later", pools.search.bound),
@@ -539,7 +577,19 @@ async fn ask(pools: &Pools, job: Job) -> axum::response::Response {
     match tokio::time::timeout_at(deadline, rx).await {
         Ok(Ok(Answer::Reply((status, body)))) => json_response(status, body),
         Ok(Ok(Answer::TooSlow)) | Ok(Err(_)) => stopped(),
-        Err(_) => late(),
+        Err(_) => match job {
+            // A position of the Universal Web API is answered all the same, every value
+            // `unsolved`, by a quick game thread that does not search.
+            Job::Uwapi { game, route: uwapi::Route::Position(v, p, true) } => {
+                let job = Job::Uwapi { game, route: uwapi::Route::Position(v, p, false) };
+                let Some(rx) = pools.quick.ask(job) else { return stopped() };
+                match tokio::time::timeout(limit, rx).await {
+                    Ok(Ok(Answer::Reply((status, body)))) => json_response(status, body),
+                    _ => late(),
+                }
+            }
+            _ => late(),
+        },
     }
 }
 
@@ -561,7 +611,8 @@ async fn json_errors(req: axum::extract::Request, next: axum::middleware::Next) 
             json!({ "error": format!("the request's headers are larger than the {MAX_HEADERS} bytes this server reads") }),
         );
     }
-    let r = next.run(req).await;
+    let mut r = next.run(req).await;
+    r.headers_mut().insert(axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN, axum::http::HeaderValue::from_static("*"));
     let is_json = r
         .headers()
         .get(axum::http::header::CONTENT_TYPE)
@@ -577,7 +628,9 @@ async fn json_errors(req: axum::extract::Request, next: axum::middleware::Next) 
         405 => "the API takes GET requests only".to_string(),
         _ => why,
     };
-    json_response(status.as_u16(), json!({ "error": why }))
+    let mut r = json_response(status.as_u16(), json!({ "error": why }));
+    r.headers_mut().insert(axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN, axum::http::HeaderValue::from_static("*"));
+    r
 }
 
 /// Serve `games` ((id, spec) pairs, opened from `catalog` on every game thread) on `addr`.
@@ -628,6 +681,33 @@ pub fn run(
             "/api/{game}/solution",
             get(|State(j): St, Path(game): Path<String>, Query(q): Params| async move {
                 ask(&j, Job::Solution { game, p: q.get("p").cloned() }).await
+            }),
+        )
+        .route("/uwapi", get(|State(p): St| async move { ask(&p, Job::UwGames).await }))
+        .route("/uwapi/", get(|State(p): St| async move { ask(&p, Job::UwGames).await }))
+        .route(
+            "/uwapi/{game}/",
+            get(|State(j): St, Path(game): Path<String>| async move {
+                ask(&j, Job::Uwapi { game: uwapi::served_id(&game), route: uwapi::Route::Game }).await
+            }),
+        )
+        .route(
+            "/uwapi/{game}/{variant}/",
+            get(|State(j): St, Path((game, v)): Path<(String, String)>| async move {
+                ask(&j, Job::Uwapi { game: uwapi::served_id(&game), route: uwapi::Route::Variant(v) }).await
+            }),
+        )
+        .route(
+            "/uwapi/{game}/{variant}/positions/",
+            get(|State(j): St, Path((game, v)): Path<(String, String)>, Query(q): Params| async move {
+                let route = uwapi::Route::Position(v, q.get("p").cloned(), true);
+                ask(&j, Job::Uwapi { game: uwapi::served_id(&game), route }).await
+            }),
+        )
+        .route(
+            "/uwapi/{game}/{variant}/instructions/",
+            get(|State(j): St, Path((game, v)): Path<(String, String)>| async move {
+                ask(&j, Job::Uwapi { game: uwapi::served_id(&game), route: uwapi::Route::Instructions(v) }).await
             }),
         )
         .fallback(|| async {

@@ -782,3 +782,277 @@ fn a_search_past_its_limit_frees_its_game_thread() {
     let (code, body) = get(&s, "/api/kayles/position?p=3");
     assert_eq!((code, body["grundy"].as_u64()), (200, Some(3)), "{body}");
 }
+
+// --- The GAMESMAN Universal Web API (`/uwapi/`), as GamesmanUni reads it ---
+
+/// The images GamesmanUni ships (tests/data/gamesmanuni-assets.txt, from its tree).
+fn gamesmanuni_assets() -> std::collections::HashSet<String> {
+    let text = std::fs::read_to_string(common::root().join("tests/data/gamesmanuni-assets.txt")).unwrap();
+    text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(str::to_string).collect()
+}
+
+/// `T_BOARD~TEXT`: the turn, then characters GamesmanUni's AutoGUI reads and a URL keeps as
+/// they are (GamesmanUni pastes a position into `?p=` unescaped).
+fn uw_pattern(p: &str) -> Option<(char, &str)> {
+    let mut chars = p.chars();
+    let turn = chars.next()?;
+    if !matches!(turn, '1' | '2') || chars.next()? != '_' {
+        return None;
+    }
+    let rest = &p[2..];
+    let (board, text) = rest.split_once('~')?;
+    let ok_board = board.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.');
+    let ok_text = text.split('~').all(|t| t.chars().all(|c| c.is_ascii_alphanumeric() || "-._".contains(c)));
+    (ok_board && ok_text).then_some((turn, board))
+}
+
+/// A move's board index or indices, if it is drawn on the board (`A_c_i`, `M_i_j`, `L_i_j`).
+fn uw_indices(auto: &str) -> Option<Vec<usize>> {
+    let parts: Vec<&str> = auto.split('_').collect();
+    match parts.first()? {
+        &"A" | &"T" => Some(vec![parts.get(2)?.parse().ok()?]),
+        &"M" | &"L" => Some(vec![parts.get(1)?.parse().ok()?, parts.get(2)?.parse().ok()?]),
+        _ => None,
+    }
+}
+
+/// `deltaRemoteness` of each move as GamesCraftersUWAPI's `server.py` works it out
+/// (`wrangle_move_objects_2Player` / `_1Player`), written again here from its source.
+fn server_py_deltas(puzzle: bool, here: &Json) -> Vec<i64> {
+    let moves = here["moves"].as_array().unwrap();
+    let r = |m: &Json| m["remoteness"].as_i64().unwrap();
+    let v = |m: &Json| m["positionValue"].as_str().unwrap().to_string();
+    if puzzle {
+        let cur = here["remoteness"].as_i64().unwrap();
+        return moves.iter().map(|m| if v(m) == "unsolved" || cur < 0 || r(m) < 0 { 0 } else { cur - r(m) }).collect();
+    }
+    let known = |val: &str| -> Vec<i64> { moves.iter().filter(|m| v(m) == val && r(m) != -100).map(r).collect() };
+    let unknown = |val: &str| moves.iter().any(|m| v(m) == val && r(m) == -100);
+    let wins = known("win");
+    let max_win = wins.iter().copied().max().unwrap_or(0) + if unknown("win") { 1 } else { 0 };
+    let (mut min_lose, mut max_lose, mut min_tie, mut max_tie) = (1, 1, 1, 1);
+    let loses = known("lose");
+    if !loses.is_empty() {
+        min_lose = *loses.iter().min().unwrap();
+        if unknown("lose") {
+            max_lose = loses.iter().max().unwrap() + 1;
+        }
+    }
+    let ties = known("tie");
+    if !ties.is_empty() {
+        min_tie = *ties.iter().min().unwrap();
+        if unknown("tie") {
+            max_tie = ties.iter().max().unwrap() + 1;
+        }
+    }
+    moves
+        .iter()
+        .map(|m| {
+            let rm = r(m);
+            match m["moveValue"].as_str().unwrap() {
+                "win" => (if rm == -100 { max_lose } else { rm }) - min_lose,
+                "lose" => max_win - if rm == -100 { max_win } else { rm },
+                "tie" => (if rm == -100 { max_tie } else { rm }) - min_tie,
+                _ => 0,
+            }
+        })
+        .collect()
+}
+
+/// Check one position's answer against the contract; the moves' positions.
+fn uw_check_position(what: &str, puzzle: bool, asked: &str, a: &Json, centers: Option<usize>) -> Vec<String> {
+    let values = ["win", "lose", "tie", "draw", "unsolved"];
+    let p = a["position"].as_str().unwrap_or_else(|| panic!("{what}: {a}"));
+    assert_eq!(p, asked, "{what}: ?p= round-trips");
+    assert_eq!(a["autoguiPosition"], a["position"], "{what}");
+    let (turn, board) = uw_pattern(p).unwrap_or_else(|| panic!("{what}: position {p:?}"));
+    if let Some(n) = centers {
+        assert!(board.len() <= n, "{what}: a board of {} cells and {n} centers", board.len());
+    }
+    let value = a["positionValue"].as_str().unwrap();
+    assert!(values.contains(&value), "{what}: {value}");
+    let rem = a["remoteness"].as_i64().unwrap();
+    match value {
+        "draw" => assert_eq!(rem, -200, "{what}"),
+        "unsolved" => assert_eq!(rem, -100, "{what}"),
+        _ => assert!(rem >= 0 || rem == -100, "{what}: remoteness {rem}"),
+    }
+    let moves = a["moves"].as_array().unwrap();
+    if value != "unsolved" {
+        assert_eq!(rem == 0, moves.is_empty(), "{what}: remoteness 0 exactly where the game ends ({a})");
+    }
+    let mut autos = std::collections::HashSet::new();
+    let mut names = std::collections::HashSet::new();
+    let order = ["win", "tie", "draw", "lose", "unsolved", "undecided"];
+    let rank = |m: &Json| order.iter().position(|o| *o == m["moveValue"].as_str().unwrap()).expect("a known moveValue");
+    let deltas = server_py_deltas(puzzle, a);
+    for (k, m) in moves.iter().enumerate() {
+        let name = m["move"].as_str().unwrap();
+        let auto = m["autoguiMove"].as_str().unwrap();
+        assert!(!name.contains(':'), "{what}: move {name:?}");
+        assert!(names.insert(name.to_string()), "{what}: move {name:?} twice");
+        assert!(autos.insert(auto.to_string()), "{what}: autoguiMove {auto:?} twice");
+        match (uw_indices(auto), centers) {
+            (Some(ix), Some(n)) => assert!(ix.iter().all(|&i| i < n), "{what}: {auto} outside {n} centers"),
+            _ => assert_eq!(auto, name, "{what}: a move not on the board is listed by its name"),
+        }
+        let child = m["position"].as_str().unwrap();
+        assert_eq!(m["autoguiPosition"].as_str(), Some(child), "{what}");
+        let (child_turn, _) = uw_pattern(child).unwrap_or_else(|| panic!("{what}: child {child:?}"));
+        let cv = m["positionValue"].as_str().unwrap();
+        assert!(values.contains(&cv), "{what}: {cv}");
+        let cr = m["remoteness"].as_i64().unwrap();
+        let mv = m["moveValue"].as_str().unwrap();
+        let expect = if puzzle {
+            if cv == "unsolved" {
+                "unsolved"
+            } else if rem < 0 || cr < 0 {
+                "lose"
+            } else {
+                // The child nearer the goal than here is a good move, as far a tie, farther a bad one.
+                ["lose", "tie", "win"][((rem - cr).signum() + 1) as usize]
+            }
+        } else if child_turn != turn {
+            match cv {
+                "win" => "lose",
+                "lose" => "win",
+                o => o,
+            }
+        } else {
+            cv
+        };
+        assert_eq!(mv, expect, "{what}: move {name}: child {cv} in {cr}, here {value} in {rem}");
+        assert_eq!(m["deltaRemoteness"].as_i64(), Some(deltas[k]), "{what}: move {name}");
+        if k > 0 {
+            let prev = &moves[k - 1];
+            let key = |m: &Json| (rank(m), m["deltaRemoteness"].as_i64().unwrap());
+            assert!(key(prev) <= key(m), "{what}: moves sorted best first ({prev} before {m})");
+        }
+    }
+    if value == "win" && !puzzle && moves.iter().all(|m| m["positionValue"] != "unsolved") {
+        assert_eq!(moves.first().map(|m| m["moveValue"].as_str().unwrap()), Some("win"), "{what}");
+    }
+    moves.iter().map(|m| m["position"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn the_universal_web_api_serves_every_shipped_game_as_gamesmanuni_reads_it() {
+    let server = serve_with(&[], &["--time-limit", "2"]);
+    let assets = gamesmanuni_assets();
+    let (code, head, body) =
+        raw(&server, b"GET /uwapi/ HTTP/1.1\r\nHost: x\r\nOrigin: http://elsewhere\r\nConnection: close\r\n\r\n");
+    assert_eq!(code, 200, "{body}");
+    assert!(head.contains("access-control-allow-origin: *"), "{head}");
+    let games: Json = serde_json::from_str(&body).unwrap();
+    let games = games.as_array().unwrap();
+    let (_, served) = get(&server, "/api/games");
+    assert_eq!(games.len(), served.as_array().unwrap().len(), "every served game is listed");
+    let ids: Vec<&str> = games.iter().map(|g| g["id"].as_str().unwrap()).collect();
+    for reserved in ["tictactoe", "quarto", "sim"] {
+        assert!(!ids.contains(&reserved), "{reserved} is drawn by GamesmanUni's own component");
+    }
+    let (code, head, body) = raw(&server, b"GET /uwapi/no-such-game/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    assert_eq!(code, 404, "{body}");
+    assert!(head.contains("access-control-allow-origin: *"), "{head}");
+    assert!(serde_json::from_str::<Json>(&body).unwrap()["error"].is_string());
+    let mut known = Vec::new();
+    for g in games {
+        let id = g["id"].as_str().unwrap();
+        assert!(g["name"].is_string(), "{g}");
+        let puzzle = match g["type"].as_str() {
+            Some("onePlayer") => true,
+            Some("twoPlayer") => false,
+            other => panic!("{id}: type {other:?}"),
+        };
+        assert!(["v0", "v1", "v2", "v3"].contains(&g["gui"].as_str().unwrap()), "{g}");
+        let (code, game) = get(&server, &format!("/uwapi/{id}/"));
+        assert_eq!(code, 200, "{id}: {game}");
+        assert_eq!(game["id"], g["id"]);
+        assert!(game["allowCustomVariantCreation"].is_boolean() && game["supportsWinBy"].is_boolean(), "{game}");
+        let variants = game["variants"].as_array().unwrap();
+        assert!(!variants.is_empty(), "{id}: no variant");
+        let (code, instr) = get(&server, &format!("/uwapi/{id}/{}/instructions/", variants[0]["id"].as_str().unwrap()));
+        assert_eq!(code, 200, "{id}: {instr}");
+        assert!(!instr["instructions"].as_str().unwrap().is_empty());
+        for v in variants {
+            let vid = v["id"].as_str().unwrap();
+            assert!(vid.chars().all(|c| c.is_ascii_alphanumeric() || "-._".contains(c)), "{id}: variant {vid:?}");
+            let (code, var) = get(&server, &format!("/uwapi/{id}/{vid}/"));
+            assert_eq!(code, 200, "{id}/{vid}: {var}");
+            assert_eq!(var["gui"], v["gui"]);
+            let start = var["startPosition"].as_str().unwrap().to_string();
+            assert_eq!(var["autoguiStartPosition"].as_str(), Some(start.as_str()));
+            let data = &var["imageAutoGUIData"];
+            let centers = if data.is_null() {
+                assert_eq!(v["gui"], "v0", "{id}/{vid}");
+                None
+            } else {
+                let themes = data["themes"].as_object().unwrap();
+                assert!(themes.contains_key(data["defaultTheme"].as_str().unwrap()), "{id}/{vid}: defaultTheme");
+                let mut n = usize::MAX;
+                for theme in themes.values() {
+                    let space = theme["space"].as_array().unwrap();
+                    let (w, h) = (space[0].as_f64().unwrap(), space[1].as_f64().unwrap());
+                    let centers = theme["centers"].as_array().unwrap();
+                    for c in centers {
+                        let (x, y) = (c[0].as_f64().unwrap(), c[1].as_f64().unwrap());
+                        assert!(
+                            (0.0..=w).contains(&x) && (0.0..=h).contains(&y),
+                            "{id}/{vid}: center {c} outside {w}×{h}"
+                        );
+                    }
+                    for (ch, img) in theme["charImages"].as_object().unwrap() {
+                        assert_eq!(ch.chars().count(), 1, "{id}/{vid}");
+                        let path = img["image"].as_str().unwrap();
+                        assert!(assets.contains(path), "{id}/{vid}: {path} is not one of GamesmanUni's images");
+                        assert!(img["scale"].as_f64().unwrap() > 0.0);
+                    }
+                    n = n.min(centers.len());
+                }
+                Some(n)
+            };
+            // A few moves deep: the best move, and the last (worst) one where it differs.
+            let mut frontier = vec![start];
+            for depth in 0..3 {
+                let mut next = Vec::new();
+                for p in &frontier {
+                    let what = format!("{id}/{vid} at {p}");
+                    let (code, a) = get(&server, &format!("/uwapi/{id}/{vid}/positions/?p={p}"));
+                    assert_eq!(code, 200, "{what}: {a}");
+                    if depth == 0 {
+                        known.push((
+                            id.to_string(),
+                            vid.to_string(),
+                            a["positionValue"].clone(),
+                            a["remoteness"].clone(),
+                        ));
+                    }
+                    let children = uw_check_position(&what, puzzle, p, &a, centers);
+                    next.extend(children.first().cloned());
+                    if children.len() > 1 {
+                        next.extend(children.last().cloned());
+                    }
+                }
+                next.dedup();
+                next.truncate(3);
+                frontier = next;
+            }
+        }
+    }
+    // Values known from elsewhere, for the starts that the time limit here leaves solvable:
+    // tic-tac-toe is a tie in 9; Connect-Four on 4 × 4 a tie (John Tromp); the first player
+    // wins 3×3 Hex (Nash) and 4×4 Domineering (Breuker, Uiterwijk and van den Herik); the
+    // 8-puzzle's farthest position is 31 moves from the goal (Reinefeld).
+    let find = |id: &str, vid: &str| {
+        known
+            .iter()
+            .find(|k| k.0 == id && k.1 == vid)
+            .map(|k| (k.2.clone(), k.3.clone()))
+            .unwrap_or_else(|| panic!("{id}/{vid}"))
+    };
+    assert_eq!(find("tictactoe-gamesman", "regular"), (json!("tie"), json!(9)));
+    assert_eq!(find("connect4", "4x4").0, json!("tie"));
+    assert_eq!(find("hex", "3x3").0, json!("win"));
+    assert_eq!(find("domineering", "4x4").0, json!("win"));
+    assert_eq!(find("8-puzzle", "scrambled"), (json!("win"), json!(31)));
+}
