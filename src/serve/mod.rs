@@ -582,7 +582,7 @@ async fn ask(pools: &Pools, job: Job) -> axum::response::Response {
             // `unsolved`, by a quick game thread that does not search.
             Job::Uwapi { game, route: uwapi::Route::Position(v, p, true) } => {
                 let job = Job::Uwapi { game, route: uwapi::Route::Position(v, p, false) };
-                let Some(rx) = pools.quick.ask(job) else { return stopped() };
+                let Some(rx) = pools.quick.ask(job, std::time::Instant::now() + limit) else { return stopped() };
                 match tokio::time::timeout(limit, rx).await {
                     Ok(Ok(Answer::Reply((status, body)))) => json_response(status, body),
                     _ => late(),

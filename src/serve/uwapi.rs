@@ -454,7 +454,7 @@ impl Served {
     /// Answer `route` for the game served as `id`; `last_try`: a search that runs out of
     /// time is answered `unsolved` (else it is an error, for the search pool to try again).
     pub fn uwapi(&mut self, id: &str, route: &Route, last_try: bool) -> Reply {
-        self.answer(|s| match route {
+        self.answer(self.deadline, |s| match route {
             Route::Game => {
                 let variants: Vec<Json> = s
                     .uw_variants()
