@@ -331,7 +331,7 @@ fn the_commands_given_budgets_hold_them() {
     let cases: Vec<Vec<&str>> = vec![
         vec!["play", "chomp", &chomp_9, "--x", "perfect", "--o", "perfect"],
         vec!["info", "nim", &huge_heap],
-        vec!["check", "connect4", "--from", "5x5k4", "--count", "3", "--seed", "1"],
+        vec!["check", "connect4", "--from", "5x5k4", "--count", "1000", "--seed", "1"],
         vec!["chomp", &chomp_9],
         vec!["nimrod", "--lose-positions", "1000000000000"],
         vec!["bench"],
