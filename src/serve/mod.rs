@@ -31,7 +31,7 @@
 //! - `/api/{game}/solution?p=TEXT`: a puzzle's shortest solution (a two-player game's
 //!   winning moves).
 //!
-//! And the GAMESMAN Universal Web API under `/uwapi/` ([`uwapi`]), which GamesmanUni reads.
+//! And the GAMESMAN Universal Web API under `/uwapi/` (`uwapi.rs`), which GamesmanUni reads.
 //! Every answer carries `Access-Control-Allow-Origin: *`, so that a page served from
 //! elsewhere may call it.
 

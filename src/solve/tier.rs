@@ -308,8 +308,8 @@ impl Up<'_> {
 
 /// [`solve_tier`] as `opts` says, the child tiers given with their Grundy values (where they
 /// have them): the tier's records and Grundy values, and how many representatives it has.
-/// Three phases: [`scan`] every representative against its children in other tiers;
-/// [`propagate`] wins and losses, then ties, level by level back up the tier's own moves; what
+/// Three phases: `scan` every representative against its children in other tiers;
+/// `propagate` wins and losses, then ties, level by level back up the tier's own moves; what
 /// is left undecided goes round in circles and is a draw.
 pub fn solve_tier_full(
     space: &dyn TierSpace,
