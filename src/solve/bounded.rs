@@ -32,12 +32,14 @@ pub struct Bounds {
 /// is `u16::MAX`.
 impl Stored for Bounds {
     const BYTES: usize = 8;
+    #[inline]
     fn store(self, out: &mut [u8]) {
         let short = |v: u32| if v == u32::MAX { u16::MAX } else { v.min(u32::from(u16::MAX - 1)) as u16 };
         for (i, v) in [self.win_below, self.win_at, self.lose_below, self.lose_at].into_iter().enumerate() {
             out[2 * i..2 * i + 2].copy_from_slice(&short(v).to_le_bytes());
         }
     }
+    #[inline]
     fn load(b: &[u8]) -> Self {
         let long = |i: usize| {
             let v = u16::from_le_bytes([b[2 * i], b[2 * i + 1]]);
@@ -50,6 +52,7 @@ impl Stored for Bounds {
 impl Bounds {
     pub const NONE: Bounds = Bounds { win_below: 0, win_at: u32::MAX, lose_below: 0, lose_at: u32::MAX };
 
+    #[inline]
     fn of(&mut self, want: Value) -> (&mut u32, &mut u32) {
         if want == Value::Win {
             (&mut self.win_below, &mut self.win_at)
@@ -59,6 +62,7 @@ impl Bounds {
     }
 
     /// Is the position `want` within `d` moves, as far as known?
+    #[inline]
     pub fn decided(mut self, want: Value, d: u32) -> Option<bool> {
         let (below, at) = self.of(want);
         if d < *below {
@@ -70,6 +74,7 @@ impl Bounds {
         }
     }
 
+    #[inline]
     pub fn record(&mut self, want: Value, d: u32, within: bool) {
         let (below, at) = self.of(want);
         if within {
@@ -86,6 +91,7 @@ pub const REMOTENESS_CAP: u32 = 400;
 
 /// The value of a position whose moves have all been searched and none wins: a tie if one
 /// of them ties, else a draw if one draws, else a loss.
+#[inline]
 pub fn exhausted(tie: bool, draw: bool) -> Value {
     if tie {
         Value::Tie
