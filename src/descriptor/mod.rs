@@ -83,7 +83,7 @@ enum Rules {
         #[serde(default)]
         text: GridText,
     },
-    /// Pieces or dominoes placed on a board, or pieces that move (`board/`).
+    /// Pieces or dominoes placed on a board, or pieces that move (`board.rs`).
     Board {
         #[serde(default)]
         size: Option<String>,
@@ -175,7 +175,7 @@ pub enum DPos {
     /// A toggle puzzle: the board, and the first cell that may still be pressed (presses
     /// commute and two cancel, so a solution presses cells in order, each at most once).
     Lights(Grid, usize),
-    /// A board game (`board/`): two bitboards.
+    /// A board game (`board.rs`): two bitboards.
     Board(BPos),
 }
 
@@ -269,7 +269,7 @@ pub struct DescriptorGame {
 impl DescriptorGame {
     /// A board whose pieces move (`Step`, `Jump`, `Slide`, `Hanoi`): the symmetries its rules
     /// keep on `pos`'s board, derived from the board and the rules (the identity first; see
-    /// `board/symmetry.rs`, `BoardRules::moving_symmetries`); empty for every other game.
+    /// `board.rs`, `BoardRules::moving_symmetries`); empty for every other game.
     pub fn moving_symmetries(&self, pos: &DPos) -> Vec<MoveSym> {
         match (pos, &self.shape) {
             (DPos::Board(p), Shape::Board(b)) => b.moving_symmetries(p.rows, p.cols).into_owned(),
@@ -1200,7 +1200,7 @@ impl Game for DescriptorGame {
             }
     }
 
-    /// A board puzzle's positions as keys (`board/`), unless a script hook decides the ends.
+    /// A board puzzle's positions as keys (`board.rs`), unless a script hook decides the ends.
     fn packed(&self, root: &DPos) -> Option<Box<dyn crate::game::packed::Packed<DPos> + '_>> {
         match (root, &self.shape) {
             (DPos::Board(p), Shape::Board(b)) if self.primitive_hook.is_none() => {
@@ -1222,7 +1222,7 @@ impl Game for DescriptorGame {
     }
 
     /// A board of pieces placed or dropped, or of dominoes with no other end, as keys for the
-    /// full search (`board/`, `domino_sum.rs`); `None` for the rest, or with a script hook.
+    /// full search (`board.rs`, `domino_sum.rs`); `None` for the rest, or with a script hook.
     fn packed_play(&self, root: &DPos) -> Option<Box<dyn crate::game::packed::PackedPlay<DPos>>> {
         let (DPos::Board(p), Shape::Board(b)) = (root, &self.shape) else { return None };
         if self.primitive_hook.is_some() || b.kind == Kind::Puzzle {
@@ -1300,7 +1300,7 @@ impl crate::game::packed::PackedSum<DPos> for DominoKeys {
     }
 }
 
-/// A two-player board's keys over descriptor positions: pieces (`board/`) or dominoes
+/// A two-player board's keys over descriptor positions: pieces (`board.rs`) or dominoes
 /// (`domino_sum.rs`).
 enum PlayKeys {
     Pieces(board::PieceKeys),
@@ -1347,7 +1347,7 @@ impl crate::game::packed::PackedPlay<DPos> for PlayKeys {
     }
 }
 
-/// A board puzzle's packing (`board/`) over descriptor positions.
+/// A board puzzle's packing (`board.rs`) over descriptor positions.
 struct PackedBoard<'a>(board::BoardPacking<'a>);
 
 impl crate::game::packed::Packed<DPos> for PackedBoard<'_> {

@@ -1,4 +1,4 @@
-//! Board games as descriptors (`rules: Board(...)`, src/descriptor/board/): the shipped
+//! Board games as descriptors (`rules: Board(...)`, src/descriptor/board.rs): the shipped
 //! games against published results and against the plain Python solvers in
 //! `bench/python/boards.py` (an independent implementation: strings of cells, negamax or
 //! mex, no symmetry, no decomposition), `check` against the scripts of the same games, the

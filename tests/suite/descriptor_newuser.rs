@@ -426,7 +426,7 @@ fn typos_are_refused_with_the_file_line_and_column_and_what_to_write() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Found by the new user (and fixed in src/descriptor/board/): starts no game reaches were
+/// Found by the new user (and fixed in src/descriptor/board.rs): starts no game reaches were
 /// accepted and answered. Both players with three in a row (`xxx/ooo/...`) is answered "lose,
 /// remoteness 0"; X with three in a row and X to move (`xxx/oo./o..`: the game ended when X
 /// made the line, so O never moved after it) is answered "win, remoteness 1", the engine

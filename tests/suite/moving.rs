@@ -1,4 +1,4 @@
-//! Board descriptors whose pieces move (src/descriptor/board/: `Step`, `Jump`, `Slide`,
+//! Board descriptors whose pieces move (src/descriptor/board.rs: `Step`, `Jump`, `Slide`,
 //! `Hanoi`; the ends `Gone`, `Goal`, `Left`): the shipped games against published results and
 //! against the plain Python solvers in `bench/python/moving.py` (an independent
 //! implementation: strings and tuples, breadth-first search, retrograde analysis for Dodgem),
@@ -405,7 +405,7 @@ fn stepping(first: &str, second: &str, off: bool) -> DescriptorGame {
     ))
 }
 
-/// The groups worked out by hand. The square's transforms are numbered as in src/descriptor/board/bits.rs (bit 1
+/// The groups worked out by hand. The square's transforms are numbered as in board.rs (bit 1
 /// upside down, bit 2 left-right, bit 4 transposed after them); the triangle's 6 are all of
 /// them; Hanoi's are the new places of the pegs.
 #[test]
