@@ -125,6 +125,10 @@ pub struct Served {
     deadline: Option<Instant>,
     /// The comment that opens the game's definition file, if it has one: its instructions.
     notes: Option<String>,
+    /// The same game in misère play (whoever makes the last move loses), for an impartial
+    /// game where that is a game of its own ([`uwapi::offers_misere`]): the Universal Web
+    /// API's `misere` variant.
+    misere: Option<Box<dyn Session>>,
 }
 
 /// The comment lines (`//` or `#`) that open the definition file `spec`, if it is one.
@@ -169,12 +173,20 @@ impl Served {
         no_db: bool,
     ) -> anyhow::Result<Served> {
         let progress = Progress::budget(limit);
-        let how = How {
+        let mut how = How {
             options: Options { max_memory, progress: progress.clone(), ..Options::default() },
             database: if no_db { Database::Off } else { Database::SavedOrSearch },
             ..How::default()
         };
-        Ok(Served { session: catalog.open(spec, &how)?, progress, deadline: None, notes: notes(spec) })
+        let mut session = catalog.open(spec, &how)?;
+        let mut misere = None;
+        if uwapi::offers_misere(session.as_ref()) {
+            // Two sessions of one game share its memory budget (and the request's clock).
+            how.options.max_memory = max_memory / 2;
+            session = catalog.open(spec, &how)?;
+            misere = Some(catalog.open(spec, &How { misere: true, ..how })?);
+        }
+        Ok(Served { session, progress, deadline: None, notes: notes(spec), misere })
     }
 
     /// Name, kind, description, start position, players, a puzzle's words (its move's verb, its

@@ -6,7 +6,7 @@
 //! - `/uwapi/GAME/VARIANT/`: the variant's start and its board's drawing data (AutoGUI);
 //! - `/uwapi/GAME/VARIANT/positions/?p=POSITION`: value, remoteness and every move, sorted
 //!   best first, each with its `moveValue` and `deltaRemoteness` as UWAPI's `server.py` works
-//!   them out;
+//!   them out, from the game's saved database where there is one (`source` says which);
 //! - `/uwapi/GAME/VARIANT/instructions/`: the game's own description, as markdown.
 //!
 //! A position is written `T_BOARD~TEXT`: `T` the player to move (1 or 2; a game that does
@@ -15,13 +15,17 @@
 //! the game writes it, every byte outside `[A-Za-z0-9.-]` written `_XX` (hex). GamesmanUni
 //! pastes the position into `?p=` unescaped, so nothing in it may mean anything in a URL.
 //!
-//! The board is derived from what the game already draws ([`Session::grid`]): a move that a
-//! cell's click makes is a point on that cell (the cell where the child differs, for a
-//! column of Connect-Four), a move named `r:c-r:c` a line (a domino placed, a row taken) or
-//! an arrow (a piece moved), a move that empties one cell and fills another an arrow, a move
-//! that changes one cell a point there; any other move is listed as a button. The only
-//! per-game data are the sizes and starts offered as variants and two board shapes
-//! ([`variants_of`], [`layout`]).
+//! The board is derived from what the game already draws ([`Session::grid`]): a move that
+//! slides a piece into an empty cell is an arrow (an 8-puzzle tile into the blank), a move
+//! named `r:c-off` an arrow off the board, a move that a cell's click makes a point on that
+//! cell (the cell where the child differs, for a column of Connect-Four), a move named
+//! `r:c-r:c` a line (a domino placed, a row taken) or an arrow (a piece moved), a move that
+//! changes one cell a point there; any other move is listed as a button. The only per-game
+//! data are the sizes and starts offered as variants, two board shapes and the edges pieces
+//! leave the board by ([`variants_of`], [`layout`], [`exits`]).
+//!
+//! An impartial game has a `misere` variant too: the same start, played misère (whoever
+//! makes the last move loses), its values from the misère game ([`offers_misere`]).
 
 use super::{Reply, Served, error, game_error};
 use crate::catalog::Session;
@@ -44,6 +48,32 @@ pub fn served_id(public: &str) -> String {
     match public.strip_suffix(RENAMED) {
         Some(base) if RESERVED.contains(&base) => base.to_string(),
         _ => public.to_string(),
+    }
+}
+
+/// The id of the misère variant.
+pub const MISERE: &str = "misere";
+
+/// Does the game offer a misère variant? Every impartial game but Notakto, whose rule is
+/// already the misère form of a game (three X in a row loses): played misère it would be
+/// "three X in a row wins", which the first player wins at the fifth move.
+pub fn offers_misere(session: &dyn Session) -> bool {
+    session.kind() == Kind::Impartial && session.info().name != "notakto"
+}
+
+/// The edge a piece leaves the board by, by game and piece (its cell's text): a move
+/// `r:c-off` is drawn as an arrow to a point beyond that edge.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Edge {
+    North,
+    East,
+}
+
+fn exits(name: &str) -> &'static [(&'static str, Edge)] {
+    match name {
+        // Dodgem: X's cars leave east, O's north.
+        "dodgem" => &[("x", Edge::East), ("o", Edge::North)],
+        _ => &[],
     }
 }
 
@@ -101,8 +131,29 @@ fn variants_of(name: &str) -> &'static [(&'static str, &'static str, &'static st
     }
 }
 
-/// Where each cell of a `rows` × `cols` grid is drawn: (width, height, centers).
+/// Where each cell of a `rows` × `cols` grid is drawn: (width, height, centers). A game with
+/// [`exits`] has a margin of one cell beyond each edge pieces leave by, and after the cells'
+/// centers one point beyond that edge for each row (east) or column (north), in order: the
+/// targets of the moves off the board ([`off_target`]).
 fn layout(name: &str, rows: usize, cols: usize) -> (f64, f64, Vec<[f64; 2]>) {
+    let edges: Vec<Edge> = exits(name).iter().map(|e| e.1).collect();
+    if !edges.is_empty() {
+        let top = if edges.contains(&Edge::North) { 1.0 } else { 0.0 };
+        let right = if edges.contains(&Edge::East) { 1.0 } else { 0.0 };
+        let mut centers = Vec::with_capacity(rows * cols + rows + cols);
+        for r in 0..rows {
+            for c in 0..cols {
+                centers.push([c as f64 + 0.5, r as f64 + 0.5 + top]);
+            }
+        }
+        if right > 0.0 {
+            centers.extend((0..rows).map(|r| [cols as f64 + 0.5, r as f64 + 0.5 + top]));
+        }
+        if top > 0.0 {
+            centers.extend((0..cols).map(|c| [c as f64 + 0.5, 0.5]));
+        }
+        return (cols as f64 + right, rows as f64 + top, centers);
+    }
     let row_step = 0.866;
     let mut centers = Vec::with_capacity(rows * cols);
     for r in 0..rows {
@@ -308,6 +359,19 @@ fn wrangle(puzzle: bool, here_remoteness: i64, here_turn: u8, turns: &[u8], move
     moves.sort_by_key(|m| (rank(m.move_value), m.delta));
 }
 
+/// The index in [`layout`]'s centers of the point beyond the edge that the piece in cell
+/// `at` leaves by, if the game has one for it.
+fn off_target(name: &str, grid: &Board, at: usize) -> Option<usize> {
+    let (r, c) = (at / grid.cols.max(1), at % grid.cols.max(1));
+    let edge = exits(name).iter().find(|(piece, _)| grid.cells[at].eq_ignore_ascii_case(piece))?.1;
+    let n = grid.rows * grid.cols;
+    let east = exits(name).iter().any(|e| e.1 == Edge::East);
+    match edge {
+        Edge::East => Some(n + r),
+        Edge::North => Some(n + if east { grid.rows } else { 0 } + c),
+    }
+}
+
 /// Where each move is drawn on the board (`None`: listed as a button), in the order of
 /// `moves` ((name, child text, child's grid)).
 fn board_moves(
@@ -317,6 +381,7 @@ fn board_moves(
     moves: &[(String, String, Option<Board>)],
 ) -> Vec<Option<String>> {
     let n = grid.cells.len();
+    let game = &session.info().name;
     // The cells whose click makes each move.
     let mut clicked: Vec<Vec<usize>> = vec![Vec::new(); moves.len()];
     if n <= 1024 {
@@ -347,6 +412,29 @@ fn board_moves(
                 Some(c) => (0..n).filter(|&i| grid.cells[i] != c.cells[i]).collect(),
                 None => Vec::new(),
             };
+            // A piece that slides into an empty cell: an arrow from it to where it goes.
+            if let (Some(c), [a, b]) = (child, &changed[..]) {
+                let slides = |from: usize, to: usize| {
+                    !is_empty_cell(&grid.cells[from])
+                        && is_empty_cell(&c.cells[from])
+                        && c.cells[to] == grid.cells[from]
+                };
+                if slides(*a, *b) {
+                    return Some(format!("M_{a}_{b}_x"));
+                }
+                if slides(*b, *a) {
+                    return Some(format!("M_{b}_{a}_x"));
+                }
+            }
+            // A piece that leaves the board: an arrow out, beyond its edge.
+            if let Some((from, "off")) = name.split_once('-')
+                && let Some((r, c)) = from.split_once(':')
+                && let (Ok(r), Ok(c)) = (r.trim().parse::<usize>(), c.trim().parse::<usize>())
+                && let Some(at) = cell(r, c)
+                && let Some(to) = off_target(game, grid, at)
+            {
+                return Some(format!("M_{at}_{to}_x"));
+            }
             if !cells.is_empty() {
                 let at = cells.iter().copied().find(|i| changed.contains(i)).unwrap_or(cells[0]);
                 return Some(format!("A_t_{at}_x"));
@@ -359,23 +447,8 @@ fn board_moves(
                 });
                 return Some(if line { format!("L_{i}_{j}_x") } else { format!("M_{i}_{j}_x") });
             }
-            let c = child?;
             match changed[..] {
                 [i] => Some(format!("A_t_{i}_x")),
-                [a, b] => {
-                    let slides = |from: usize, to: usize| {
-                        !is_empty_cell(&grid.cells[from])
-                            && is_empty_cell(&c.cells[from])
-                            && c.cells[to] == grid.cells[from]
-                    };
-                    if slides(a, b) {
-                        Some(format!("M_{a}_{b}_x"))
-                    } else if slides(b, a) {
-                        Some(format!("M_{b}_{a}_x"))
-                    } else {
-                        None
-                    }
-                }
                 _ => None,
             }
         })
@@ -405,6 +478,12 @@ impl Served {
             {
                 out.push((id.to_string(), name.to_string(), p));
             }
+        }
+        if self.misere.is_some()
+            && let Some((_, _, start)) = out.first()
+        {
+            let start = start.clone();
+            out.push((MISERE.into(), "Misère: whoever makes the last move loses".into(), start));
         }
         out
     }
@@ -505,9 +584,12 @@ impl Served {
                 }))
             }
             Route::Instructions(v) => {
-                s.uw_variant(v)?;
+                let (vid, _, _) = s.uw_variant(v)?;
                 let info = s.session.info();
                 let mut md = format!("# {}\n\n{}\n", info.name, info.description);
+                if vid == MISERE && s.misere.is_some() {
+                    md.push_str("\nPlayed misère: whoever makes the last move loses.\n");
+                }
                 if let Some(notes) = &s.notes {
                     md.push_str("\n```\n");
                     md.push_str(notes);
@@ -516,23 +598,40 @@ impl Served {
                 Ok(json!({ "instructions": md }))
             }
             Route::Position(v, p, search) => {
-                let (_, _, start) = s.uw_variant(v)?;
-                if !search {
-                    let before = s.progress.tighten(std::time::Duration::ZERO);
-                    let answer = s.uw_position(p.as_deref(), &start, true);
-                    s.progress.restore(before);
-                    return answer;
+                let (vid, _, start) = s.uw_variant(v)?;
+                // The misère variant: its game answers, in the place of the game's own.
+                let Some(misere) = s.misere.as_mut().filter(|_| vid == MISERE) else {
+                    return s.uw_answer(p.as_deref(), &start, *search, last_try);
+                };
+                std::mem::swap(&mut s.session, misere);
+                let answer = s.uw_answer(p.as_deref(), &start, *search, last_try);
+                if answer.is_err() {
+                    s.session.reset();
                 }
-                // A last try gives the search half its time: a search that looks at its clock
-                // seldom still ends, and the answer is `unsolved`, before the server's limit.
-                let before = if last_try { s.progress.time_left().map(|t| s.progress.tighten(t / 2)) } else { None };
-                let answer = s.uw_position(p.as_deref(), &start, last_try);
-                if let Some(b) = before {
-                    s.progress.restore(b);
+                if let Some(misere) = s.misere.as_mut() {
+                    std::mem::swap(&mut s.session, misere);
                 }
                 answer
             }
         })
+    }
+
+    /// A position's answer (see [`Route::Position`]).
+    fn uw_answer(&mut self, p: Option<&str>, start: &str, search: bool, last_try: bool) -> Result<Json, Reply> {
+        if !search {
+            let before = self.progress.tighten(std::time::Duration::ZERO);
+            let answer = self.uw_position(p, start, true);
+            self.progress.restore(before);
+            return answer;
+        }
+        // A last try gives the search half its time: a search that looks at its clock
+        // seldom still ends, and the answer is `unsolved`, before the server's limit.
+        let before = if last_try { self.progress.time_left().map(|t| self.progress.tighten(t / 2)) } else { None };
+        let answer = self.uw_position(p, start, last_try);
+        if let Some(b) = before {
+            self.progress.restore(b);
+        }
+        answer
     }
 
     fn uw_position(&mut self, p: Option<&str>, start: &str, last_try: bool) -> Result<Json, Reply> {
@@ -558,6 +657,7 @@ impl Served {
             (_, Some(r)) => i64::from(r),
             _ => FINITE_UNKNOWN,
         };
+        let source = self.session.source(&pos).map_err(game_error)?;
         let (value, here_r) = match self.session.value(&pos) {
             Ok((sol, _)) => (sol.value.as_str(), remoteness(sol.value.as_str(), sol.remoteness)),
             Err(e) if gives_up(&e, last_try) => {
@@ -654,6 +754,7 @@ impl Served {
             "autoguiPosition": here,
             "positionValue": value,
             "remoteness": here_r,
+            "source": source,
             "moves": moves,
         }))
     }

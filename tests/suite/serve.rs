@@ -1055,4 +1055,118 @@ fn the_universal_web_api_serves_every_shipped_game_as_gamesmanuni_reads_it() {
     assert_eq!(find("hex", "3x3").0, json!("win"));
     assert_eq!(find("domineering", "4x4").0, json!("win"));
     assert_eq!(find("8-puzzle", "scrambled"), (json!("win"), json!(31)));
+
+    // Misère variants: every impartial game but Notakto has one.
+    for (id, misere) in
+        [("nim", true), ("kayles", true), ("chomp", true), ("notakto", false), ("tictactoe-gamesman", false)]
+    {
+        let (_, game) = get(&server, &format!("/uwapi/{id}/"));
+        let ids: Vec<&str> = game["variants"].as_array().unwrap().iter().map(|v| v["id"].as_str().unwrap()).collect();
+        assert_eq!(ids.contains(&"misere"), misere, "{id}: {ids:?}");
+    }
+    // Misère Nim by hand (whoever takes the last stone loses; the player to move at the empty
+    // position wins, remoteness 0): (1) must move to (), so it loses in 1; (1,1) moves to (1),
+    // a win in 2; (1,1,1) can only move to (1,1), a loss in 3. (2) takes one to leave (1), a
+    // win in 2; (1,2) moves to (1), a win in 2; (2,2) moves only to (1,2) or (2), both wins for
+    // the opponent in 2: a loss in 3. In normal play (1,1,1) is a win in 3 (to (1,1), a loss in
+    // 2) and (1,1) a loss in 2: the two variants' answers differ where they must.
+    let value = |v: &str, p: &str| {
+        let (code, a) = get(&server, &format!("/uwapi/nim/{v}/positions/?p={p}"));
+        assert_eq!(code, 200, "nim/{v} at {p}: {a}");
+        (a["positionValue"].as_str().unwrap().to_string(), a["remoteness"].as_i64().unwrap())
+    };
+    assert_eq!(value("misere", "1,1,1"), ("lose".to_string(), 3));
+    assert_eq!(value("misere", "1,1"), ("win".to_string(), 2));
+    assert_eq!(value("misere", "2,2"), ("lose".to_string(), 3));
+    assert_eq!(value("regular", "1,1,1"), ("win".to_string(), 3));
+    assert_eq!(value("regular", "1,1"), ("lose".to_string(), 2));
+}
+
+/// The board's moves for the 8-puzzle and Dodgem: each tile slides by an arrow from its cell
+/// to the blank, each car by an arrow to its cell, or off the board to a point beyond the edge
+/// it leaves by (X's east, O's north), which is one of the theme's centers.
+#[test]
+fn slides_and_moves_off_the_board_are_arrows() {
+    let server = serve(&["8-puzzle", "dodgem"]);
+    let moves = |game: &str, v: &str, p: &str| -> Vec<(String, String)> {
+        let (code, a) = get(&server, &format!("/uwapi/{game}/{v}/positions/?p={}", enc(p)));
+        assert_eq!(code, 200, "{game} at {p}: {a}");
+        let mut m: Vec<(String, String)> = a["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["move"].as_str().unwrap().to_string(), m["autoguiMove"].as_str().unwrap().to_string()))
+            .collect();
+        m.sort();
+        m
+    };
+    let pairs = |l: &[(&str, &str)]| -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = l.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        v.sort();
+        v
+    };
+    // 867/254/3.1: the blank is cell 7 (row 2, column 1); tiles 5 (cell 4), 3 (cell 6) and 1
+    // (cell 8) slide into it.
+    assert_eq!(
+        moves("8-puzzle", "scrambled", "867/254/3.1"),
+        pairs(&[("5", "M_4_7_x"), ("3", "M_6_7_x"), ("1", "M_8_7_x")])
+    );
+    // Dodgem's centers: the 9 cells, then a point east of each row (9, 10, 11), then one north of
+    // each column (12, 13, 14).
+    let (_, var) = get(&server, "/uwapi/dodgem/regular/");
+    let theme = &var["imageAutoGUIData"]["themes"]["gamesman"];
+    let centers: Vec<[f64; 2]> =
+        theme["centers"].as_array().unwrap().iter().map(|c| [c[0].as_f64().unwrap(), c[1].as_f64().unwrap()]).collect();
+    assert_eq!(centers.len(), 15, "{theme}");
+    let cell = |i: usize| centers[i];
+    for r in 0..3 {
+        // East of row r: one cell right of its last cell, at its height.
+        assert_eq!(cell(9 + r), [cell(3 * r + 2)[0] + 1.0, cell(3 * r + 2)[1]], "{theme}");
+    }
+    for c in 0..3 {
+        // North of column c: one cell above its first cell.
+        assert_eq!(cell(12 + c), [cell(c)[0], cell(c)[1] - 1.0], "{theme}");
+    }
+    // ..x/x../.oo, X to move: the car at 0:2 (cell 2) leaves east of row 0 (point 9).
+    assert_eq!(
+        moves("dodgem", "regular", "..x/x../.oo"),
+        pairs(&[
+            ("0,2-off", "M_2_9_x"),
+            ("0,2-1,2", "M_2_5_x"),
+            ("1,0-1,1", "M_3_4_x"),
+            ("1,0-0,0", "M_3_0_x"),
+            ("1,0-2,0", "M_3_6_x"),
+        ])
+    );
+    // o.x/x../..o, O to move: the car at 0:0 (cell 0) leaves north of column 0 (point 12).
+    assert_eq!(
+        moves("dodgem", "regular", "o.x/x../..o o"),
+        pairs(&[("0,0-off", "M_0_12_x"), ("0,0-0,1", "M_0_1_x"), ("2,2-1,2", "M_8_5_x"), ("2,2-2,1", "M_8_7_x")])
+    );
+}
+
+/// A position of the Universal Web API comes from the saved database where there is one,
+/// as the page's does: Quixo 3×3 saved here, its answers marked `database` and their values
+/// those of the independent solver (tests/data/quixo3.jsonl); without the database, `search`.
+#[test]
+fn the_universal_web_api_reads_the_saved_database() {
+    let dir = common::temp_dir("serve-uwapi-db");
+    let out = bin().args(["solve", "quixo", "3x3", "--save"]).env("XDG_CACHE_HOME", &dir).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let oracle = common::known(include_str!("../data/quixo3.jsonl"));
+    let saved = serve_cached(&["quixo"], &dir);
+    let searched = serve_with(&["quixo"], &[]);
+    for k in oracle.iter().step_by(997) {
+        let path = format!("/uwapi/quixo/3x3/positions/?p={}", enc(&k.position));
+        let (code, a) = get(&saved, &path);
+        assert_eq!(code, 200, "{}: {a}", k.position);
+        assert_eq!(a["source"], "database", "{}: {a}", k.position);
+        assert_eq!(a["positionValue"], k.value.as_str(), "{}: {a}", k.position);
+        assert_eq!(a["remoteness"].as_i64(), Some(k.remoteness.map_or(-200, i64::from)), "{}: {a}", k.position);
+        let (code, b) = get(&searched, &path);
+        assert_eq!(code, 200, "{}: {b}", k.position);
+        assert_eq!(b["source"], "search", "{}: {b}", k.position);
+    }
+    drop((saved, searched));
+    let _ = std::fs::remove_dir_all(&dir);
 }
