@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // The browser walk: GamesmanUni (the GamesCrafters' web front end), built unchanged but for its
 // API base, over `gamesman serve`'s Universal Web API, in headless Chromium. For every game the
-// server lists under /uwapi/ (its first variant), it opens the game's page, checks that the
-// board shows, then clicks the best move (the first of the answer's moves, sorted best first)
+// server lists under /uwapi/ (its default variant, and the next where the default starts
+// over; --variant ID: that variant, in the games that have it), it opens the game's page,
+// checks that the board shows, then clicks the best move (the first of the answer's moves, sorted best first)
 // until the game ends or --clicks clicks, and records: loaded, clicks, finished, the Visual
 // Value History's links, the console's errors. Not part of CI: it needs npm, a network for the
 // first run, and minutes.
 //
-//   node scripts/gamesmanuni-walk.mjs SCRATCH [--uni DIR] [--gamesman BIN] [--games a,b]
+//   node scripts/gamesmanuni-walk.mjs SCRATCH [--uni DIR] [--gamesman BIN] [--games a,b] [--variant ID]
 //        [--clicks 40] [--time-limit 10] [--cache DIR] [--shots DIR] [--json FILE]
 //
 // SCRATCH: a folder of your own, outside this repository. GamesmanUni is cloned into
@@ -231,7 +232,9 @@ try {
         if (only && !only.includes(g.id)) continue;
         const info = await getJson(`${g.id}/`);
         // The default variant; where it starts over (a puzzle that starts solved), the next too.
-        for (const v of info.variants.slice(0, 2)) {
+        const wanted = opt("variant", null);
+        const variants = wanted ? info.variants.filter((v) => v.id === wanted) : info.variants.slice(0, 2);
+        for (const v of variants) {
             const rec = await walk(g, v.id, null, maxClicks);
             records.push(rec);
             console.error(`${rec.id}/${rec.variant}: loaded ${rec.loaded}, ${rec.clicks} clicks, finished ${rec.finished}, VVH ${rec.vvh} (${rec.vvhLinks} links), ${rec.errors.length} errors`);
