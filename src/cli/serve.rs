@@ -24,6 +24,10 @@ pub struct ServeArgs {
     /// Memory budget in MiB for each game's solver tables
     #[arg(long, value_name = "MIB", default_value_t = 512)]
     max_memory: usize,
+    /// Memory budget in MiB for the answers kept to be given again (all games together; 0
+    /// keeps none). Default: a sixteenth of --max-memory
+    #[arg(long, value_name = "MIB")]
+    cache_memory: Option<usize>,
     /// Read no saved database: always search
     #[arg(long)]
     no_db: bool,
@@ -76,6 +80,9 @@ pub fn run(args: ServeArgs) -> Result<i32> {
     let config = Config {
         time_limit: Duration::from_secs_f64(args.time_limit),
         max_memory: args.max_memory.saturating_mul(1 << 20),
+        cache_memory: args
+            .cache_memory
+            .map_or(args.max_memory.saturating_mul(1 << 20) / 16, |m| m.saturating_mul(1 << 20)),
         workers: args.workers.map_or(defaults.workers, usize::from),
         searches: args.searches.map_or(defaults.searches, usize::from),
         max_connections: args.max_connections.map_or_else(connection_bound, |n| n as usize),

@@ -14,6 +14,10 @@
 //!   time, with the full per-request limit ([`Config::time_limit`]); past that bound it is
 //!   answered at once with 503 and `Retry-After`.
 //!
+//! A position's answer (and a move's) is kept once given whole, in a cache bounded by bytes
+//! ([`Config::cache_memory`], `cache.rs`): asked again, it is answered on the HTTP side from
+//! there, without a game thread (with the header `x-gamesman-cache: hit`).
+//!
 //! Every request is answered within the limit (plus a tenth): past it the reply is 503
 //! even if a game thread is still busy. The game thread stops too: each job carries the
 //! request's deadline (its arrival and the limit), which its solvers' clock
@@ -35,8 +39,11 @@
 //! Every answer carries `Access-Control-Allow-Origin: *`, so that a page served from
 //! elsewhere may call it.
 
+mod cache;
 mod http;
 mod uwapi;
+
+use cache::Cache;
 
 use crate::catalog::{Catalog, Database, How, Session};
 use crate::game::{GameError, Value};
@@ -385,6 +392,8 @@ pub struct Config {
     pub quick: Duration,
     /// Memory for each game's solver tables, all its copies together.
     pub max_memory: usize,
+    /// Memory for the cache of answers already given (all games together; 0: none kept).
+    pub cache_memory: usize,
     /// Quick game threads.
     pub workers: usize,
     /// Searches at once (game threads of the search pool); more are answered 503.
@@ -405,6 +414,7 @@ impl Default for Config {
             time_limit: Duration::from_secs(10),
             quick: Duration::from_millis(200),
             max_memory: 512 << 20,
+            cache_memory: (512 << 20) / 16,
             workers: cores.max(2),
             searches: cores.max(1),
             max_connections: 512,
@@ -532,25 +542,60 @@ impl Pool {
     }
 }
 
-/// The server's state: its two pools, and its limits.
+/// The server's state: its two pools, the answers kept, and its limits.
 struct Pools {
     quick: Pool,
     search: Pool,
+    cache: Cache,
     config: Config,
 }
 
-fn json_response(status: u16, body: Json) -> axum::response::Response {
-    use axum::response::IntoResponse;
+/// `body` as text, or a 413 where it is longer than [`MAX_REPLY`].
+fn json_text(status: u16, body: &Json) -> (u16, String) {
     let text = body.to_string();
-    let (status, text) = if text.len() > MAX_REPLY {
+    if text.len() > MAX_REPLY {
         let (s, b) =
             error(413, format!("the answer is {} MiB, more than the {} MiB served", text.len() >> 20, MAX_REPLY >> 20));
         (s, b.to_string())
     } else {
         (status, text)
-    };
+    }
+}
+
+fn text_response(status: u16, text: axum::body::Bytes) -> axum::response::Response {
+    use axum::response::IntoResponse;
     let status = axum::http::StatusCode::from_u16(status).unwrap_or(axum::http::StatusCode::INTERNAL_SERVER_ERROR);
     (status, [(axum::http::header::CONTENT_TYPE, "application/json")], text).into_response()
+}
+
+fn json_response(status: u16, body: Json) -> axum::response::Response {
+    let (status, text) = json_text(status, &body);
+    text_response(status, text.into())
+}
+
+/// The cache's key for `job`'s answer, if its answer is one to keep: a position's, a move's
+/// (the others depend on more than the request, or are cheap).
+fn cache_key(job: &Job) -> Option<String> {
+    match job {
+        Job::Position { game, p } => Some(format!("{:?}", ("position", game, p))),
+        Job::Play { game, p, m } => Some(format!("{:?}", ("play", game, p, m))),
+        _ => None,
+    }
+}
+
+/// A game thread's reply, kept in the cache under `key` where it is a whole answer: 200, and
+/// no remoteness left out (a search cut short by the time limit is not what a later
+/// request with time to spare would be told).
+fn answered(pools: &Pools, key: Option<&str>, status: u16, body: Json) -> axum::response::Response {
+    let (status, text) = json_text(status, &body);
+    let text = axum::body::Bytes::from(text);
+    if let Some(key) = key
+        && status == 200
+        && body.get("remoteness_note").is_none_or(Json::is_null)
+    {
+        pools.cache.put(key, text.clone());
+    }
+    text_response(status, text)
 }
 
 fn busy(seconds: u64, why: &str) -> axum::response::Response {
@@ -573,9 +618,17 @@ async fn ask(pools: &Pools, job: Job) -> axum::response::Response {
     let stopped = || json_response(500, json!({ "error": "a game thread stopped" }));
     let late =
         || busy(retry, &format!("the search did not end within this server's limit of {:.1} s", limit.as_secs_f64()));
+    let key = cache_key(&job);
+    if let Some(key) = &key
+        && let Some(text) = pools.cache.get(key)
+    {
+        let mut r = text_response(200, text);
+        r.headers_mut().insert("x-gamesman-cache", axum::http::HeaderValue::from_static("hit"));
+        return r;
+    }
     let Some(rx) = pools.quick.ask(job.clone(), stop) else { return stopped() };
     match tokio::time::timeout_at(deadline, rx).await {
-        Ok(Ok(Answer::Reply((status, body)))) => return json_response(status, body),
+        Ok(Ok(Answer::Reply((status, body)))) => return answered(pools, key.as_deref(), status, body),
         Ok(Ok(Answer::TooSlow)) => {}
         Ok(Err(_)) => return stopped(),
         Err(_) => return late(),
@@ -587,7 +640,7 @@ async fn ask(pools: &Pools, job: Job) -> axum::response::Response {
         );
     };
     match tokio::time::timeout_at(deadline, rx).await {
-        Ok(Ok(Answer::Reply((status, body)))) => json_response(status, body),
+        Ok(Ok(Answer::Reply((status, body)))) => answered(pools, key.as_deref(), status, body),
         Ok(Ok(Answer::TooSlow)) | Ok(Err(_)) => stopped(),
         Err(_) => match job {
             // A position of the Universal Web API is answered all the same, every value
@@ -667,7 +720,7 @@ pub fn run(
     let names: Vec<String> = games.iter().map(|(n, _)| n.clone()).collect();
     let quick = Pool::start(config.workers, usize::MAX, true, &catalog, &games, &config)?;
     let search = Pool::start(config.searches, config.searches, false, &catalog, &games, &config)?;
-    let pools = Arc::new(Pools { quick, search, config: config.clone() });
+    let pools = Arc::new(Pools { quick, search, cache: Cache::new(config.cache_memory), config: config.clone() });
 
     type Params = Query<HashMap<String, String>>;
     type St = State<Arc<Pools>>;

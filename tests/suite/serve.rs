@@ -296,6 +296,102 @@ fn a_long_search_does_not_hold_up_other_requests_and_ends_at_the_limit() {
     assert!(body["error"].is_string(), "{body}");
 }
 
+/// Tic-tac-toe solved here by plain search over the board, independent of the game's
+/// script: every position reachable from the empty board (x first), each with its value for
+/// the player to move (1 win, 0 tie, -1 lose) and its remoteness.
+fn tic_tac_toe_by_hand() -> std::collections::BTreeMap<String, (i8, u32)> {
+    fn won(b: &[u8; 9]) -> bool {
+        const LINES: [[usize; 3]; 8] =
+            [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+        LINES.iter().any(|l| b[l[0]] != b'.' && b[l[0]] == b[l[1]] && b[l[1]] == b[l[2]])
+    }
+    fn solve(b: &mut [u8; 9], turn: u8, all: &mut std::collections::BTreeMap<String, (i8, u32)>) -> (i8, u32) {
+        let text = String::from_utf8(b.to_vec()).unwrap();
+        if let Some(&v) = all.get(&text) {
+            return v;
+        }
+        // The last move made a line: the player to move has lost; a full board is a tie.
+        let v = if won(b) {
+            (-1, 0)
+        } else if !b.contains(&b'.') {
+            (0, 0)
+        } else {
+            let mut children = Vec::new();
+            for i in 0..9 {
+                if b[i] == b'.' {
+                    b[i] = turn;
+                    children.push(solve(b, if turn == b'x' { b'o' } else { b'x' }, all));
+                    b[i] = b'.';
+                }
+            }
+            let best = children.iter().map(|c| -c.0).max().unwrap();
+            let r = children.iter().filter(|c| -c.0 == best).map(|c| c.1);
+            // A win by the quickest way, a loss by the slowest, a tie by the quickest.
+            (best, 1 + if best == -1 { r.max() } else { r.min() }.unwrap())
+        };
+        all.insert(text, v);
+        v
+    }
+    let mut all = std::collections::BTreeMap::new();
+    solve(&mut [b'.'; 9], b'x', &mut all);
+    all
+}
+
+/// GET `path` once, on a connection of its own: (status, the head in lower case, the body).
+fn get_head(server: &Server, path: &str) -> (u16, String, Json) {
+    let (code, head, body) =
+        raw(server, format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
+    (code, head, serde_json::from_str(&body).unwrap_or(Json::String(body)))
+}
+
+#[test]
+fn answers_from_the_cache_are_the_answers_of_a_server_without_one() {
+    let all = tic_tac_toe_by_hand();
+    assert_eq!(all.len(), 5478, "tic-tac-toe's positions reachable from the empty board");
+    let cached = serve(&["tictactoe"]);
+    let uncached = serve_with(&["tictactoe"], &["--cache-memory", "0"]);
+    let words = |v: i8| match v {
+        1 => "win",
+        0 => "tie",
+        _ => "lose",
+    };
+    // A sample from across the game (every 23rd position, the game's ends among them), and
+    // the start position by default.
+    let mut paths: Vec<(String, Option<(i8, u32)>)> = vec![("/api/tictactoe/position".into(), all.get("........."))]
+        .into_iter()
+        .map(|(p, v)| (p, v.copied()))
+        .collect();
+    for (text, v) in all.iter().step_by(23) {
+        paths.push((format!("/api/tictactoe/position?p={text}"), Some(*v)));
+    }
+    paths.push(("/api/tictactoe/play?p=x...o....&m=0:1".into(), None));
+    let mut hits = 0;
+    for (path, by_hand) in &paths {
+        let (code, head, plain) = get_head(&uncached, path);
+        assert_eq!(code, 200, "{path}: {plain}");
+        assert!(!head.contains("x-gamesman-cache"), "{path}: a server without a cache said {head}");
+        if let Some((value, remoteness)) = by_hand {
+            assert_eq!((&plain["value"], &plain["remoteness"]), (&json!(words(*value)), &json!(remoteness)), "{path}");
+        }
+        // Asked twice: the second time from the cache, the same answer both times.
+        for round in 0..2 {
+            let (code, head, answer) = get_head(&cached, path);
+            assert_eq!((code, &answer), (200, &plain), "{path}, round {round}");
+            if round == 1 {
+                assert!(head.contains("\r\nx-gamesman-cache: hit"), "{path}: not from the cache: {head}");
+                hits += 1;
+            }
+        }
+    }
+    assert_eq!(hits, paths.len());
+    // A 4xx is not kept: asked again, the same error, from a game thread.
+    for _ in 0..2 {
+        let (code, head, _) = get_head(&cached, "/api/tictactoe/position?p=xxxxxxxxx");
+        assert_eq!(code, 400);
+        assert!(!head.contains("x-gamesman-cache"), "{head}");
+    }
+}
+
 /// Closed by the server: end of file, a reset, or an error status before closing.
 fn closed(c: &mut std::net::TcpStream) -> bool {
     // Long enough for a server starved by a loaded machine: what matters is that it closes.
