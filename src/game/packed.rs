@@ -118,10 +118,10 @@ pub trait PartBox: Send + Sync {
 
 /// A two-player game's positions reachable from one root, packed in 128 bits: an optional
 /// capability ([`crate::game::Game::packed_play`]) for the searches of value and remoteness
-/// on keys, natively, with tables of keys: the full search (`src/solve/value_packed.rs`) and
-/// the value-first search with its depth-bounded remoteness searches
-/// (`src/solve/quick_packed.rs`), where the fallback searches the game's own positions
-/// (`src/solve/value.rs`, `src/solve/quick.rs`). The value-first search tries children in the
+/// on keys, natively, with tables of keys: the full search (`src/solve/value.rs`) and the
+/// value-first search with its depth-bounded remoteness searches (`src/solve/quick.rs`), each
+/// run over the keys (`KeySpace` in `src/solve/space.rs`) where the game packs its positions,
+/// and over the game's own positions otherwise. The value-first search tries children in the
 /// order [`PackedPlay::children`] lists them among those with as many replies: a game lists
 /// them as its `children` does (the board's centre first).
 ///

@@ -285,7 +285,7 @@ impl<G: Game> NimberSearch<G> {
             }
             None => {}
         }
-        super::check_fanout(&*self.game, pos, self.budget)?;
+        super::solution::check_fanout(&*self.game, pos, self.budget)?;
         let children = self.game.children(pos)?;
         if children.is_empty() {
             if self.game.stalemate() != Value::Lose {
