@@ -1,6 +1,6 @@
 //! Cram on 64-bit keys: the [`crate::game::packed::PackedSum`] of an impartial domino board (`moves:
 //! Domino(Either)`) of at most 64 cells, for the Grundy search on keys
-//! (`src/solve/nimber_packed.rs`).
+//! (`src/solve/nimber.rs`).
 //!
 //! A key is the set of **empty** cells of the board, cell (r, c) at bit `r * w + c`, where
 //! `w` is the board's shorter side (a board wider than tall is turned a quarter, which

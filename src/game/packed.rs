@@ -55,7 +55,7 @@ pub trait Packed<P> {
 /// The game splits a key into its **parts**, each in canonical form (one key for every
 /// position equal to it under the game's symmetries, so that equal parts meet in the
 /// solver's table), lists a part's children as keys (sums again, not canonical), and counts
-/// a part's moves. The nimber search (`src/solve/nimber_packed.rs`) then runs on keys with a
+/// a part's moves. The nimber search (`src/solve/nimber.rs`) then runs on keys with a
 /// table of `u64`, natively, where the fallback asks `split`, `canonical`, `children` and
 /// `move_count` of the game's own positions.
 ///

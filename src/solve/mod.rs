@@ -12,8 +12,6 @@ pub mod graph;
 pub mod grundy;
 pub mod memo;
 pub mod nimber;
-pub mod nimber_packed;
-mod nimber_stop;
 pub mod part_db;
 pub mod puzzle;
 pub mod quick;
