@@ -1,6 +1,6 @@
 //! Cram on 64-bit keys: the [`crate::game::packed::PackedSum`] of an impartial domino board (`moves:
 //! Domino(Either)`) of at most 64 cells, for the Grundy search on keys
-//! (`src/solve/nimber_packed.rs`).
+//! (`src/solve/nimber.rs`).
 //!
 //! A key is the set of **empty** cells of the board, cell (r, c) at bit `r * w + c`, where
 //! `w` is the board's shorter side (a board wider than tall is turned a quarter, which
@@ -251,7 +251,7 @@ impl DominoSum {
 }
 
 /// A domino board's positions as 128-bit keys, for the full search of value and remoteness
-/// (`PackedPlay`, `src/solve/value_packed.rs`): the empty cells as a [`DominoSum`] key in the
+/// (`PackedPlay`, searched by `src/solve/value.rs`): the empty cells as a [`DominoSum`] key in the
 /// low 64 bits, and for Domineering (`per_player`) the turn in bit 64. Only the board's
 /// symmetries, the move to its corner and the cells no domino can reach change a key to its
 /// canonical form (the reductions of [`DominoSum::reduce`] keep Grundy values, not

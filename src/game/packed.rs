@@ -55,7 +55,7 @@ pub trait Packed<P> {
 /// The game splits a key into its **parts**, each in canonical form (one key for every
 /// position equal to it under the game's symmetries, so that equal parts meet in the
 /// solver's table), lists a part's children as keys (sums again, not canonical), and counts
-/// a part's moves. The nimber search (`src/solve/nimber_packed.rs`) then runs on keys with a
+/// a part's moves. The nimber search (`src/solve/nimber.rs`) then runs on keys with a
 /// table of `u64`, natively, where the fallback asks `split`, `canonical`, `children` and
 /// `move_count` of the game's own positions.
 ///
@@ -118,10 +118,10 @@ pub trait PartBox: Send + Sync {
 
 /// A two-player game's positions reachable from one root, packed in 128 bits: an optional
 /// capability ([`crate::game::Game::packed_play`]) for the searches of value and remoteness
-/// on keys, natively, with tables of keys: the full search (`src/solve/value_packed.rs`) and
-/// the value-first search with its depth-bounded remoteness searches
-/// (`src/solve/quick_packed.rs`), where the fallback searches the game's own positions
-/// (`src/solve/value.rs`, `src/solve/quick.rs`). The value-first search tries children in the
+/// on keys, natively, with tables of keys: the full search (`src/solve/value.rs`) and the
+/// value-first search with its depth-bounded remoteness searches (`src/solve/quick.rs`), each
+/// run over the keys (`KeySpace` in `src/solve/space.rs`) where the game packs its positions,
+/// and over the game's own positions otherwise. The value-first search tries children in the
 /// order [`PackedPlay::children`] lists them among those with as many replies: a game lists
 /// them as its `children` does (the board's centre first).
 ///

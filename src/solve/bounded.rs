@@ -1,6 +1,6 @@
-//! The pieces the value-first search shares between its two forms (on positions,
-//! [`super::quick`], and on keys, [`super::quick_packed`]): the ordering of children, what
-//! the depth-bounded searches have shown of a position, and the search for the least depth.
+//! The small pieces of the value-first search ([`super::quick`]): the ordering of children,
+//! what the depth-bounded searches have shown of a position, and the search for the least
+//! depth.
 
 use super::memo::Stored;
 use crate::game::Value;

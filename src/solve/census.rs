@@ -10,8 +10,8 @@
 //! moves past its solved positions too, so that it counts the whole puzzle (every position
 //! reachable from the root), even from the goal.
 
-use super::Solution;
 use super::graph::{Graph, Node};
+use super::solution::Solution;
 use crate::game::{Footprint, Game, GameResult, Kind, Value};
 use crate::progress::Progress;
 use std::collections::BTreeMap;
@@ -92,7 +92,7 @@ impl Memory {
 
 /// What the explorer learns of one position.
 fn expand<G: Game>(game: &G, pos: &G::Pos, budget: usize) -> GameResult<Node<G::Pos>> {
-    super::check_fanout(game, pos, budget)?;
+    super::solution::check_fanout(game, pos, budget)?;
     if let Some(v) = game.primitive(pos)? {
         // A puzzle's moves go on past a solved position: count the whole puzzle.
         return Ok(if game.kind() == Kind::Puzzle { Node::EndWith(v, game.children(pos)?) } else { Node::End(v) });

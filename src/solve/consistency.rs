@@ -3,7 +3,8 @@
 //! the values of the position's moves (`gamesman check` on a game with nothing to compare it
 //! with).
 
-use super::{Analyzer, Solution};
+use super::Analyzer;
+use super::solution::Solution;
 use crate::game::{Game, GameError, GameResult, Kind, Value};
 
 /// Position text on one line.

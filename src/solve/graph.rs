@@ -5,8 +5,8 @@
 //! Used by the value solver when a game turns out to be loopy (on canonical positions) and
 //! by `analyze` (on real positions, to count them).
 
-use super::Solution;
 use super::memo::{len_bytes, put_len, read_len};
+use super::solution::Solution;
 use crate::game::{Footprint, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::{DefaultHashBuilder, HashTable};

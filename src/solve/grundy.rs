@@ -41,7 +41,7 @@ pub struct GrundySolver<G: Game> {
     progress: Progress,
     visited: u64,
     budget: usize,
-    /// The value-at-a-time search ([`super::nimber`]), tried first where it is on; dropped
+    /// The search by sets of values ([`super::nimber`]), tried first where it is on; dropped
     /// for this solver's life once a game proves too deep for it.
     lv: Option<NimberSearch<G>>,
     endgame: Option<super::part_db::Endgame>,
@@ -93,7 +93,7 @@ impl<G: Game> GrundySolver<G> {
         self
     }
 
-    /// Use the value-at-a-time search first (`true`; the default for games that split) or
+    /// Use the search by sets of values first (`true`; the default for games that split) or
     /// the mex of every child only (`false`; the default for the others).
     pub fn with_value_search(mut self, on: bool) -> Self {
         self.lv = on.then(|| {
@@ -110,7 +110,7 @@ impl<G: Game> GrundySolver<G> {
         self.memo.evicted() + self.lv.as_ref().map_or(0, |lv| lv.evicted())
     }
 
-    /// Is the Grundy value of `pos` zero? The value-at-a-time search answers without
+    /// Is the Grundy value of `pos` zero? The search by sets of values answers without
     /// solving the position's hardest part exactly; otherwise, the Grundy value.
     pub fn is_zero(&mut self, pos: &G::Pos) -> GameResult<bool> {
         if let Some(lv) = self.lv.as_mut() {
@@ -123,7 +123,7 @@ impl<G: Game> GrundySolver<G> {
         Ok(self.grundy(pos)? == 0)
     }
 
-    /// The value-at-a-time search met a game too deep for it: the iterative mex from now on.
+    /// The search by sets of values met a game too deep for it: the iterative mex from now on.
     fn fall_back(&mut self) {
         if let Some(lv) = self.lv.take() {
             self.visited += lv.visited();

@@ -12,24 +12,23 @@ pub mod graph;
 pub mod grundy;
 pub mod memo;
 pub mod nimber;
-pub mod nimber_packed;
-mod nimber_stop;
 pub mod part_db;
 pub mod puzzle;
 pub mod quick;
-pub mod quick_packed;
 pub mod reach;
 pub mod sequence;
+mod solution;
+mod space;
 pub mod strategy;
 pub mod tier;
 #[cfg(feature = "mpi")]
 pub mod tier_mpi;
 pub mod value;
-pub mod value_packed;
 
 use crate::game::{Game, GameError, GameResult, Kind, Value};
 use crate::progress::Progress;
 use grundy::GrundySolver;
+pub use solution::{Solution, check_fanout};
 use value::ValueSolver;
 
 /// A remoteness search expected to examine more moves than this is skipped (the game says
@@ -38,29 +37,6 @@ pub const SEARCH_LIMIT: f64 = 3e7;
 
 /// Default memory budget for the solvers' tables.
 pub const DEFAULT_MAX_MEMORY: usize = 1 << 30;
-
-/// Refuse to expand `pos` when the positions its moves lead to could not fit in `budget`
-/// bytes: a large position with many moves (60,000 Nim heaps of 1 have 60,000 children of
-/// 60,000 heaps each) would otherwise exhaust memory before any table noticed. Small
-/// positions are not checked (it costs a call to `moves`).
-pub fn check_fanout<G: Game>(game: &G, pos: &G::Pos, budget: usize) -> GameResult<()> {
-    use crate::game::Footprint;
-    let bytes = pos.heap_bytes() + std::mem::size_of::<G::Pos>();
-    if bytes <= 4096 {
-        return Ok(());
-    }
-    let n = game.moves(pos)?.len();
-    let need = n as f64 * bytes as f64 * 2.0;
-    if need > budget as f64 {
-        return Err(GameError::OutOfMemory(format!(
-            "a position here has {n} moves, and the positions they lead to would need about {:.0} MiB, more \
-             than the memory budget of {} MiB (raise --max-memory)",
-            need / (1 << 20) as f64,
-            budget >> 20
-        )));
-    }
-    Ok(())
-}
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -99,19 +75,6 @@ impl Default for Options {
             parallel_after: None,
             endgame: None,
         }
-    }
-}
-
-/// The value of a position and its remoteness (`None` for a draw).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Solution {
-    pub value: Value,
-    pub remoteness: Option<u32>,
-}
-
-impl Solution {
-    pub fn primitive(value: Value) -> Self {
-        Solution { value, remoteness: Some(0) }
     }
 }
 

@@ -1,6 +1,6 @@
 //! An endgame database of part nimbers, built once and kept on disk: the exact nimber of every
 //! canonical part within a bound the user names (Cram: every part that fits in a box of the
-//! board), for the nimber search on keys (`nimber_packed.rs`), which asks it before it searches
+//! board), for the nimber search on keys (`nimber.rs`), which asks it before it searches
 //! a part. Generic: the game says which keys are parts within the bound
 //! ([`PackedSum::parts_within`], [`PartBox`]); this module knows nothing of dominoes.
 //!

@@ -1,62 +1,394 @@
 //! The value alone (win, lose or tie), by a depth-first search that stops at the first
-//! winning move.
+//! winning move, and the remoteness of a win or a loss by depth-bounded searches.
 //!
 //! A full solve must look at every move of every position to know the remoteness (a win is
 //! 1 + the *smallest* remoteness of its losing children). The value needs less: a position
 //! is won as soon as one move is found that leads to a loss, and its other moves need never
 //! be looked at. In a game where most positions are won (Hex, Connect-Four), that is most of
 //! the tree. Moves already known to lose for the opponent are tried first (a look in the
-//! memo), before any new position is searched.
+//! memo), before any new position is searched; then the rest fewest replies first (among
+//! equals, in the order the game lists them), an ordering dropped when siblings keep having
+//! as many replies.
 //!
-//! The memo holds one value a position. A game that turns out to be loopy (a position met
-//! again on its own search path) is left to the full solver, which finds the draws.
+//! [`ValueFirst`] is written once over a [`Space`], with the children of every position on
+//! the path in one buffer; [`QuickSolver`] runs it on a game's keys where the game packs its
+//! positions, else on its own positions. The memo holds one value a position. A game that
+//! turns out to be loopy (a position met again on its own search path) is left to the full
+//! solver, which finds the draws.
 
 use super::bounded::{Bounds, ORDERING_TRIAL, Ordering, exhausted, least_depth};
 use super::memo::Memo;
-use super::quick_packed::QuickKeys;
-use super::value_packed::{Keyed, Stop};
+use super::space::{GameSpace, KeySearch, KeySpace, Keyed, MAX_DEPTH, Space, Stop};
 use crate::game::{Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::HashSet;
 
-struct Frame<P> {
-    pos: P,
-    children: Vec<P>,
+/// A position on the value search's path: its key, where its children start in the shared
+/// buffer, what its children have shown so far.
+struct Frame<K> {
+    key: K,
+    kids: usize,
     tie: bool,
     draw: bool,
     start: u64,
-    /// What the frame held when pushed, counted against the budget.
+    /// Bytes the frame holds (its position, twice, and its children), counted against the
+    /// budget.
     bytes: usize,
 }
 
-/// Values of one game's positions, found by searches that stop at the first winning move.
-pub struct QuickSolver<G: Game> {
-    game: std::rc::Rc<G>,
-    memo: Memo<G::Pos, Value>,
-    /// What the depth-bounded searches of [`QuickSolver::remoteness`] have shown, made at
-    /// the first of them.
-    bounds: Option<Memo<G::Pos, Bounds>>,
+/// Values (and, by bounded searches, remoteness) of the positions of one [`Space`].
+pub struct ValueFirst<S: Space> {
+    space: S,
+    memo: Memo<S::Key, Value>,
+    /// What the depth-bounded searches of [`ValueFirst::remoteness`] have shown, made at the
+    /// first of them.
+    bounds: Option<Memo<S::Key, Bounds>>,
     budget: usize,
     visited: u64,
     progress: Progress,
     ordering: Ordering,
-    /// The same searches on keys, where the game packs its positions (off after
-    /// [`QuickSolver::without_keys`]).
-    keys: Keyed<QuickKeys<G::Pos>>,
+    /// The children of every position on the path, each frame's from its `kids` on (the
+    /// ones to search first last).
+    kids: Vec<S::Key>,
+    /// Children with their move counts, while they are ordered.
+    keyed: Vec<(usize, S::Key)>,
+    stack: Vec<Frame<S::Key>>,
+    /// The keys on the path (where the space [tracks it](Space::TRACKS_PATH)).
+    on_path: HashSet<S::Key>,
+    path_bytes: usize,
 }
 
-impl<G: Game> QuickSolver<G> {
-    pub fn new(game: std::rc::Rc<G>, budget: usize, progress: Progress) -> Self {
-        // The memo forgets half its entries when full; the path being searched is kept apart
-        // from it, within a quarter of the budget.
-        QuickSolver {
-            game,
+impl<P> KeySearch for ValueFirst<KeySpace<P>> {
+    type Pos = P;
+    fn pack(&self, pos: &P) -> Option<u128> {
+        self.space.pack(pos)
+    }
+    fn visited(&self) -> u64 {
+        self.visited
+    }
+    fn evicted(&self) -> u64 {
+        self.memo.evicted()
+    }
+}
+
+impl<S: Space> ValueFirst<S> {
+    /// A search of `space` whose tables keep to about `budget` bytes: the value memo three
+    /// quarters, the bounds a quarter; the path is kept apart, within a quarter.
+    pub fn new(space: S, budget: usize, progress: Progress) -> Self {
+        ValueFirst {
+            space,
             memo: Memo::new(budget / 4 * 3),
             bounds: None,
             budget,
             visited: 0,
             progress,
             ordering: Ordering::Trial(0),
+            kids: Vec::new(),
+            keyed: Vec::new(),
+            stack: Vec::new(),
+            on_path: HashSet::new(),
+            path_bytes: 0,
+        }
+    }
+
+    /// Positions expanded so far.
+    pub fn visited(&self) -> u64 {
+        self.visited
+    }
+
+    /// Memo entries dropped to keep to the budget.
+    pub fn evicted(&self) -> u64 {
+        self.memo.evicted()
+    }
+
+    /// Pop the top frame: its value is `v`.
+    fn pop(&mut self, v: Value) {
+        let frame = self.stack.pop().expect("non-empty");
+        self.path_bytes -= frame.bytes;
+        if S::TRACKS_PATH {
+            self.on_path.remove(&frame.key);
+        }
+        self.memo.insert(frame.key, v, self.visited - frame.start);
+    }
+
+    /// The value of `key`'s position for the player to move; [`Stop::Loop`] where play loops.
+    pub fn value(&mut self, key: &S::Key) -> Result<Value, Stop> {
+        let root = self.space.canonical(key)?;
+        if let Some(v) = self.memo.get(&root) {
+            return Ok(v);
+        }
+        self.stack.clear();
+        self.kids.clear();
+        self.on_path.clear();
+        self.path_bytes = 0;
+        if let Some(v) = self.open(root.clone())? {
+            self.memo.insert(root, v, 1);
+            return Ok(v);
+        }
+        // The value of the position just decided, to pass up to its parent.
+        let mut decided: Option<Value> = None;
+        loop {
+            if let Some(v) = decided.take() {
+                let top = self.stack.last_mut().expect("a decided child has a parent on the stack");
+                match v {
+                    Value::Lose => {
+                        // A move to a lost position: this one is won, whatever its other moves.
+                        self.kids.truncate(top.kids);
+                        self.pop(Value::Win);
+                        if self.stack.is_empty() {
+                            return Ok(Value::Win);
+                        }
+                        decided = Some(Value::Win);
+                        continue;
+                    }
+                    Value::Tie => top.tie = true,
+                    Value::Draw => top.draw = true,
+                    Value::Win => {}
+                }
+            }
+            let top = self.stack.last().expect("the stack holds the root until it is decided");
+            if self.kids.len() == top.kids {
+                let v = exhausted(top.tie, top.draw);
+                self.pop(v);
+                if self.stack.is_empty() {
+                    return Ok(v);
+                }
+                decided = Some(v);
+                continue;
+            }
+            let child = self.kids.pop().expect("a child");
+            if let Some(v) = self.memo.get(&child) {
+                decided = Some(v);
+                continue;
+            }
+            if S::TRACKS_PATH && self.on_path.contains(&child) {
+                return Err(Stop::Loop);
+            }
+            if let Some(v) = self.open(child.clone())? {
+                self.memo.insert(child, v, 1);
+                decided = Some(v);
+            }
+        }
+    }
+
+    /// Expand `key` (canonical): its value if the game is over there (or one of its moves is
+    /// already known to win, or every one to lose), else `None` with its frame pushed and its
+    /// canonical children on the buffer, the ones to search first last.
+    fn open(&mut self, key: S::Key) -> Result<Option<Value>, Stop> {
+        self.visited += 1;
+        self.progress.tick(self.visited, self.memo.bytes())?;
+        if let Some(v) = self.space.primitive(&key)? {
+            return Ok(Some(v));
+        }
+        let kids = self.kids.len();
+        self.space.children(&key, &mut self.kids)?;
+        if self.kids.len() == kids {
+            return Ok(Some(self.space.stalemate()));
+        }
+        // Canonical, and those known won for the opponent left out (they decide nothing).
+        let mut n = kids;
+        for i in kids..self.kids.len() {
+            let c = self.space.canonical(&self.kids[i])?;
+            match self.memo.get(&c) {
+                Some(Value::Lose) => {
+                    self.kids.truncate(kids);
+                    return Ok(Some(Value::Win));
+                }
+                Some(Value::Win) => {}
+                _ => {
+                    self.kids[n] = c;
+                    n += 1;
+                }
+            }
+        }
+        self.kids.truncate(n);
+        if n == kids {
+            // Every move leads to a position won for the opponent.
+            return Ok(Some(Value::Lose));
+        }
+        let bytes = 2 * S::bytes(&key) + self.kids[kids..].iter().map(S::bytes).sum::<usize>() + 64;
+        if !self.stack.is_empty() {
+            if !S::TRACKS_PATH && self.stack.len() >= MAX_DEPTH {
+                return Err(Stop::Loop);
+            }
+            if self.path_bytes + bytes > self.budget / 4 {
+                return Err(Stop::Error(GameError::OutOfMemory(format!(
+                    "the search went {} moves deep, and the positions on its path need more than the memory budget \
+                     (raise --max-memory)",
+                    self.stack.len() + 1
+                ))));
+            }
+        }
+        self.order(kids)?;
+        self.path_bytes += bytes;
+        if S::TRACKS_PATH {
+            self.on_path.insert(key.clone());
+        }
+        self.stack.push(Frame { key, kids, tie: false, draw: false, start: self.visited, bytes });
+        Ok(None)
+    }
+
+    /// Order the children on the buffer from `kids` on, to be taken from the end. The fewest
+    /// replies first: a position whose opponent has few moves is more often lost for them,
+    /// and smaller to search (the mobility heuristic of game-tree search); among equals, in
+    /// the order the game lists them. A game whose siblings have had the same number of
+    /// replies in every one of the first positions (Hex: every empty cell) is not ordered
+    /// further: it would pay the counting for nothing.
+    fn order(&mut self, kids: usize) -> GameResult<()> {
+        if self.ordering == Ordering::Off || self.kids.len() - kids < 2 {
+            self.kids[kids..].reverse();
+            return Ok(());
+        }
+        self.keyed.clear();
+        for c in &self.kids[kids..] {
+            self.keyed.push((self.space.move_count(c)?, c.clone()));
+        }
+        if let Ordering::Trial(t) = self.ordering {
+            let first = self.keyed[0].0;
+            self.ordering = if self.keyed.iter().any(|k| k.0 != first) {
+                Ordering::On
+            } else if t >= ORDERING_TRIAL {
+                Ordering::Off
+            } else {
+                Ordering::Trial(t + 1)
+            };
+        }
+        self.keyed.reverse();
+        self.keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+        for (slot, k) in self.kids[kids..].iter_mut().zip(self.keyed.drain(..)) {
+            *slot = k.1;
+        }
+        Ok(())
+    }
+
+    /// The remoteness of `key`'s position, whose value is `value` (a win or a loss), by
+    /// depth-bounded searches of growing depth: a position is won within d moves when one of
+    /// its moves leads to a position lost within d - 1, and lost within d when it is over and
+    /// lost, or every move leads to a position won within d - 1 (GAMESMAN's remoteness: the
+    /// first d that holds is it). A search stops at the first move that settles it, skips
+    /// children whose value is known from the value search to be the wrong one, and
+    /// remembers what each depth showed. It sees far fewer positions than the full search
+    /// where the game is short next to its width (Hex). `None` past `REMOTENESS_CAP`.
+    pub fn remoteness(&mut self, key: &S::Key, value: Value) -> Result<Option<u32>, Stop> {
+        let root = self.space.canonical(key)?;
+        let mut bounds = self.bounds.take().unwrap_or_else(|| Memo::new(self.budget / 4));
+        self.kids.clear();
+        let found = least_depth(|d| self.within(&mut bounds, &root, value, d));
+        self.bounds = Some(bounds);
+        Ok(found?)
+    }
+
+    /// Is `key`'s position (canonical) `want` (a win or a loss for the player to move)
+    /// within `d` moves?
+    fn within(&mut self, bounds: &mut Memo<S::Key, Bounds>, key: &S::Key, want: Value, d: u32) -> GameResult<bool> {
+        let b = bounds.get(key).unwrap_or(Bounds::NONE);
+        if let Some(known) = b.decided(want, d) {
+            return Ok(known);
+        }
+        if self.memo.get(key).is_some_and(|v| v != want) {
+            let mut b = b;
+            b.record(want, u32::MAX, false);
+            bounds.insert(key.clone(), b, 1);
+            return Ok(false);
+        }
+        self.visited += 1;
+        self.progress.tick(self.visited, self.memo.bytes() + bounds.bytes())?;
+        let start = self.visited;
+        let raw = self.kids.len();
+        let end = match self.space.primitive(key)? {
+            Some(v) => Some(v),
+            None => {
+                self.space.children(key, &mut self.kids)?;
+                (self.kids.len() == raw).then(|| self.space.stalemate())
+            }
+        };
+        let answer = match end {
+            // An end, or no move, is what it is at once (remoteness 0), at any depth.
+            Some(v) => Ok((v == want, if v == want { 0 } else { u32::MAX })),
+            None if d == 0 => Ok((false, 0)),
+            None => self.within_children(bounds, raw, want, d),
+        };
+        self.kids.truncate(raw);
+        let (within, depth) = answer?;
+        // The entry may have moved on below (a transposition): read it again.
+        let mut b = bounds.get(key).unwrap_or(Bounds::NONE);
+        b.record(want, depth, within);
+        bounds.insert(key.clone(), b, self.visited - start + 1);
+        Ok(within)
+    }
+
+    /// [`ValueFirst::within`] of a position with moves, at a depth of 1 or more, its children
+    /// on the buffer from `raw` on: those known to be the wrong one left out (a win looks for
+    /// a lost child) or settling it (a loss needs every child won), those known right tried
+    /// first (a win) or last (a loss).
+    fn within_children(
+        &mut self,
+        bounds: &mut Memo<S::Key, Bounds>,
+        raw: usize,
+        want: Value,
+        d: u32,
+    ) -> GameResult<(bool, u32)> {
+        let listed = self.kids.len();
+        let need = if want == Value::Win { Value::Lose } else { Value::Win };
+        // The children to try, appended after the raw ones in the order to try them: first
+        // those known `need` (a win) or not known (a loss), then the others.
+        let mut hopeless = false;
+        for pass in 0..2 {
+            for i in raw..listed {
+                let c = self.space.canonical(&self.kids[i])?;
+                let known = match self.memo.get(&c) {
+                    Some(v) if v == need => true,
+                    Some(_) if want == Value::Lose => {
+                        hopeless = true;
+                        break;
+                    }
+                    Some(_) => continue,
+                    None => false,
+                };
+                if (known == (pass == 0)) == (want == Value::Win) {
+                    self.kids.push(c);
+                }
+            }
+            if hopeless {
+                break;
+            }
+        }
+        if hopeless || (want == Value::Win && self.kids.len() == listed) {
+            return Ok((false, u32::MAX));
+        }
+        let win = want == Value::Win;
+        let mut i = listed;
+        while i < self.kids.len() {
+            let c = self.kids[i].clone();
+            if self.within(bounds, &c, need, d - 1)? == win {
+                return Ok((win, d));
+            }
+            i += 1;
+        }
+        Ok((!win, d))
+    }
+}
+
+/// Values of one game's positions, found by searches that stop at the first winning move:
+/// on its keys where it packs its positions, else on its own positions.
+pub struct QuickSolver<G: Game> {
+    game: std::rc::Rc<G>,
+    search: ValueFirst<GameSpace<G>>,
+    budget: usize,
+    progress: Progress,
+    /// The same searches on keys, where the game packs its positions (off after
+    /// [`QuickSolver::without_keys`]).
+    keys: Keyed<ValueFirst<KeySpace<G::Pos>>>,
+}
+
+impl<G: Game> QuickSolver<G> {
+    pub fn new(game: std::rc::Rc<G>, budget: usize, progress: Progress) -> Self {
+        let space = GameSpace::new(game.clone(), budget);
+        QuickSolver {
+            game,
+            search: ValueFirst::new(space, budget, progress.clone()),
+            budget,
+            progress,
             keys: Keyed::default(),
         }
     }
@@ -75,294 +407,56 @@ impl<G: Game> QuickSolver<G> {
         self.keys.key(
             pos,
             || game.packed_play(pos),
-            |space| QuickKeys::new(space, budget, game.stalemate(), progress.clone()),
+            |space| ValueFirst::new(KeySpace::new(space, game.stalemate()), budget, progress.clone()),
         )
-    }
-
-    /// The search on keys stopped: an error is the answer; a loop hands the game over to
-    /// the search over positions (which finds it) for good.
-    fn keys_stopped<T>(&mut self, stop: Stop) -> GameResult<Option<T>> {
-        match stop {
-            Stop::Error(e) => Err(e),
-            Stop::Loop => {
-                self.keys.turn_off();
-                Ok(None)
-            }
-        }
     }
 
     /// Positions expanded so far.
     pub fn visited(&self) -> u64 {
-        self.visited + self.keys.visited()
+        self.search.visited() + self.keys.visited()
     }
 
     /// Memo entries dropped to keep to the memory budget.
     pub fn evicted(&self) -> u64 {
-        self.memo.evicted() + self.keys.evicted()
+        self.search.evicted() + self.keys.evicted()
     }
 
     /// The value of `pos` for the player to move, or `None` when the game is loopy (the
     /// full solver must decide it).
     pub fn value(&mut self, pos: &G::Pos) -> GameResult<Option<Value>> {
         if let Some(key) = self.packed_key(pos) {
-            match self.keys.search().value(key) {
+            match self.keys.search().value(&key) {
                 Ok(v) => return Ok(Some(v)),
-                Err(stop) => self.keys_stopped::<()>(stop).map(|_| ())?,
+                Err(Stop::Error(e)) => return Err(e),
+                // Play loops after all: the search on positions finds it, for good.
+                Err(Stop::Loop | Stop::Parallel) => self.keys.turn_off(),
             }
         }
-        let root = self.game.canonical(pos)?;
-        if let Some(v) = self.memo.get(&root) {
-            return Ok(Some(v));
-        }
-        let mut stack: Vec<Frame<G::Pos>> = Vec::new();
-        let mut on_stack: HashSet<G::Pos> = HashSet::new();
-        let mut stack_bytes = 0usize;
-        // The value of the position just decided, to pass up to its parent.
-        let mut decided = match self.open(&root)? {
-            Ok(v) => {
-                self.memo.insert(root, v, 1);
-                return Ok(Some(v));
-            }
-            Err(children) => {
-                on_stack.insert(root.clone());
-                let bytes = frame_bytes(&root, &children);
-                stack_bytes += bytes;
-                stack.push(Frame { pos: root, children, tie: false, draw: false, start: self.visited, bytes });
-                None
-            }
-        };
-        loop {
-            if let Some(v) = decided.take() {
-                let top = stack.last_mut().expect("a decided child has a parent on the stack");
-                match v {
-                    // A move to a lost position: this one is won, whatever its other moves.
-                    Value::Lose => top.children.clear(),
-                    Value::Tie => top.tie = true,
-                    Value::Draw => top.draw = true,
-                    Value::Win => {}
-                }
-                if v == Value::Lose {
-                    let frame = stack.pop().expect("non-empty");
-                    on_stack.remove(&frame.pos);
-                    stack_bytes -= frame.bytes;
-                    self.memo.insert(frame.pos, Value::Win, self.visited - frame.start);
-                    if stack.is_empty() {
-                        return Ok(Some(Value::Win));
-                    }
-                    decided = Some(Value::Win);
-                    continue;
-                }
-            }
-            let top = stack.last_mut().expect("the stack holds the root until it is decided");
-            let Some(child) = top.children.pop() else {
-                let frame = stack.pop().expect("non-empty");
-                on_stack.remove(&frame.pos);
-                stack_bytes -= frame.bytes;
-                let v = exhausted(frame.tie, frame.draw);
-                self.memo.insert(frame.pos, v, self.visited - frame.start);
-                if stack.is_empty() {
-                    return Ok(Some(v));
-                }
-                decided = Some(v);
-                continue;
-            };
-            if let Some(v) = self.memo.get(&child) {
-                decided = Some(v);
-                continue;
-            }
-            if on_stack.contains(&child) {
-                return Ok(None);
-            }
-            match self.open(&child)? {
-                Ok(v) => {
-                    self.memo.insert(child, v, 1);
-                    decided = Some(v);
-                }
-                Err(children) => {
-                    let bytes = frame_bytes(&child, &children);
-                    let frame =
-                        Frame { pos: child.clone(), children, tie: false, draw: false, start: self.visited, bytes };
-                    stack_bytes += bytes;
-                    if stack_bytes > self.budget / 4 {
-                        return Err(GameError::OutOfMemory(format!(
-                            "the search went {} moves deep, and the positions on its path need more than the \
-                             memory budget (raise --max-memory)",
-                            stack.len() + 1
-                        )));
-                    }
-                    on_stack.insert(child);
-                    stack.push(frame);
-                }
-            }
+        match self.search.value(pos) {
+            Ok(v) => Ok(Some(v)),
+            Err(Stop::Error(e)) => Err(e),
+            Err(Stop::Loop | Stop::Parallel) => Ok(None),
         }
     }
 
-    /// A position's value if the game is over there (or one of its moves is already known to
-    /// win), else its children (canonical), the ones to search first last.
-    fn open(&mut self, pos: &G::Pos) -> GameResult<Result<Value, Vec<G::Pos>>> {
-        self.visited += 1;
-        self.progress.tick(self.visited, self.memo.bytes())?;
-        if let Some(v) = self.game.primitive(pos)? {
-            return Ok(Ok(v));
-        }
-        super::check_fanout(&*self.game, pos, self.budget)?;
-        let children = self.game.children(pos)?;
-        if children.is_empty() {
-            return Ok(Ok(self.game.stalemate()));
-        }
-        let mut canon = Vec::with_capacity(children.len());
-        for c in &children {
-            let c = self.game.canonical(c)?;
-            match self.memo.get(&c) {
-                Some(Value::Lose) => return Ok(Ok(Value::Win)),
-                // A move to a position known won for the opponent decides nothing here: it is
-                // not looked up again.
-                Some(Value::Win) => {}
-                _ => canon.push(c),
-            }
-        }
-        if canon.is_empty() {
-            // Every move leads to a position won for the opponent.
-            return Ok(Ok(Value::Lose));
-        }
-        // Children are taken from the end. The fewest replies first: a position whose
-        // opponent has few moves is more often lost for them, and smaller to search (the
-        // mobility heuristic of game-tree search); among equals, in the order the game lists
-        // them.
-        // A game whose siblings have had the same number of replies in every one of the
-        // first positions (Hex: every empty cell) is not ordered further: it would pay the
-        // counting for nothing.
-        if self.ordering == Ordering::Off || canon.len() < 2 {
-            canon.reverse();
-            return Ok(Err(canon));
-        }
-        let mut keyed = Vec::with_capacity(canon.len());
-        for c in canon {
-            keyed.push((self.game.move_count(&c)?, c));
-        }
-        if let Ordering::Trial(n) = self.ordering {
-            self.ordering = if keyed.iter().any(|k| k.0 != keyed[0].0) {
-                Ordering::On
-            } else if n >= ORDERING_TRIAL {
-                Ordering::Off
-            } else {
-                Ordering::Trial(n + 1)
-            };
-        }
-        keyed.reverse();
-        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
-        Ok(Err(keyed.into_iter().map(|k| k.1).collect()))
-    }
-}
-
-impl<G: Game> QuickSolver<G> {
     /// The remoteness of `pos`, whose value is `value`, by depth-bounded searches of growing
-    /// depth: a position is won within d moves when one of its moves leads to a position lost
-    /// within d - 1, and lost within d when it is over and lost, or every move leads to a
-    /// position won within d - 1 (GAMESMAN's remoteness: the first d that holds is it). A
-    /// search stops at the first move that settles it, skips children whose value is known
-    /// from the value search to be the wrong one, and remembers what each depth showed. It
-    /// sees far fewer positions than the full search where the game is short next to its
-    /// width (Hex). `None` for a tie or a draw (their remoteness needs the full search) and
-    /// past 400 moves (`REMOTENESS_CAP`).
+    /// depth (see [`ValueFirst::remoteness`]). `None` for a tie or a draw (their remoteness
+    /// needs the full search) and past 400 moves (`REMOTENESS_CAP`).
     pub fn remoteness(&mut self, pos: &G::Pos, value: Value) -> GameResult<Option<u32>> {
         if !matches!(value, Value::Win | Value::Lose) {
             return Ok(None);
         }
         if let Some(key) = self.packed_key(pos) {
-            match self.keys.search().remoteness(key, value) {
+            match self.keys.search().remoteness(&key, value) {
                 Ok(r) => return Ok(r),
-                Err(stop) => self.keys_stopped::<()>(stop).map(|_| ())?,
+                Err(Stop::Error(e)) => return Err(e),
+                Err(Stop::Loop | Stop::Parallel) => self.keys.turn_off(),
             }
         }
-        let root = self.game.canonical(pos)?;
-        let mut bounds = self.bounds.take().unwrap_or_else(|| Memo::new(self.budget / 4));
-        let found = least_depth(|d| self.within(&mut bounds, &root, value, d));
-        self.bounds = Some(bounds);
-        found
+        match self.search.remoteness(pos, value) {
+            Ok(r) => Ok(r),
+            Err(Stop::Error(e)) => Err(e),
+            Err(Stop::Loop | Stop::Parallel) => Ok(None),
+        }
     }
-
-    /// Is `pos` (canonical) `want` (a win or a loss for the player to move) within `d` moves?
-    fn within(&mut self, bounds: &mut Memo<G::Pos, Bounds>, pos: &G::Pos, want: Value, d: u32) -> GameResult<bool> {
-        let b = bounds.get(pos).unwrap_or(Bounds::NONE);
-        if let Some(known) = b.decided(want, d) {
-            return Ok(known);
-        }
-        if self.memo.get(pos).is_some_and(|v| v != want) {
-            let mut b = b;
-            b.record(want, u32::MAX, false);
-            bounds.insert(pos.clone(), b, 1);
-            return Ok(false);
-        }
-        self.visited += 1;
-        self.progress.tick(self.visited, self.memo.bytes() + bounds.bytes())?;
-        let start = self.visited;
-        let children = match self.game.primitive(pos)? {
-            Some(v) => Err(v),
-            None => {
-                super::check_fanout(&*self.game, pos, self.budget)?;
-                let children = self.game.children(pos)?;
-                if children.is_empty() { Err(self.game.stalemate()) } else { Ok(children) }
-            }
-        };
-        let (within, depth) = match children {
-            // An end, or no move, is what it is at once (remoteness 0), at any depth.
-            Err(v) => (v == want, if v == want { 0 } else { u32::MAX }),
-            Ok(_) if d == 0 => (false, 0),
-            Ok(children) => {
-                // Children whose value is known to be the wrong one for this question are
-                // left out (a win looks for a lost child) or settle it (a loss needs every
-                // child won); those known right are tried first (a win), or last (a loss).
-                let need = if want == Value::Win { Value::Lose } else { Value::Win };
-                let mut known = Vec::new();
-                let mut unknown = Vec::new();
-                let mut hopeless = false;
-                for c in &children {
-                    let c = self.game.canonical(c)?;
-                    match self.memo.get(&c) {
-                        Some(v) if v == need => known.push(c),
-                        Some(_) if want == Value::Lose => {
-                            hopeless = true;
-                            break;
-                        }
-                        Some(_) => {}
-                        None => unknown.push(c),
-                    }
-                }
-                if hopeless || (want == Value::Win && known.is_empty() && unknown.is_empty()) {
-                    (false, u32::MAX)
-                } else if want == Value::Win {
-                    let mut any = false;
-                    for c in known.iter().chain(&unknown) {
-                        if self.within(bounds, c, need, d - 1)? {
-                            any = true;
-                            break;
-                        }
-                    }
-                    (any, d)
-                } else {
-                    let mut all = true;
-                    for c in unknown.iter().chain(&known) {
-                        if !self.within(bounds, c, need, d - 1)? {
-                            all = false;
-                            break;
-                        }
-                    }
-                    (all, d)
-                }
-            }
-        };
-        // The entry may have moved on below (a transposition): read it again.
-        let mut b = bounds.get(pos).unwrap_or(Bounds::NONE);
-        b.record(want, depth, within);
-        bounds.insert(pos.clone(), b, self.visited - start + 1);
-        Ok(within)
-    }
-}
-
-/// Bytes a frame for `pos` with `children` holds (the position twice: the frame and the set
-/// of positions on the path).
-fn frame_bytes<P: crate::game::Footprint>(pos: &P, children: &[P]) -> usize {
-    let one = |p: &P| p.heap_bytes() + std::mem::size_of::<P>();
-    2 * one(pos) + children.iter().map(one).sum::<usize>() + 64
 }

@@ -8,114 +8,354 @@
 //! For an impartial game under normal play that does not `split`, the same search also
 //! computes Grundy values (the mex of the children's), so one pass over the game gives both.
 //!
-//! A game that packs its positions into keys ([`Game::packed_play`]) is searched on its keys
-//! ([`super::value_packed`]), the same search natively; the search over the game's own
-//! positions below is the fallback (no keys, or keys whose play loops).
-//!
-//! Acyclic games are solved by an iterative depth-first search (an explicit stack, so a game a
-//! million moves deep needs no call stack). When the search meets a position that is already
-//! on its own stack the game is loopy: the solver then enumerates the reachable graph and runs
-//! retrograde analysis, which also finds the draws (positions neither side can force).
+//! [`ValueSearch`] is the depth-first search of an acyclic game, written once over a
+//! [`Space`]: an iterative search with an explicit stack (a game a million moves deep needs
+//! no call stack), the children of every position on the path in one buffer and the Grundy
+//! values of their children in another, remembered in a [`Memo`] of 8-byte entries.
+//! [`ValueSolver`] runs it on a game's keys where the game packs its positions
+//! ([`Game::packed_play`]), else on its own positions. When the search meets a position
+//! already on its own path the game is loopy: the solver then enumerates the reachable graph
+//! and runs retrograde analysis, which also finds the draws (positions neither side can
+//! force). A large search on several threads goes over to exploring the whole game on all
+//! of them ([`super::explore`]).
 
-use super::Solution;
 use super::graph::{Graph, Node};
 use super::memo::{Memo, Stored, value_code, value_of};
-use super::value_packed::{Keyed, PackedValues, Stop as PackedStop};
-use crate::game::{Footprint, Game, GameError, GameResult, Value};
+use super::solution::Solution;
+use super::space::{GameSpace, KeySearch, KeySpace, Keyed, MAX_DEPTH, Space, Stop};
+use crate::game::{Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::{HashMap, HashSet};
+use std::time::Instant;
 
-/// A memo entry: the solution and, when computed alongside, the Grundy value.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    sol: Solution,
-    grundy: Option<u64>,
+/// A table entry in 8 bytes: the value's code (bits 0–1), whether there is a Grundy value
+/// (bit 2), the remoteness (bits 3–31; none for a draw), the Grundy value (bits 32–63: a
+/// Grundy value is at most the number of a position's moves, and no search lists 2^32).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Rec(u64);
+
+const HAS_GRUNDY: u64 = 4;
+
+impl Rec {
+    fn new(value: Value, remoteness: u32, grundy: Option<u64>) -> Rec {
+        let g = grundy.map_or(0, |g| (g.min(u64::from(u32::MAX)) << 32) | HAS_GRUNDY);
+        Rec(u64::from(value_code(value)) | u64::from(remoteness.min((1 << 29) - 1)) << 3 | g)
+    }
+    fn of(sol: Solution, grundy: Option<u64>) -> Rec {
+        Rec::new(sol.value, sol.remoteness.unwrap_or(0), grundy)
+    }
+    #[inline]
+    fn value(self) -> Value {
+        value_of(self.0 as u8)
+    }
+    #[inline]
+    fn remoteness(self) -> u32 {
+        (self.0 as u32) >> 3
+    }
+    fn grundy(self) -> Option<u64> {
+        (self.0 & HAS_GRUNDY != 0).then_some(self.0 >> 32)
+    }
+    fn answer(self) -> (Solution, Option<u64>) {
+        let value = self.value();
+        let remoteness = (value != Value::Draw).then(|| self.remoteness());
+        (Solution { value, remoteness }, self.grundy())
+    }
 }
 
-impl Stored for Entry {
-    const BYTES: usize = 13;
+impl Stored for Rec {
+    const BYTES: usize = 8;
     fn store(self, out: &mut [u8]) {
-        let flags = u8::from(self.sol.remoteness.is_some()) << 2 | u8::from(self.grundy.is_some()) << 3;
-        out[0] = value_code(self.sol.value) | flags;
-        self.sol.remoteness.unwrap_or(0).store(&mut out[1..5]);
-        self.grundy.unwrap_or(0).store(&mut out[5..13]);
+        self.0.store(out)
     }
     fn load(b: &[u8]) -> Self {
-        let sol = Solution { value: value_of(b[0]), remoteness: (b[0] & 4 != 0).then(|| u32::load(&b[1..5])) };
-        Entry { sol, grundy: (b[0] & 8 != 0).then(|| u64::load(&b[5..13])) }
+        Rec(u64::load(b))
     }
 }
 
-/// What a position's children have shown so far.
-#[derive(Default)]
-struct Acc {
-    lose_min: Option<u32>,
-    tie_min: Option<u32>,
+/// A position on the path: its key, where its children start in the shared buffer, what
+/// its children have shown so far.
+struct Frame<K> {
+    key: K,
+    kids: usize,
+    seen: usize,
+    /// The smallest remoteness of a losing child and of a tying child (`u32::MAX`: none),
+    /// the largest of a winning child; whether a child draws.
+    lose_min: u32,
+    tie_min: u32,
     win_max: u32,
     draw: bool,
-    /// Children's Grundy values, when they are being computed.
-    seen: Option<Vec<u64>>,
-}
-
-impl Acc {
-    fn new(with_grundy: bool, children: usize) -> Acc {
-        Acc { seen: with_grundy.then(|| Vec::with_capacity(children)), ..Acc::default() }
-    }
-
-    fn fold(&mut self, child: Entry) {
-        if let Some(seen) = self.seen.as_mut() {
-            match child.grundy {
-                Some(g) => seen.push(g),
-                None => self.seen = None,
-            }
-        }
-        let child = child.sol;
-        let r = child.remoteness.unwrap_or(0);
-        match child.value {
-            Value::Lose => self.lose_min = Some(self.lose_min.map_or(r, |m| m.min(r))),
-            Value::Tie => self.tie_min = Some(self.tie_min.map_or(r, |m| m.min(r))),
-            Value::Win => self.win_max = self.win_max.max(r),
-            Value::Draw => self.draw = true,
-        }
-    }
-
-    fn finish(&self) -> Entry {
-        Entry { sol: self.solution(), grundy: self.seen.as_deref().map(super::grundy::mex) }
-    }
-
-    fn solution(&self) -> Solution {
-        if let Some(r) = self.lose_min {
-            Solution { value: Value::Win, remoteness: Some(r + 1) }
-        } else if let Some(r) = self.tie_min {
-            Solution { value: Value::Tie, remoteness: Some(r + 1) }
-        } else if self.draw {
-            Solution { value: Value::Draw, remoteness: None }
-        } else {
-            Solution { value: Value::Lose, remoteness: Some(self.win_max + 1) }
-        }
-    }
-}
-
-struct Frame<P> {
-    pos: P,
-    children: Vec<P>,
-    /// What the frame holds (its position and children), counted against the budget.
+    /// Every child so far has a Grundy value.
+    grundy: bool,
+    /// Bytes the frame holds (its position, twice, and its children), counted against the
+    /// budget.
     bytes: usize,
-    acc: Acc,
-    /// `visited` when the frame was pushed: the difference at the end is its work.
+    /// `visited` when it was expanded: the difference at the end is its work.
     start: u64,
 }
 
-enum Expanded<P> {
-    Leaf(Entry),
-    Inner(Vec<P>),
+impl<K> Frame<K> {
+    #[inline]
+    fn fold(&mut self, child: Rec, seen: &mut Vec<u64>) {
+        let r = child.remoteness();
+        match child.value() {
+            Value::Lose => self.lose_min = self.lose_min.min(r),
+            Value::Tie => self.tie_min = self.tie_min.min(r),
+            Value::Win => self.win_max = self.win_max.max(r),
+            Value::Draw => self.draw = true,
+        }
+        if self.grundy {
+            match child.grundy() {
+                Some(g) => seen.push(g),
+                None => self.grundy = false,
+            }
+        }
+    }
+
+    fn finish(&self, seen: &[u64]) -> Rec {
+        let grundy = self.grundy.then(|| super::grundy::mex(seen));
+        if self.lose_min != u32::MAX {
+            Rec::new(Value::Win, self.lose_min + 1, grundy)
+        } else if self.tie_min != u32::MAX {
+            Rec::new(Value::Tie, self.tie_min + 1, grundy)
+        } else if self.draw {
+            Rec::new(Value::Draw, 0, grundy)
+        } else {
+            Rec::new(Value::Lose, self.win_max + 1, grundy)
+        }
+    }
 }
 
-enum Stop {
-    Loop,
-    /// The search has visited enough positions to be worth finishing on every core.
-    Parallel,
-    Error(GameError),
+/// The values and remoteness of the positions of one [`Space`], by a depth-first search.
+pub struct ValueSearch<S: Space> {
+    space: S,
+    memo: Memo<S::Key, Rec>,
+    /// Every position reachable from a root solved whole (by retrograde analysis, or on
+    /// several threads): looked up before the memo, never forgotten.
+    complete: HashMap<S::Key, Rec>,
+    /// The memory budget: the memo three quarters, the path from the root the rest.
+    budget: usize,
+    with_grundy: bool,
+    visited: u64,
+    progress: Progress,
+    /// The children of every position on the path, each frame's from its `kids` on.
+    kids: Vec<S::Key>,
+    /// The Grundy values of the children solved so far, each frame's from its `seen` on.
+    seen: Vec<u64>,
+    stack: Vec<Frame<S::Key>>,
+    /// The keys on the path (where the space [tracks it](Space::TRACKS_PATH)).
+    on_path: HashSet<S::Key>,
+    path_bytes: usize,
+    /// When the search stops to go over to every thread ([`Stop::Parallel`]).
+    parallel_at: Option<Instant>,
+}
+
+impl<P> KeySearch for ValueSearch<KeySpace<P>> {
+    type Pos = P;
+    fn pack(&self, pos: &P) -> Option<u128> {
+        self.space.pack(pos)
+    }
+    fn visited(&self) -> u64 {
+        self.visited
+    }
+    fn evicted(&self) -> u64 {
+        self.memo.evicted()
+    }
+}
+
+impl<S: Space> ValueSearch<S> {
+    /// A search of `space` whose tables keep to about `budget` bytes; `with_grundy` computes
+    /// Grundy values too (an impartial game under normal play).
+    pub fn new(space: S, budget: usize, with_grundy: bool, progress: Progress) -> Self {
+        ValueSearch {
+            space,
+            // The memo three quarters, the path from the root the rest: both at once must keep
+            // to the budget (a misère sum of 1000 heaps held a full memo and a path of the
+            // whole budget again: 1.75 GB at 1 GiB).
+            memo: Memo::new(budget / 4 * 3),
+            complete: HashMap::new(),
+            budget,
+            with_grundy,
+            visited: 0,
+            progress,
+            kids: Vec::new(),
+            seen: Vec::new(),
+            stack: Vec::new(),
+            on_path: HashSet::new(),
+            path_bytes: 0,
+            parallel_at: None,
+        }
+    }
+
+    /// Positions expanded so far.
+    pub fn visited(&self) -> u64 {
+        self.visited
+    }
+
+    /// Memo entries dropped to keep to the budget.
+    pub fn evicted(&self) -> u64 {
+        self.memo.evicted()
+    }
+
+    #[inline]
+    fn lookup(&self, key: &S::Key) -> Option<Rec> {
+        if let Some(r) = self.complete.get(key) {
+            return Some(*r);
+        }
+        self.memo.get(key)
+    }
+
+    /// The answer for `key` (canonical) if it is solved already (a look in the tables).
+    pub fn known(&self, key: &S::Key) -> Option<(Solution, Option<u64>)> {
+        self.lookup(key).map(Rec::answer)
+    }
+
+    fn leaf(&self, value: Value) -> Rec {
+        Rec::new(value, 0, (self.with_grundy && value == Value::Lose).then_some(0))
+    }
+
+    /// Expand `key` (canonical): its record if it is an end, else `None` with its canonical
+    /// children on the buffer from the returned length on.
+    #[inline]
+    fn open(&mut self, key: &S::Key) -> GameResult<Result<Rec, usize>> {
+        self.visited += 1;
+        self.progress.tick(self.visited, self.memo.bytes())?;
+        if let Some(v) = self.space.primitive(key)? {
+            return Ok(Ok(self.leaf(v)));
+        }
+        let kids = self.kids.len();
+        self.space.children(key, &mut self.kids)?;
+        if self.kids.len() == kids {
+            return Ok(Ok(self.leaf(self.space.stalemate())));
+        }
+        for i in kids..self.kids.len() {
+            self.kids[i] = self.space.canonical(&self.kids[i])?;
+        }
+        Ok(Err(kids))
+    }
+
+    /// Push the frame of `key`, opened with its children on the buffer from `kids` on.
+    fn push(&mut self, key: S::Key, kids: usize) -> Result<(), Stop> {
+        let bytes = 2 * S::bytes(&key) + self.kids[kids..].iter().map(S::bytes).sum::<usize>() + 64;
+        if !self.stack.is_empty() {
+            if !S::TRACKS_PATH && self.stack.len() >= MAX_DEPTH {
+                return Err(Stop::Loop);
+            }
+            if self.path_bytes + bytes > self.budget / 4 {
+                return Err(Stop::Error(GameError::OutOfMemory(format!(
+                    "the search went {} moves deep, and the positions on its path need more than the memory \
+                     budget (raise --max-memory; or the game may never end: a path of new positions with no \
+                     end to it takes any budget)",
+                    self.stack.len() + 1
+                ))));
+            }
+        }
+        self.path_bytes += bytes;
+        if S::TRACKS_PATH {
+            self.on_path.insert(key.clone());
+        }
+        self.stack.push(Frame {
+            key,
+            kids,
+            seen: self.seen.len(),
+            lose_min: u32::MAX,
+            tie_min: u32::MAX,
+            win_max: 0,
+            draw: false,
+            grundy: self.with_grundy,
+            bytes,
+            start: self.visited,
+        });
+        Ok(())
+    }
+
+    /// The solution of `root`'s position (canonical), and its Grundy value where it is
+    /// computed and defined. The search stops at `parallel_at` where one is given.
+    pub fn solve(&mut self, root: S::Key, parallel_at: Option<Instant>) -> Result<(Solution, Option<u64>), Stop> {
+        if let Some(r) = self.lookup(&root) {
+            return Ok(r.answer());
+        }
+        self.stack.clear();
+        self.kids.clear();
+        self.seen.clear();
+        self.on_path.clear();
+        self.path_bytes = 0;
+        self.parallel_at = parallel_at;
+        match self.open(&root)? {
+            Ok(r) => {
+                self.memo.insert(root, r, 1);
+                return Ok(r.answer());
+            }
+            Err(kids) => self.push(root, kids)?,
+        }
+        loop {
+            let top = self.stack.last_mut().expect("the stack holds the root until it is solved");
+            if self.kids.len() > top.kids {
+                let child = self.kids.pop().expect("a child");
+                if let Some(r) = self.lookup(&child) {
+                    let top = self.stack.last_mut().expect("the parent");
+                    top.fold(r, &mut self.seen);
+                    continue;
+                }
+                if S::TRACKS_PATH && self.on_path.contains(&child) {
+                    return Err(Stop::Loop);
+                }
+                if self.parallel_at.is_some_and(|at| Instant::now() >= at) {
+                    return Err(Stop::Parallel);
+                }
+                match self.open(&child)? {
+                    Ok(r) => {
+                        self.memo.insert(child, r, 1);
+                        let top = self.stack.last_mut().expect("the parent");
+                        top.fold(r, &mut self.seen);
+                    }
+                    Err(kids) => self.push(child, kids)?,
+                }
+            } else {
+                let frame = self.stack.pop().expect("non-empty");
+                let r = frame.finish(&self.seen[frame.seen..]);
+                self.seen.truncate(frame.seen);
+                self.path_bytes -= frame.bytes;
+                if S::TRACKS_PATH {
+                    self.on_path.remove(&frame.key);
+                }
+                self.memo.insert(frame.key, r, self.visited - frame.start + 1);
+                match self.stack.last_mut() {
+                    Some(parent) => parent.fold(r, &mut self.seen),
+                    None => return Ok(r.answer()),
+                }
+            }
+        }
+    }
+
+    /// `key` (canonical) as a node of the game's graph: its value if it is an end, else its
+    /// canonical children (for an exploration of the whole game).
+    pub fn node(&mut self, key: &S::Key) -> GameResult<Node<S::Key>> {
+        self.kids.clear();
+        Ok(match self.open(key)? {
+            Ok(r) => Node::End(r.value()),
+            Err(kids) => Node::Inner(self.kids.drain(kids..).collect()),
+        })
+    }
+
+    /// Remember `sol` (and `grundy`) for `key` for good: a position of a game solved whole.
+    pub fn complete(&mut self, key: S::Key, sol: Solution, grundy: Option<u64>) {
+        self.complete.insert(key, Rec::of(sol, grundy));
+    }
+
+    /// Bytes the memo holds.
+    pub fn memo_bytes(&self) -> usize {
+        self.memo.bytes()
+    }
+
+    /// Count `n` positions expanded elsewhere (an exploration on several threads).
+    pub fn count_visited(&mut self, n: u64) {
+        self.visited += n;
+    }
+
+    /// Where the search reports its progress.
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
 }
 
 /// How long the depth-first search runs on one thread before a solve with more threads goes
@@ -123,31 +363,19 @@ enum Stop {
 /// nothing for the threads, and a bigger one loses at most this.
 pub const PARALLEL_AFTER: std::time::Duration = std::time::Duration::from_millis(250);
 
-impl From<GameError> for Stop {
-    fn from(e: GameError) -> Self {
-        Stop::Error(e)
-    }
-}
-
-/// Solves positions of one game, remembering what it has solved.
+/// Solves positions of one game, remembering what it has solved: on its keys where it packs
+/// its positions, else on its own positions.
 pub struct ValueSolver<G: Game> {
     game: std::rc::Rc<G>,
-    memo: Memo<G::Pos, Entry>,
-    /// Every reachable position, once the whole game has been analysed (a loopy game, or a
-    /// solve on several threads).
-    complete: HashMap<G::Pos, Entry>,
+    search: ValueSearch<GameSpace<G>>,
     budget: usize,
-    visited: u64,
     with_grundy: bool,
-    progress: Progress,
     threads: usize,
     /// How long the search runs on one thread first (see [`PARALLEL_AFTER`]).
     parallel_after: std::time::Duration,
-    /// When the depth-first search stops to go over to all threads.
-    parallel_at: Option<std::time::Instant>,
     /// The search on keys, where the game packs its positions (off after
     /// [`ValueSolver::without_keys`]).
-    packed: Keyed<PackedValues<G::Pos>>,
+    packed: Keyed<ValueSearch<KeySpace<G::Pos>>>,
     /// Positions known to be reachable from the next root solved (see
     /// [`ValueSolver::reaching_at_least`]).
     at_least: u64,
@@ -158,20 +386,14 @@ impl<G: Game> ValueSolver<G> {
     /// computes Grundy values (only meaningful for impartial games under normal play that
     /// are searched whole).
     pub fn new(game: std::rc::Rc<G>, budget: usize, with_grundy: bool) -> Self {
+        let space = GameSpace::new(game.clone(), budget);
         ValueSolver {
             game,
-            // The memo three quarters, the path from the root the rest: both at once must keep
-            // to the budget (a misère sum of 1000 heaps held a full memo and a path of the
-            // whole budget again: 1.75 GB at 1 GiB).
-            memo: Memo::new(budget / 4 * 3),
-            complete: HashMap::new(),
+            search: ValueSearch::new(space, budget, with_grundy, Progress::default()),
             budget,
-            visited: 0,
             with_grundy,
-            progress: Progress::default(),
             threads: 1,
             parallel_after: PARALLEL_AFTER,
-            parallel_at: None,
             packed: Keyed::default(),
             at_least: 0,
         }
@@ -187,11 +409,11 @@ impl<G: Game> ValueSolver<G> {
     /// The key of `pos` where the game packs it (see [`Game::packed_play`]), with the search
     /// of its space ready (a new one, with its own table, when `pos` is in another space).
     fn packed_key(&mut self, pos: &G::Pos) -> Option<u128> {
-        let (game, budget, with_grundy, progress) = (&self.game, self.budget, self.with_grundy, &self.progress);
+        let (game, budget, with_grundy, progress) = (&self.game, self.budget, self.with_grundy, self.search.progress());
         self.packed.key(
             pos,
             || game.packed_play(pos),
-            |space| PackedValues::new(space, budget / 4 * 3, with_grundy, game.stalemate(), progress.clone()),
+            |space| ValueSearch::new(KeySpace::new(space, game.stalemate()), budget, with_grundy, progress.clone()),
         )
     }
 
@@ -214,27 +436,28 @@ impl<G: Game> ValueSolver<G> {
 
     /// Report progress to `progress` as positions are visited.
     pub fn with_progress(mut self, progress: Progress) -> Self {
-        self.progress = progress;
+        self.search.progress = progress;
         self
     }
 
     /// Is `pos` solved already (a look in the tables, no search)?
     pub fn knows(&mut self, pos: &G::Pos) -> GameResult<bool> {
         if let Some(key) = self.packed_key(pos) {
-            return Ok(self.packed.search().knows(key));
+            let search = self.packed.search();
+            return Ok(search.known(&search.space.canonical(&key)?).is_some());
         }
         let c = self.game.canonical(pos)?;
-        Ok(self.lookup(&c).is_some())
+        Ok(self.search.known(&c).is_some())
     }
 
     /// Positions expanded so far (primitive checks and move generation).
     pub fn visited(&self) -> u64 {
-        self.visited + self.packed.visited()
+        self.search.visited() + self.packed.visited()
     }
 
     /// Memo entries dropped to keep to the memory budget.
     pub fn evicted(&self) -> u64 {
-        self.memo.evicted() + self.packed.evicted()
+        self.search.evicted() + self.packed.evicted()
     }
 
     /// The solution of `pos`, and its Grundy value when the solver computes them and it is
@@ -243,26 +466,23 @@ impl<G: Game> ValueSolver<G> {
         // For this root only, whichever search answers it.
         let at_least = std::mem::take(&mut self.at_least);
         if let Some(key) = self.packed_key(pos) {
-            match self.packed.search().solve(key) {
+            let search = self.packed.search();
+            let root = search.space.canonical(&key)?;
+            match search.solve(root, None) {
                 Ok(answer) => return Ok(answer),
-                Err(PackedStop::Error(e)) => return Err(e),
+                Err(Stop::Error(e)) => return Err(e),
                 // The game's play loops after all: the search below finds its draws.
-                Err(PackedStop::Loop) => {
+                Err(Stop::Loop | Stop::Parallel) => {
                     self.packed.turn_off();
                 }
             }
         }
         let root = self.game.canonical(pos)?;
-        if let Some(e) = self.lookup(&root) {
-            return Ok((e.sol, e.grundy));
-        }
         let parallel = self.threads > 1 && self.game.replicate().is_some();
-        self.parallel_at = parallel.then(|| std::time::Instant::now() + self.parallel_after);
-        let visited_before = self.visited;
-        let result = self.dfs(root.clone());
-        self.parallel_at = None;
-        match result {
-            Ok(e) => Ok((e.sol, e.grundy)),
+        let parallel_at = parallel.then(|| Instant::now() + self.parallel_after);
+        let visited_before = self.search.visited();
+        match self.search.solve(root.clone(), parallel_at) {
+            Ok(answer) => Ok(answer),
             Err(Stop::Error(e)) => Err(e),
             Err(Stop::Loop) => self.solve_loopy(&root),
             // Only while the memo is small (a search that has filled much of the budget in a
@@ -271,20 +491,17 @@ impl<G: Game> ValueSolver<G> {
             // time would make the explorer crawl; the one-thread search may still end soon,
             // by an answer or by its memory budget).
             Err(Stop::Parallel)
-                if self.memo.bytes() > self.budget / 8
-                    || (!self.parallel_after.is_zero() && self.visited - visited_before < 1_000) =>
+                if self.search.memo_bytes() > self.budget / 8
+                    || (!self.parallel_after.is_zero() && self.search.visited() - visited_before < 1_000) =>
             {
                 self.dfs_again(&root)
             }
             Err(Stop::Parallel) => match self.explore_parallel(&root, at_least) {
-                Ok(()) => {
-                    let e = self.complete[&root];
-                    Ok((e.sol, e.grundy))
-                }
+                Ok(()) => Ok(self.search.known(&root).expect("the whole game is solved")),
                 // The whole game does not fit the budget at once; the depth-first search on
                 // one thread can still finish by forgetting positions.
                 Err(GameError::OutOfMemory(_)) => {
-                    self.progress.note(&format!(
+                    self.search.progress().note(&format!(
                         "the search on {} threads keeps every position in memory at once, and the game outgrew the \
                          memory budget (--max-memory); going on with the one-thread search, which forgets positions to \
                          stay inside it (the count of positions starts again)",
@@ -294,8 +511,8 @@ impl<G: Game> ValueSolver<G> {
                 }
                 // It could not finish before the time limit (a remoteness search's share of
                 // time, or the command's): the one-thread search goes on, holding less.
-                Err(GameError::TimeLimit(why)) if !self.progress.expired() => {
-                    self.progress.note(&format!(
+                Err(GameError::TimeLimit(why)) if !self.search.progress().expired() => {
+                    self.search.progress().note(&format!(
                         "{why}; going on with the one-thread search, which holds fewer positions in memory"
                     ));
                     self.dfs_again(&root)
@@ -307,29 +524,28 @@ impl<G: Game> ValueSolver<G> {
 
     /// The depth-first search on one thread, to the end.
     fn dfs_again(&mut self, root: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
-        match self.dfs(root.clone()) {
-            Ok(e) => Ok((e.sol, e.grundy)),
+        match self.search.solve(root.clone(), None) {
+            Ok(answer) => Ok(answer),
             Err(Stop::Error(e)) => Err(e),
             Err(Stop::Loop | Stop::Parallel) => self.solve_loopy(root),
         }
     }
 
-    /// A loopy game: retrograde analysis of everything reachable from `root`.
+    /// A loopy game: retrograde analysis of everything reachable from `root` (Grundy values
+    /// are not defined there).
     fn solve_loopy(&mut self, root: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
-        self.retrograde(root)?;
-        let e = self.complete[root];
-        Ok((e.sol, e.grundy))
-    }
-
-    fn lookup(&mut self, pos: &G::Pos) -> Option<Entry> {
-        if let Some(e) = self.complete.get(pos) {
-            return Some(*e);
+        let progress = self.search.progress().clone();
+        let search = &mut self.search;
+        let graph = Graph::explore(root.clone(), self.budget, &progress, |pos| search.node(pos))?;
+        let solutions = graph.retrograde();
+        for (pos, sol) in graph.nodes.into_positions().zip(solutions) {
+            self.search.complete(pos, sol, None);
         }
-        self.memo.get(pos)
+        Ok(self.search.known(root).expect("the whole game is solved"))
     }
 
     /// Explore everything reachable from `root` on every thread (each with its own copy of
-    /// the game), then solve it by retrograde analysis, as [`ValueSolver::retrograde`] does
+    /// the game), then solve it by retrograde analysis, as [`ValueSolver::solve_loopy`] does
     /// on one thread, Grundy values too where they are computed.
     fn explore_parallel(&mut self, root: &G::Pos, at_least: u64) -> GameResult<()> {
         let Some(replica) = self.game.replicate() else { unreachable!("checked before the search") };
@@ -341,7 +557,7 @@ impl<G: Game> ValueSolver<G> {
             &*self.game,
             root.clone(),
             budget,
-            &self.progress,
+            self.search.progress(),
             self.threads,
             replica,
             &mut visited,
@@ -350,124 +566,14 @@ impl<G: Game> ValueSolver<G> {
         );
         // Positions expanded count even when the exploration stops (its share of time, the
         // budget): they were visited.
-        self.visited += visited;
+        self.search.count_visited(visited);
         let graph = graph?;
         let solutions = graph.retrograde();
         // As the depth-first search gives them: none at all in a loopy game.
         let (grundy, acyclic) = graph.grundy_where_defined();
         let with_grundy = self.with_grundy && acyclic;
         for ((pos, sol), g) in graph.nodes.into_positions().zip(solutions).zip(grundy) {
-            self.complete.insert(pos, Entry { sol, grundy: g.filter(|_| with_grundy) });
-        }
-        Ok(())
-    }
-
-    fn leaf(&self, value: Value) -> Entry {
-        let grundy = (self.with_grundy && value == Value::Lose).then_some(0);
-        Entry { sol: Solution::primitive(value), grundy }
-    }
-
-    fn expand(&mut self, pos: &G::Pos) -> GameResult<Expanded<G::Pos>> {
-        self.visited += 1;
-        self.progress.tick(self.visited, self.memo.bytes())?;
-        if let Some(v) = self.game.primitive(pos)? {
-            return Ok(Expanded::Leaf(self.leaf(v)));
-        }
-        super::check_fanout(&*self.game, pos, self.budget)?;
-        let children = self.game.children(pos)?;
-        if children.is_empty() {
-            return Ok(Expanded::Leaf(self.leaf(self.game.stalemate())));
-        }
-        let canon = children.iter().map(|c| self.game.canonical(c)).collect::<GameResult<Vec<_>>>()?;
-        Ok(Expanded::Inner(canon))
-    }
-
-    /// Bytes a frame for `pos` with `children` holds.
-    fn frame_bytes(pos: &G::Pos, children: &[G::Pos]) -> usize {
-        let one = |p: &G::Pos| p.heap_bytes() + std::mem::size_of::<G::Pos>();
-        2 * one(pos) + children.iter().map(one).sum::<usize>() + 64
-    }
-
-    fn dfs(&mut self, root: G::Pos) -> Result<Entry, Stop> {
-        let mut stack: Vec<Frame<G::Pos>> = Vec::new();
-        // The path from the root is held whole; with the memo it must keep to the budget.
-        let mut stack_bytes = 0usize;
-        let too_deep = |depth: usize| {
-            Stop::Error(GameError::OutOfMemory(format!(
-                "the search went {depth} moves deep, and the positions on its path need more than the memory \
-                 budget (raise --max-memory; or the game may never end: a path of new positions with no \
-                 end to it takes any budget)"
-            )))
-        };
-        let mut on_stack: HashSet<G::Pos> = HashSet::new();
-        match self.expand(&root)? {
-            Expanded::Leaf(s) => {
-                self.memo.insert(root, s, 1);
-                return Ok(s);
-            }
-            Expanded::Inner(children) => {
-                on_stack.insert(root.clone());
-                let acc = Acc::new(self.with_grundy, children.len());
-                let bytes = Self::frame_bytes(&root, &children);
-                stack_bytes += bytes;
-                stack.push(Frame { pos: root, children, bytes, acc, start: self.visited });
-            }
-        }
-        loop {
-            let top = stack.last_mut().expect("the stack holds the root until it is solved");
-            if let Some(child) = top.children.pop() {
-                if let Some(s) = self.lookup(&child) {
-                    top.acc.fold(s);
-                    continue;
-                }
-                if on_stack.contains(&child) {
-                    return Err(Stop::Loop);
-                }
-                if self.parallel_at.is_some_and(|at| std::time::Instant::now() >= at) {
-                    return Err(Stop::Parallel);
-                }
-                match self.expand(&child)? {
-                    Expanded::Leaf(s) => {
-                        self.memo.insert(child, s, 1);
-                        top.acc.fold(s);
-                    }
-                    Expanded::Inner(children) => {
-                        let bytes = Self::frame_bytes(&child, &children);
-                        stack_bytes += bytes;
-                        if stack_bytes > self.budget / 4 {
-                            return Err(too_deep(stack.len() + 1));
-                        }
-                        on_stack.insert(child.clone());
-                        let acc = Acc::new(self.with_grundy, children.len());
-                        stack.push(Frame { pos: child, children, bytes, acc, start: self.visited });
-                    }
-                }
-            } else {
-                let frame = stack.pop().expect("non-empty");
-                stack_bytes -= frame.bytes;
-                let s = frame.acc.finish();
-                on_stack.remove(&frame.pos);
-                self.memo.insert(frame.pos, s, self.visited - frame.start);
-                match stack.last_mut() {
-                    Some(parent) => parent.acc.fold(s),
-                    None => return Ok(s),
-                }
-            }
-        }
-    }
-
-    /// Retrograde analysis of everything reachable from `root` (for loopy games).
-    fn retrograde(&mut self, root: &G::Pos) -> GameResult<()> {
-        let progress = self.progress.clone();
-        let graph = Graph::explore(root.clone(), self.budget, &progress, |pos| {
-            Ok(match self.expand(pos)? {
-                Expanded::Leaf(e) => Node::End(e.sol.value),
-                Expanded::Inner(children) => Node::Inner(children),
-            })
-        })?;
-        let solutions = graph.retrograde();
-        for (pos, sol) in graph.nodes.into_positions().zip(solutions) {
-            self.complete.insert(pos, Entry { sol, grundy: None });
+            self.search.complete(pos, sol, g.filter(|_| with_grundy));
         }
         Ok(())
     }
@@ -479,7 +585,7 @@ fn expand_canonical<G: Game>(game: &G, pos: &G::Pos, budget: usize) -> GameResul
     if let Some(v) = game.primitive(pos)? {
         return Ok(Node::End(v));
     }
-    super::check_fanout(game, pos, budget)?;
+    super::solution::check_fanout(game, pos, budget)?;
     let children = game.children(pos)?;
     if children.is_empty() {
         return Ok(Node::End(game.stalemate()));

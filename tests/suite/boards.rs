@@ -461,7 +461,7 @@ fn misere_cram() -> DescriptorGame {
     .unwrap()
 }
 
-/// The full search on keys (`Game::packed_play`: `src/solve/value_packed.rs` over the board
+/// The full search on keys (`Game::packed_play`: `src/solve/value.rs` on keys over the board
 /// descriptor's keys) against the full search over the game's own positions (the fallback,
 /// `ValueSolver::without_keys`) and the census's retrograde analysis of the whole game (a third
 /// implementation), at every position reachable from the start: values, remoteness and
@@ -521,7 +521,7 @@ fn full_search_on_keys_agrees_with_the_search_over_positions() {
 }
 
 /// The value-first search and its depth-bounded remoteness searches on keys
-/// (`src/solve/quick_packed.rs`) against the same searches over the game's own positions
+/// (`src/solve/quick.rs` on keys) against the same searches over the game's own positions
 /// (`QuickSolver::without_keys`) and the census's retrograde analysis, at every position
 /// reachable from the start of small boards: values equal, and the remoteness of every win
 /// and loss. Domineering both ways round (the key is turned on a board wider than tall),
