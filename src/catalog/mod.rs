@@ -24,7 +24,9 @@ pub mod session;
 pub mod shipped;
 pub mod sum;
 pub mod table;
+mod tier_count;
 
+pub use crate::native::command::{Call, Io, Work};
 pub use session::{BoardView, Cell, DbBench, Features, Saved, Session};
 
 use crate::db::{self, Identity};
@@ -132,6 +134,18 @@ pub struct Native {
     pub sample: Option<fn(&mut fastrand::Rng) -> String>,
     /// Benchmark positions: (position, what it measures).
     pub bench: Vec<(String, String)>,
+    /// The shipped definitions (`games/` files) that name it, whose rules it answers for.
+    pub definitions: Vec<String>,
+    /// Its assignment's own command (`gamesman nim`, ...), if it has one.
+    pub assignment: Option<Assignment>,
+}
+
+/// An original assignment's command, reached through the catalogue ([`Catalog::assignment`]):
+/// the entry point, and the work of it that `gamesman bench` times, if any.
+#[derive(Clone, Copy)]
+pub struct Assignment {
+    pub run: crate::native::command::Command,
+    pub bench: Option<fn() -> Work>,
 }
 
 impl Native {
@@ -144,6 +158,8 @@ impl Native {
             open: Arc::new(move |info, how, id| open_game(make(info), "native", how, id)),
             sample: None,
             bench: Vec::new(),
+            definitions: Vec::new(),
+            assignment: None,
         }
     }
 
@@ -159,6 +175,8 @@ impl Native {
             open: Arc::new(move |info, how, id| open_game(make(info, how.options.max_memory), "native", how, id)),
             sample: None,
             bench: Vec::new(),
+            definitions: Vec::new(),
+            assignment: None,
         }
     }
 
@@ -177,6 +195,19 @@ impl Native {
     /// A position `gamesman bench` solves, and what that measures.
     pub fn bench(mut self, position: &str, what: &str) -> Native {
         self.bench.push((position.to_string(), what.to_string()));
+        self
+    }
+
+    /// A shipped definition (a file of `games/`) that names this row.
+    pub fn backs(mut self, file: &str) -> Native {
+        self.definitions.push(file.to_string());
+        self
+    }
+
+    /// Its assignment's command (`gamesman NAME ...`), and the work of it `gamesman bench`
+    /// times.
+    pub fn assignment(mut self, run: crate::native::command::Command, bench: Option<fn() -> Work>) -> Native {
+        self.assignment = Some(Assignment { run, bench });
         self
     }
 }
@@ -269,6 +300,18 @@ impl Catalog {
     /// The games written in Rust.
     pub fn natives(&self) -> &[Native] {
         &self.natives
+    }
+
+    /// The assignment command of the row named `name`.
+    pub fn assignment(&self, name: &str) -> Result<Assignment> {
+        self.native(name)
+            .and_then(|n| n.assignment)
+            .ok_or_else(|| anyhow!("{name} has no assignment command in this catalogue"))
+    }
+
+    /// The assignments' commands, in the table's order: (row name, command).
+    pub fn assignments(&self) -> impl Iterator<Item = (&str, Assignment)> {
+        self.natives.iter().filter_map(|n| Some((n.name.as_str(), n.assignment?)))
     }
 
     fn native(&self, name: &str) -> Option<&Native> {
