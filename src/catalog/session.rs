@@ -5,8 +5,8 @@
 //! [`Analyzer`] that owns the game, the game's database, and the whole-game work (`analyze`,
 //! `--save`, `export`, `strategy`, the self-check).
 
+use super::how::{Database, How};
 use super::tier_count;
-use super::{Database, How};
 use crate::db::array::ArrayDb;
 use crate::db::{self, Identity, Record, Store};
 use crate::game::{Board, Game, GameError, GameInfo, GameResult, Kind, Value};

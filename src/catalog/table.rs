@@ -7,7 +7,7 @@
 //! positions `gamesman bench` times, and its assignment's own command if it has one (the
 //! command line runs `gamesman nim ...` through this row, [`super::Catalog::assignment`]).
 
-use super::Native;
+use super::row::Native;
 use crate::native::{chomp, connect4, lightsout, nim, nimrod, quixo, tactix};
 
 /// The shipped native modules.
@@ -57,6 +57,7 @@ pub fn natives() -> Vec<Native> {
 #[cfg(test)]
 mod tests {
     use super::natives;
+    use crate::game::Game;
 
     /// Each row's definitions are shipped and name the row, and every shipped definition that
     /// names a native module is among its row's: read from the files themselves.
@@ -65,8 +66,11 @@ mod tests {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
         let rows = natives();
         for (file, _) in super::super::shipped::SHIPPED {
-            let def = super::super::load_path(&dir.join(file)).unwrap();
-            let named = def.info().native.clone();
+            let path = dir.join(file);
+            let named = match path.extension().and_then(|e| e.to_str()) {
+                Some("rhai") => crate::script::ScriptGame::load(&path).unwrap().info().native.clone(),
+                _ => crate::descriptor::DescriptorGame::load(&path).unwrap().info().native.clone(),
+            };
             let backing: Vec<&str> =
                 rows.iter().filter(|n| n.definitions.iter().any(|d| d == file)).map(|n| n.name.as_str()).collect();
             assert_eq!(backing, named.iter().map(String::as_str).collect::<Vec<_>>(), "{file}");
