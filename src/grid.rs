@@ -4,8 +4,7 @@
 //! fast is done here: runs in rows and columns, 4-connected components, and the canonical
 //! form under translation and the 8 symmetries of the square.
 
-use tactix::large::{symmetry, symmetry_dims};
-use tactix::pbm;
+use gridkit::{pbm, symmetry, symmetry_dims};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Grid {
@@ -317,7 +316,7 @@ impl Grid {
     /// The 4-connected groups of tokens, each cropped to its bounding box, in the order of
     /// their first cell (row by row).
     pub fn components(&self) -> Vec<Grid> {
-        tactix::large::components(self.rows, self.cols, |r, c| self.get(r, c))
+        gridkit::components(self.rows, self.cols, |r, c| self.get(r, c))
             .into_iter()
             .map(|cells| {
                 let (r0, c0) = cells.iter().fold((usize::MAX, usize::MAX), |(a, b), &(r, c)| (a.min(r), b.min(c)));

@@ -20,61 +20,25 @@
 //! # Ok::<(), anyhow::Error>(())
 //! ```
 
+mod how;
+mod row;
 pub mod session;
 pub mod shipped;
 pub mod sum;
 pub mod table;
+mod tier_count;
 
+pub use crate::native::command::{Call, Io, Work};
+pub use how::{Database, Engine, How};
+pub use row::{Assignment, Native, open_game};
 pub use session::{BoardView, Cell, DbBench, Features, Saved, Session};
 
 use crate::db::{self, Identity};
 use crate::descriptor::DescriptorGame;
-use crate::game::{Game, GameError, GameInfo, GameResult, Kind, Misere};
+use crate::game::{Game, GameError, GameInfo, GameResult, Kind};
 use crate::script::ScriptGame;
-use crate::solve::Options;
 use anyhow::{Context, Result, anyhow, bail};
-use session::Live;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-/// Which engine answers a game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Engine {
-    /// The native module when the definition names one that exists, else the definition.
-    #[default]
-    Auto,
-    /// Always the definition itself (the script or descriptor interpreter).
-    Definition,
-    /// The native module; an error if there is none.
-    Native,
-}
-
-/// Which solved-game database a session reads.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Database {
-    /// The one saved for this exact definition in the default directory, if there is one;
-    /// one that is damaged is an error.
-    #[default]
-    Saved,
-    /// As `Saved`, but a damaged one is reported on stderr and the game searched instead
-    /// (a server keeps serving).
-    SavedOrSearch,
-    /// This file: it must exist when an answer is asked of it (`--save` writes it).
-    At(PathBuf),
-    /// None: always search.
-    Off,
-}
-
-/// How to open a game.
-#[derive(Clone, Debug, Default)]
-pub struct How {
-    pub engine: Engine,
-    /// Misère play: whoever makes the last move loses.
-    pub misere: bool,
-    /// The solvers' options (memory budget, time limit, threads…).
-    pub options: Options,
-    pub database: Database,
-}
 
 /// A game definition read from a file: a Rhai script or a RON descriptor.
 pub enum Definition {
@@ -115,86 +79,6 @@ impl Definition {
         let p = Path::new(self.file()).with_extension(ext);
         p.is_file().then_some(p)
     }
-}
-
-type Opener = dyn Fn(GameInfo, &How, Option<Identity>) -> Result<Box<dyn Session>> + Send + Sync;
-
-/// A game written in Rust: a row of the catalogue's table.
-#[derive(Clone)]
-pub struct Native {
-    /// The name a definition's `native` names it by (and, for a game with [`Native::info`],
-    /// the name it is found by on its own).
-    pub name: String,
-    /// The game's own metadata, for a game found by name with no definition file beside it.
-    pub info: Option<GameInfo>,
-    open: Arc<Opener>,
-    /// A random small position, as text (what `gamesman check` compares engines on).
-    pub sample: Option<fn(&mut fastrand::Rng) -> String>,
-    /// Benchmark positions: (position, what it measures).
-    pub bench: Vec<(String, String)>,
-}
-
-impl Native {
-    /// A row: `make` builds the game from the metadata of the definition that names it (or
-    /// from [`Native::info`] for a game found on its own).
-    pub fn new<G: Game + 'static>(name: &str, make: impl Fn(GameInfo) -> G + Send + Sync + 'static) -> Native {
-        Native {
-            name: name.to_string(),
-            info: None,
-            open: Arc::new(move |info, how, id| open_game(make(info), "native", how, id)),
-            sample: None,
-            bench: Vec::new(),
-        }
-    }
-
-    /// A row whose game keeps tables of its own: `make` is also given the memory budget
-    /// (`--max-memory`, in bytes), so that what the game holds stays within it.
-    pub fn budgeted<G: Game + 'static>(
-        name: &str,
-        make: impl Fn(GameInfo, usize) -> G + Send + Sync + 'static,
-    ) -> Native {
-        Native {
-            name: name.to_string(),
-            info: None,
-            open: Arc::new(move |info, how, id| open_game(make(info, how.options.max_memory), "native", how, id)),
-            sample: None,
-            bench: Vec::new(),
-        }
-    }
-
-    /// A game found by its own name, without a definition file: its metadata.
-    pub fn standalone(mut self, info: GameInfo) -> Native {
-        self.info = Some(info);
-        self
-    }
-
-    /// How `gamesman check` draws random positions of it.
-    pub fn sample(mut self, sample: fn(&mut fastrand::Rng) -> String) -> Native {
-        self.sample = Some(sample);
-        self
-    }
-
-    /// A position `gamesman bench` solves, and what that measures.
-    pub fn bench(mut self, position: &str, what: &str) -> Native {
-        self.bench.push((position.to_string(), what.to_string()));
-        self
-    }
-}
-
-/// Wrap `game` (for misère play where asked) in a session.
-pub fn open_game<G: Game + 'static>(
-    game: G,
-    engine: &'static str,
-    how: &How,
-    identity: Option<Identity>,
-) -> Result<Box<dyn Session>> {
-    if how.misere {
-        if game.kind() == Kind::Puzzle {
-            bail!("--misere applies to two-player games, and {} is a puzzle", game.info().name);
-        }
-        return Ok(Box::new(Live::new(Misere::new(game), engine, how, identity)?));
-    }
-    Ok(Box::new(Live::new(game, engine, how, identity)?))
 }
 
 /// One thing a game argument may mean.
@@ -269,6 +153,18 @@ impl Catalog {
     /// The games written in Rust.
     pub fn natives(&self) -> &[Native] {
         &self.natives
+    }
+
+    /// The assignment command of the row named `name`.
+    pub fn assignment(&self, name: &str) -> Result<Assignment> {
+        self.native(name)
+            .and_then(|n| n.assignment)
+            .ok_or_else(|| anyhow!("{name} has no assignment command in this catalogue"))
+    }
+
+    /// The assignments' commands, in the table's order: (row name, command).
+    pub fn assignments(&self) -> impl Iterator<Item = (&str, Assignment)> {
+        self.natives.iter().filter_map(|n| Some((n.name.as_str(), n.assignment?)))
     }
 
     fn native(&self, name: &str) -> Option<&Native> {

@@ -5,7 +5,8 @@
 //! [`Analyzer`] that owns the game, the game's database, and the whole-game work (`analyze`,
 //! `--save`, `export`, `strategy`, the self-check).
 
-use super::{Database, How};
+use super::how::{Database, How};
+use super::tier_count;
 use crate::db::array::ArrayDb;
 use crate::db::{self, Identity, Record, Store};
 use crate::game::{Board, Game, GameError, GameInfo, GameResult, Kind, Value};
@@ -486,174 +487,31 @@ impl<G: Game> Live<G> {
         self.game().kind() == Kind::Impartial && self.game().stalemate() == Value::Lose
     }
 
-    /// `analyze` from a saved tier solve: the positions reachable from the root, found by
-    /// walking the finished arrays (`solve::reach`), counted by value and remoteness. The
-    /// arrays hold one record a symmetry class, so the walk reaches classes; when the root
-    /// is the only member of its class (the empty board), every symmetric image of a
-    /// reachable position is reachable too, and the positions themselves are counted as
-    /// well (each index of a tier whose representative was reached).
+    /// `analyze` from a saved tier solve: the positions reachable from the root, counted
+    /// from the arrays ([`super::tier_count`]); `None` without a finished tier solve.
     fn analyze_tiers(&mut self, root: &G::Pos, started: Instant) -> Result<Option<Json>> {
-        use crate::db::array::unrec;
         let (Some(tiers), Some(arrays)) = (self.game().tiers(), self.a.arrays()) else { return Ok(None) };
         let (root_tier, root_index) = tiers.try_locate(&self.game().canonical(root)?)?;
         let Some((here_rec, here_grundy)) = arrays.lookup(root_tier, tiers.tier_size(root_tier), root_index)? else {
             return Ok(None);
         };
-        let Some(here) = unrec(here_rec) else { return Ok(None) };
-        let kind = self.game().kind();
-        let names = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
-        // Counts by value (slot 4: by remoteness, 0..=4095, then no remoteness).
-        type Counts = Vec<[u64; 4]>;
-        let slot = |r: u16| -> Option<(usize, usize)> {
-            let (v, rem) = unrec(r)?;
-            Some((names.iter().position(|&n| n == v).expect("a value"), rem.map_or(4096, |x| x as usize)))
-        };
-        let mut classes: Counts = vec![[0; 4]; 4097];
-        // The positions themselves, while the root is known to be alone in its class.
-        let mut images: Option<Counts> = Some(vec![[0; 4]; 4097]);
-        // By Grundy value (classes, then positions), and how many counted had none.
-        type ByGrundy = std::collections::BTreeMap<u64, u64>;
-        let (mut class_grundy, mut image_grundy): (ByGrundy, ByGrundy) = Default::default();
-        let (mut class_no_grundy, mut image_no_grundy) = (0u64, 0u64);
-        let mut ntiers = 0usize;
-        let walked = crate::solve::reach::walk(
-            tiers,
-            arrays,
-            (root_tier, root_index),
-            self.budget(),
-            &self.progress(),
-            &mut |t, array, reached| {
-                ntiers += 1;
-                let records = &array.records;
-                for i in reached.indices() {
-                    if let Some((v, r)) = slot(records[i as usize]) {
-                        classes[r][v] += 1;
-                        match array.grundy_at(i as usize) {
-                            Some(g) => *class_grundy.entry(g).or_default() += 1,
-                            None => class_no_grundy += 1,
-                        }
-                    }
-                }
-                let Some(img) = images.as_mut() else { return Ok(()) };
-                // Every index whose representative was reached, in parallel.
-                type Fold = (Vec<[u64; 4]>, u64, std::collections::HashMap<u64, u64>, u64);
-                let zero = || -> Fold { (vec![[0u64; 4]; 4097], 0, Default::default(), 0) };
-                let (counts, root_class, grundy, no_grundy) = (0..tiers.tier_size(t))
-                    .into_par_iter()
-                    .fold(zero, |(mut c, mut rc, mut g, mut ng), i| {
-                        let rep = tiers.canonical_index(t, i);
-                        if reached.has(rep)
-                            && let Some((v, r)) = slot(records[rep as usize])
-                        {
-                            c[r][v] += 1;
-                            match array.grundy_at(rep as usize) {
-                                Some(x) => *g.entry(x).or_default() += 1,
-                                None => ng += 1,
-                            }
-                        }
-                        if t == root_tier && rep == root_index {
-                            rc += 1;
-                        }
-                        (c, rc, g, ng)
-                    })
-                    .reduce(zero, |(mut a, ra, mut ga, na), (b, rb, gb, nb)| {
-                        for (x, y) in a.iter_mut().zip(&b) {
-                            for k in 0..4 {
-                                x[k] += y[k];
-                            }
-                        }
-                        for (x, n) in gb {
-                            *ga.entry(x).or_default() += n;
-                        }
-                        (a, ra + rb, ga, na + nb)
-                    });
-                if t == root_tier && root_class != 1 {
-                    // The root has symmetric images: what is reachable need not be closed
-                    // under symmetry, so only the classes are counted.
-                    images = None;
-                    return Ok(());
-                }
-                for (x, y) in img.iter_mut().zip(&counts) {
-                    for k in 0..4 {
-                        x[k] += y[k];
-                    }
-                }
-                for (x, n) in grundy {
-                    *image_grundy.entry(x).or_default() += n;
-                }
-                image_no_grundy += no_grundy;
-                Ok(())
-            },
-        )?;
+        let Some(here) = crate::db::array::unrec(here_rec) else { return Ok(None) };
+        let counted = tier_count::count(tiers, arrays, (root_tier, root_index), self.budget(), &self.progress())?;
         // A game whose numbering can fail (a script's hooks) keeps its error until asked.
         if let Some(e) = tiers.failure() {
             return Err(e.into());
         }
-        if walked.is_none() {
-            return Ok(None);
-        }
-        let by_value = |c: &Counts| {
-            let mut o = serde_json::Map::new();
-            for (k, v) in names.iter().enumerate() {
-                o.insert(v.name_in(kind).to_string(), c.iter().map(|x| x[k]).sum::<u64>().into());
-            }
-            Json::Object(o)
+        let Some(counted) = counted else { return Ok(None) };
+        let root = tier_count::Root {
+            game: &self.info().name,
+            kind: self.game().kind(),
+            engine: self.engine,
+            position: self.fmt(root)?,
+            value: here.0,
+            remoteness: here.1,
+            grundy: here_grundy,
         };
-        let by_rem = |c: &Counts| {
-            c.iter()
-                .enumerate()
-                .take(4096)
-                .filter(|(_, x)| x.iter().any(|&n| n > 0))
-                .map(|(r, x)| {
-                    let mut o = serde_json::Map::new();
-                    o.insert("remoteness".into(), r.into());
-                    for (k, v) in names.iter().enumerate() {
-                        o.insert(v.name_in(kind).to_string(), x[k].into());
-                    }
-                    Json::Object(o)
-                })
-                .collect::<Vec<_>>()
-        };
-        let total = |c: &Counts| c.iter().flatten().sum::<u64>();
-        let (main, counted, (main_grundy, main_no_grundy)) = match &images {
-            Some(img) => {
-                (img, "every position reachable from the root, from the arrays", (&image_grundy, image_no_grundy))
-            }
-            None => (
-                &classes,
-                "every position reachable from the root up to symmetry (one a class: the root has symmetric images, \
-                 so the positions themselves are not counted)",
-                (&class_grundy, class_no_grundy),
-            ),
-        };
-        // Counts by Grundy value where every position counted has one (as the census gives
-        // them: all or none).
-        let by_grundy = |g: &ByGrundy, none: u64| {
-            (none == 0 && !g.is_empty())
-                .then(|| g.iter().map(|(x, n)| serde_json::json!({"grundy": x, "positions": n})).collect::<Vec<_>>())
-        };
-        Ok(Some(serde_json::json!({
-            "game": self.info().name,
-            "kind": kind.as_str(),
-            "engine": self.engine,
-            "position": self.fmt(root)?,
-            "value": here.0.name_in(kind),
-            "remoteness": here.1,
-            "grundy": here_grundy,
-            "positions": total(main),
-            "classes": total(&classes),
-            "tiers": ntiers,
-            "counted": counted,
-            "by_value": by_value(main),
-            "by_remoteness": by_rem(main),
-            "classes_by_value": by_value(&classes),
-            "classes_by_remoteness": by_rem(&classes),
-            "by_grundy": by_grundy(main_grundy, main_no_grundy),
-            "classes_by_grundy": by_grundy(&class_grundy, class_no_grundy),
-            "source": "database",
-            "positions_visited": 0,
-            "seconds": started.elapsed().as_secs_f64(),
-        })))
+        Ok(Some(tier_count::report(&counted, root, started.elapsed().as_secs_f64())))
     }
 
     /// Whether `root` (a representative, as tier and index) is the only member of its

@@ -14,7 +14,7 @@ mod serve;
 mod sum;
 mod timing;
 
-use crate::catalog::{Catalog, Database, Engine, How, Session, Target};
+use crate::catalog::{Call, Catalog, Database, Engine, How, Session, Target};
 use crate::progress::Progress;
 use crate::solve::Options;
 use anyhow::{Context, Result};
@@ -459,17 +459,26 @@ pub fn main_with(catalog: Catalog) -> i32 {
         Command::Sequence(a) => sequence::run(&a),
         Command::Bench(a) => bench::run(&a).map(|()| 0),
         Command::Check(a) => check::run(&a),
-        Command::Nim { args } => Ok(assignments::nim(&args)),
-        Command::Nimrod(a) => assignments::nimrod(&a),
+        Command::Nim { args } => assignments::run("nim", &Call { words: args, ..Call::default() }),
+        Command::Nimrod(a) => {
+            a.limit.start();
+            assignments::run("nimrod", &a.call())
+        }
         Command::Chomp { state, max_memory, limit } => {
             limit.start();
-            assignments::chomp(state.as_deref(), max_memory.saturating_mul(1 << 20))
+            let call = Call {
+                words: state.into_iter().collect(),
+                budget: max_memory.saturating_mul(1 << 20),
+                ..Call::default()
+            };
+            assignments::run("chomp", &call)
         }
         Command::Lightsout { board, max_memory, limit } => {
             limit.start();
-            assignments::lightsout(&board, max_memory.saturating_mul(1 << 20))
+            let call = Call { words: vec![board], budget: max_memory.saturating_mul(1 << 20), ..Call::default() };
+            assignments::run("lightsout", &call)
         }
-        Command::Tactix(a) => Ok(assignments::tactix(&a)),
+        Command::Tactix(a) => assignments::run("tactix", &a.call()),
     };
     match result {
         Ok(code) => code,

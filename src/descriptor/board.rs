@@ -440,6 +440,18 @@ fn parse_size(head: &str) -> Result<(u8, u8, Option<u8>), String> {
     Ok((r as u8, c as u8, k))
 }
 
+/// Each player's step directions, as (row, column) deltas.
+type Steps = [Vec<(i8, i8)>; 2];
+
+/// What a board's `ends` say (see [`BoardRules::new`]).
+struct Ends {
+    k: u8,
+    connect: bool,
+    gone: bool,
+    goal_text: Option<String>,
+    left: Option<u32>,
+}
+
 impl BoardRules {
     /// Check the rules: every impossible combination is a one-line message.
     pub fn new(spec: BoardSpec, misere: bool) -> Result<BoardRules, String> {
@@ -457,10 +469,68 @@ impl BoardRules {
             }
             None => None,
         };
+        let ends = Self::read_ends(&spec.ends)?;
+        let Ends { k, connect, gone, left, .. } = ends;
+        Self::check_ends(&spec, puzzle, &ends)?;
+        let domino = matches!(spec.moves, BoardMove::Domino(_));
+        let (steps, off) = Self::read_steps(&spec, gone)?;
+        if connect {
+            if spec.shape != BoardShape::Hex {
+                return Err("`Connect` joins the sides of a Hex board: add `shape: Hex`".into());
+            }
+            if spec.pieces == Some(Pieces::Shared) {
+                return Err("`Connect` needs each player's own pieces (a chain has an owner): `pieces: Own`".into());
+            }
+        }
+        if let Some((r, c)) = fixed
+            && k != 0
+            && k > r.max(c)
+        {
+            return Err(format!("InRow({k}) cannot fit on a {r}x{c} board"));
+        }
+        let pieces = spec.pieces.unwrap_or(if puzzle { Pieces::Shared } else { Pieces::Own });
+        let kind = match (&spec.moves, pieces) {
+            (BoardMove::Jump | BoardMove::Slide | BoardMove::Hanoi, _) => Kind::Puzzle,
+            (BoardMove::Domino(Orientation::PerPlayer), _) => Kind::Partisan,
+            (BoardMove::Domino(Orientation::Either), _) => Kind::Impartial,
+            (_, Pieces::Own) => Kind::Partisan,
+            (_, Pieces::Shared) => Kind::Impartial,
+        };
+        let default = match (pieces, domino) {
+            (Pieces::Own, _) => ".xo",
+            (Pieces::Shared, false) => ".x",
+            (Pieces::Shared, true) => ".#",
+        };
+        let chars = Self::read_cells(spec.cells.as_deref(), default, pieces)?;
+        let rules = BoardRules {
+            fixed,
+            shape: spec.shape,
+            moves: spec.moves,
+            pieces,
+            k,
+            connect,
+            chars,
+            kind,
+            misere,
+            steps,
+            off,
+            gone,
+            goal: None,
+            left,
+            labels: Vec::new(),
+            tiles: Vec::new(),
+            fixed_syms: None,
+        };
+        rules.finish(ends.goal_text)
+    }
+
+    /// `ends`: InRow's k (0: none), Connect, Gone, the goal's text and Left's count, each
+    /// given at most once.
+    fn read_ends(ends: &[BoardEnd]) -> Result<Ends, String> {
         let mut k = 0u8;
         let mut connect = false;
         let (mut gone, mut goal_text, mut left) = (false, None, None);
-        for e in &spec.ends {
+        for e in ends {
             match e {
                 BoardEnd::InRow(n) => {
                     let n = *n;
@@ -488,6 +558,12 @@ impl BoardRules {
                 }
             }
         }
+        Ok(Ends { k, connect, gone, goal_text, left })
+    }
+
+    /// The moves, the shape and the ends against each other.
+    fn check_ends(spec: &BoardSpec, puzzle: bool, ends: &Ends) -> Result<(), String> {
+        let Ends { k, connect, gone, ref goal_text, left } = *ends;
         let domino = matches!(spec.moves, BoardMove::Domino(_));
         if domino && !spec.ends.is_empty() {
             return Err("a domino game ends when no domino fits (the player who cannot move loses): \
@@ -542,7 +618,13 @@ impl BoardRules {
         if gone && !matches!(spec.moves, BoardMove::Step { .. }) {
             return Err("`Gone` is for pieces that step off the board: `moves: Step(..., off: true)`".into());
         }
-        let mut steps: [Vec<(i8, i8)>; 2] = [Vec::new(), Vec::new()];
+        Ok(())
+    }
+
+    /// A `Step` game's directions for each player (as deltas) and whether pieces may step
+    /// off; none for other moves.
+    fn read_steps(spec: &BoardSpec, gone: bool) -> Result<(Steps, bool), String> {
+        let mut steps: Steps = [Vec::new(), Vec::new()];
         let mut off = false;
         if let BoardMove::Step { first, second, off: o } = &spec.moves {
             for (who, dirs) in [("first", first), ("second", second)] {
@@ -569,34 +651,13 @@ impl BoardRules {
             steps = [first.iter().map(|d| d.delta()).collect(), second.iter().map(|d| d.delta()).collect()];
             off = *o;
         }
-        if connect {
-            if spec.shape != BoardShape::Hex {
-                return Err("`Connect` joins the sides of a Hex board: add `shape: Hex`".into());
-            }
-            if spec.pieces == Some(Pieces::Shared) {
-                return Err("`Connect` needs each player's own pieces (a chain has an owner): `pieces: Own`".into());
-            }
-        }
-        if let Some((r, c)) = fixed
-            && k != 0
-            && k > r.max(c)
-        {
-            return Err(format!("InRow({k}) cannot fit on a {r}x{c} board"));
-        }
-        let pieces = spec.pieces.unwrap_or(if puzzle { Pieces::Shared } else { Pieces::Own });
-        let kind = match (&spec.moves, pieces) {
-            (BoardMove::Jump | BoardMove::Slide | BoardMove::Hanoi, _) => Kind::Puzzle,
-            (BoardMove::Domino(Orientation::PerPlayer), _) => Kind::Partisan,
-            (BoardMove::Domino(Orientation::Either), _) => Kind::Impartial,
-            (_, Pieces::Own) => Kind::Partisan,
-            (_, Pieces::Shared) => Kind::Impartial,
-        };
-        let default = match (pieces, domino) {
-            (Pieces::Own, _) => ".xo",
-            (Pieces::Shared, false) => ".x",
-            (Pieces::Shared, true) => ".#",
-        };
-        let cells = spec.cells.as_deref().unwrap_or(default);
+        Ok((steps, off))
+    }
+
+    /// `cells`: the empty cell and the marks (`default` when not given), distinct, and not
+    /// digits, spaces or '/'.
+    fn read_cells(given: Option<&str>, default: &str, pieces: Pieces) -> Result<[char; 3], String> {
+        let cells = given.unwrap_or(default);
         let chars: Vec<char> = cells.chars().collect();
         let want = if pieces == Pieces::Own { 3 } else { 2 };
         if chars.len() != want {
@@ -621,26 +682,14 @@ impl BoardRules {
                 ));
             }
         }
-        let chars = [chars[0], chars[1], *chars.last().unwrap_or(&chars[1])];
-        let mut rules = BoardRules {
-            fixed,
-            shape: spec.shape,
-            moves: spec.moves,
-            pieces,
-            k,
-            connect,
-            chars,
-            kind,
-            misere,
-            steps,
-            off,
-            gone,
-            goal: None,
-            left,
-            labels: Vec::new(),
-            tiles: Vec::new(),
-            fixed_syms: None,
-        };
+        Ok([chars[0], chars[1], *chars.last().unwrap_or(&chars[1])])
+    }
+
+    /// The goal (a slide puzzle's tiles first), Left against the board, and the symmetries of
+    /// a fixed board whose pieces move.
+    fn finish(mut self, goal_text: Option<String>) -> Result<BoardRules, String> {
+        let (left, fixed) = (self.left, self.fixed);
+        let rules = &mut self;
         if let Some(g) = goal_text {
             if rules.moves == BoardMove::Slide {
                 let mut tiles: Vec<char> = g.chars().filter(|&c| !c.is_whitespace() && c != '/' && c != '.').collect();
@@ -668,7 +717,7 @@ impl BoardRules {
         {
             rules.fixed_syms = Some(((r, c), rules.derive_symmetries(r, c)));
         }
-        Ok(rules)
+        Ok(self)
     }
 
     pub fn kind(&self) -> Kind {

@@ -11,157 +11,16 @@ use crate::script::ScriptHook;
 use crate::script::helpers::parse_heaps;
 use crate::solve::sequence::{HeapRules, NimSequence};
 use rhai::Dynamic;
-use serde::Deserialize;
 use std::path::Path;
 
 mod board;
 pub use board::MoveSym;
-use board::{BMove, BPos, BoardRules, BoardSpec};
+mod load;
+use board::{BMove, BPos};
+use load::{Checked, Family, GridMove, GridText, Pattern, Place, Shape, Symmetry, parse_octal};
 mod domino_sum;
 mod tiers;
 pub use tiers::{BoardTiers, MAX_TIER_CELLS};
-
-// --- The vocabulary (what a .ron file says) ---------------------------------------------
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Descriptor {
-    name: String,
-    #[serde(default)]
-    description: String,
-    /// Optional: follows from the rules; when given it must agree with them.
-    #[serde(default)]
-    kind: Option<KindSpec>,
-    #[serde(default)]
-    start: Option<String>,
-    #[serde(default)]
-    native: Option<String>,
-    #[serde(default)]
-    end: End,
-    rules: Rules,
-}
-
-#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
-enum KindSpec {
-    Impartial,
-    Partisan,
-    Puzzle,
-}
-
-/// The terminal rule.
-#[derive(Debug, Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-enum End {
-    /// Whoever cannot move loses (a puzzle: solved when every light is off).
-    #[default]
-    Normal,
-    /// Whoever cannot move wins.
-    Misere,
-    /// The escape hatch: a Rhai function `primitive(pos)` returning "win", "lose", "tie" or
-    /// () (not over); a position with no moves that it says is not over is a normal-play loss.
-    Script { file: String, function: Option<String> },
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-enum Rules {
-    Heaps {
-        moves: Vec<HeapMove>,
-        /// Exactly this many heaps (Wythoff's game: 2). Default: any number.
-        #[serde(default)]
-        heaps: Option<usize>,
-    },
-    Grid {
-        moves: GridMove,
-        /// The symmetries that map a position to an equivalent one.
-        #[serde(default)]
-        symmetry: Symmetry,
-        /// A position is the sum of its 4-connected components.
-        #[serde(default)]
-        components: bool,
-        /// How positions are written.
-        #[serde(default)]
-        text: GridText,
-    },
-    /// Pieces or dominoes placed on a board, or pieces that move (`board.rs`).
-    Board {
-        #[serde(default)]
-        size: Option<String>,
-        #[serde(default)]
-        shape: board::BoardShape,
-        moves: board::BoardMove,
-        #[serde(default)]
-        pieces: Option<board::Pieces>,
-        #[serde(default)]
-        ends: Vec<board::BoardEnd>,
-        #[serde(default)]
-        cells: Option<String>,
-    },
-}
-
-#[derive(Debug, Deserialize, Clone)]
-enum HeapMove {
-    /// Take any number from one heap (Nim).
-    TakeAny,
-    /// Take a number in this set from one heap.
-    Subtract(Vec<u64>),
-    /// An octal code such as "0.77" (Kayles): digit k says whether k tokens may be taken
-    /// leaving no heap (1), one heap (2), or two heaps (4).
-    Octal(String),
-    /// Take the same positive number from two heaps (Wythoff's game).
-    TakeEqual,
-    /// Split one heap into two unequal non-empty heaps, taking nothing (Grundy's game).
-    Split,
-}
-
-#[derive(Debug, Deserialize, Clone, Copy)]
-#[serde(deny_unknown_fields)]
-enum GridMove {
-    /// Remove a contiguous run of tokens from one row or one column (TacTix), of at least
-    /// `min` (default 1) and at most `max` (default: any) tokens. Cram: `min: 2, max: 2`.
-    RemoveRun {
-        #[serde(default)]
-        min: Option<usize>,
-        #[serde(default)]
-        max: Option<usize>,
-    },
-    /// Take a square and every square above and right of it; the bottom-left square is
-    /// poisoned and never taken, so a player left with only it loses (Chomp).
-    Chomp,
-    /// A puzzle: a press toggles the cell and a neighbourhood; solved when all are off.
-    Toggle { pattern: Pattern },
-}
-
-#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
-enum Pattern {
-    /// The cell alone.
-    Cell,
-    /// The cell and its up/down/left/right neighbours (Lights Out).
-    Plus,
-    /// The cell and its 8 neighbours.
-    Square,
-}
-
-#[derive(Debug, Deserialize, Default, Clone, Copy, PartialEq, Eq)]
-enum Symmetry {
-    #[default]
-    None,
-    /// Mirror images left-right and top-bottom (and the half turn).
-    Reflections,
-    /// The 8 symmetries of the square (rotations and reflections).
-    Square,
-}
-
-#[derive(Debug, Deserialize, Default, Clone, Copy, PartialEq, Eq)]
-enum GridText {
-    /// Rows of `#` (token, light on) and `0`, separated by newlines or `/`.
-    #[default]
-    Rows,
-    /// A plain PBM (P1) image; rows are read too.
-    Pbm,
-    /// Column heights from left to right, as digits (`4432`) or comma-separated (Chomp).
-    Heights,
-}
 
 // --- The game ----------------------------------------------------------------------------
 
@@ -204,48 +63,6 @@ pub enum DMove {
     Press { cell: usize, free: bool },
     /// A piece or a domino on a board.
     Cells(BMove),
-}
-
-/// An octal code such as "0.77", or "0.3…" (or "0.3...") whose last digit repeats for ever.
-fn parse_octal(code: &str) -> Result<HeapRules, String> {
-    let Some(rest) = code.strip_prefix("0.") else {
-        return Err(format!("octal code {code:?} must start with \"0.\" (e.g. \"0.77\" for Kayles)"));
-    };
-    let (rest, repeating) = match rest.strip_suffix('…').or_else(|| rest.strip_suffix("...")) {
-        Some(r) => (r, true),
-        None => (rest, false),
-    };
-    if rest.is_empty() {
-        return Err(format!("octal code {code:?} has no digits after \"0.\""));
-    }
-    let mut digits = vec![0];
-    for ch in rest.chars() {
-        match ch.to_digit(8) {
-            Some(d) => digits.push(d as u8),
-            None => {
-                return Err(format!(
-                    "octal code {code:?}: {ch:?} is not an octal digit (0-7; a code may end in \"…\" or \"...\" \
-                     when its last digit repeats for ever)"
-                ));
-            }
-        }
-    }
-    Ok(if repeating { HeapRules::repeating(&digits) } else { HeapRules::octal(&digits) })
-}
-
-#[derive(Clone, Debug)]
-enum Family {
-    TakeAny,
-    Subtract(Vec<u64>),
-    Octal(HeapRules),
-    TakeEqual,
-    Split,
-}
-
-enum Shape {
-    Heaps { families: Vec<Family>, count: Option<usize>, split: bool },
-    Grid { moves: GridMove, symmetry: Symmetry, components: bool, text: GridText },
-    Board(Box<BoardRules>),
 }
 
 pub struct DescriptorGame {
@@ -317,220 +134,31 @@ impl DescriptorGame {
     /// [`DescriptorGame::from_source`] within a memory budget of `budget` bytes: a number
     /// that would cost more (`heaps`, a take of `Subtract`) is refused before anything is made.
     pub fn from_source_within(file: &str, text: &str, dir: Option<&Path>, budget: usize) -> GameResult<DescriptorGame> {
-        let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-        let d: Descriptor = options.from_str(text).map_err(|e| {
-            GameError::Definition(format!(
-                "{file}:{}:{}: {}{}",
-                e.span.start.line,
-                e.span.start.col,
-                e.code,
-                ron_hint(&e.code, text, e.span.start.line, e.span.start.col)
-            ))
-        })?;
-        // The line of a top-level field, for errors found after parsing.
-        let at = |field: &str| -> String {
-            text.lines().enumerate().find(|(_, l)| l.trim_start().starts_with(&format!("{field}:"))).map_or_else(
-                || file.to_string(),
-                |(i, l)| format!("{file}:{}:{}", i + 1, l.len() - l.trim_start().len() + 1),
-            )
-        };
-        // One line, whatever text the message quotes (a start position with a newline in it).
-        let bad_at = |field: &str, msg: String| {
-            GameError::Definition(format!("{}: {}", at(field), msg.replace('\n', "\\n").replace('\r', "\\r")))
-        };
+        let place = Place { file, text, budget };
+        let d = load::parse(&place)?;
+        let checked = load::check(&place, d, dir)?;
+        Self::build(&place, checked, dir)
+    }
 
-        // A number the budget cannot afford, refused where it is written.
-        let too_big = |after: &str, label: &str, number: String, what: &str, most: usize| {
-            GameError::Definition(format!(
-                "{}: {label}: {number} is more than the memory budget allows ({what}: at most {most} with \
-                 --max-memory {})",
-                locate(file, text, after, &number),
-                budget >> 20
-            ))
-        };
-        let (shape, kind) = match d.rules {
-            Rules::Heaps { moves, heaps } => {
-                // A position holds 8 bytes a heap (its text at least 2), and a search many.
-                if let Some(n) = heaps
-                    && n > budget / 16
-                {
-                    return Err(too_big(
-                        "heaps:",
-                        "heaps",
-                        n.to_string(),
-                        "a position holds 16 bytes a heap",
-                        budget / 16,
-                    ));
-                }
-                if moves.is_empty() {
-                    return Err(bad_at("rules", "a heap game needs at least one kind of move".into()));
-                }
-                let mut families = Vec::new();
-                for m in moves {
-                    families.push(match m {
-                        HeapMove::TakeAny => Family::TakeAny,
-                        HeapMove::TakeEqual => Family::TakeEqual,
-                        HeapMove::Split => Family::Split,
-                        HeapMove::Subtract(mut set) => {
-                            if set.is_empty() || set.contains(&0) {
-                                return Err(bad_at(
-                                    "rules",
-                                    "a subtraction set needs positive numbers, e.g. Subtract([1, 3, 4])".into(),
-                                ));
-                            }
-                            set.sort_unstable();
-                            set.dedup();
-                            // The table of takes holds a byte for each number up to the
-                            // largest, and the nim-sequence that finds its period 8 more.
-                            let top = set[set.len() - 1];
-                            if top > (budget / 16) as u64 {
-                                return Err(too_big(
-                                    "Subtract(",
-                                    "Subtract",
-                                    top.to_string(),
-                                    "a take of k makes tables of 16·k bytes",
-                                    budget / 16,
-                                ));
-                            }
-                            Family::Subtract(set)
-                        }
-                        HeapMove::Octal(code) => Family::Octal(parse_octal(&code).map_err(|e| bad_at("rules", e))?),
-                    });
-                }
-                if heaps == Some(0) {
-                    return Err(bad_at("rules", "`heaps: Some(0)` leaves nothing to play with".into()));
-                }
-                if heaps.is_some() && families.iter().any(|f| matches!(f, Family::Split)) {
-                    return Err(bad_at(
-                        "rules",
-                        "Split makes two heaps of one, so the number of heaps changes: `heaps` does not apply".into(),
-                    ));
-                }
-                let equal = families.iter().any(|f| matches!(f, Family::TakeEqual));
-                if equal && heaps == Some(1) {
-                    return Err(bad_at("rules", "TakeEqual takes from two heaps, but `heaps` is 1".into()));
-                }
-                // Heaps are independent games unless a move touches two of them.
-                (Shape::Heaps { families, count: heaps, split: !equal }, Kind::Impartial)
-            }
-            Rules::Grid { moves, symmetry, components, text } => {
-                let kind = match moves {
-                    GridMove::Toggle { .. } => Kind::Puzzle,
-                    _ => Kind::Impartial,
-                };
-                match moves {
-                    GridMove::RemoveRun { max: Some(0), .. } => {
-                        return Err(bad_at("rules", "RemoveRun's `max` must be at least 1".into()));
-                    }
-                    GridMove::RemoveRun { min: Some(0), .. } => {
-                        return Err(bad_at("rules", "RemoveRun's `min` must be at least 1".into()));
-                    }
-                    GridMove::RemoveRun { min: Some(lo), max: Some(hi) } if lo > hi => {
-                        return Err(bad_at(
-                            "rules",
-                            format!("RemoveRun's `min` ({lo}) is more than its `max` ({hi}): no move would be legal"),
-                        ));
-                    }
-                    GridMove::Chomp => {
-                        if components {
-                            return Err(bad_at(
-                                "rules",
-                                "Chomp boards are one piece (a staircase): `components: true` does not apply".into(),
-                            ));
-                        }
-                        if symmetry != Symmetry::None {
-                            return Err(bad_at(
-                                "rules",
-                                "Chomp's poisoned corner breaks the board's symmetry: use `symmetry: None`".into(),
-                            ));
-                        }
-                        if text != GridText::Heights {
-                            return Err(bad_at(
-                                "rules",
-                                "Chomp positions are column heights: use `text: Heights`".into(),
-                            ));
-                        }
-                    }
-                    GridMove::Toggle { .. } if components => {
-                        return Err(bad_at(
-                            "rules",
-                            "a press reaches across components, so a toggle puzzle does not split: \
-                             `components: true` does not apply"
-                                .into(),
-                        ));
-                    }
-                    _ => {}
-                }
-                if text == GridText::Heights && !matches!(moves, GridMove::Chomp) {
-                    return Err(bad_at("rules", "`text: Heights` is for Chomp boards only".into()));
-                }
-                (Shape::Grid { moves, symmetry, components, text }, kind)
-            }
-            Rules::Board { size, shape, moves, pieces, ends, cells } => {
-                if matches!(d.end, End::Script { .. }) {
-                    return Err(bad_at(
-                        "end",
-                        "a board game ends as its `ends` say: the escape hatch is for heaps and grids".into(),
-                    ));
-                }
-                let spec = BoardSpec { size, shape, moves, pieces, ends, cells };
-                let rules = BoardRules::new(spec, matches!(d.end, End::Misere)).map_err(|e| bad_at("rules", e))?;
-                let kind = rules.kind();
-                (Shape::Board(Box::new(rules)), kind)
-            }
-        };
-        if let Some(k) = d.kind {
-            let declared = match k {
-                KindSpec::Impartial => Kind::Impartial,
-                KindSpec::Partisan => Kind::Partisan,
-                KindSpec::Puzzle => Kind::Puzzle,
-            };
-            if declared != kind {
-                return Err(bad_at("kind", format!("the rules make this game {kind}, but `kind` says {declared}")));
-            }
-        }
-        let (misere, primitive_hook) = match d.end {
-            End::Normal => (false, None),
-            End::Misere if kind == Kind::Puzzle => {
-                return Err(bad_at("end", "a puzzle has one player: misère play does not apply".into()));
-            }
-            End::Misere => (true, None),
-            End::Script { file: script, function } => {
-                let path = dir.map_or_else(|| Path::new(&script).to_path_buf(), |d| d.join(&script));
-                let f = function.as_deref().unwrap_or("primitive");
-                let hook = ScriptHook::load(&path, f, 1).map_err(|e| bad_at("end", e.to_string()))?;
-                (false, Some(hook))
-            }
-        };
-        if d.name.trim().is_empty() {
-            return Err(bad_at("name", "the name is empty".into()));
-        }
-        let info = GameInfo {
-            name: d.name,
-            description: d.description,
-            kind,
-            native: d.native,
-            move_verb: matches!(shape, Shape::Grid { moves: GridMove::Toggle { .. }, .. }).then(|| "Flipping".into()),
-            solved_message: None,
-            players: None,
-        };
-        let sequence = match (&shape, misere, &primitive_hook) {
+    /// The game of a checked descriptor: its nim-sequence engine, its tiers, and its start
+    /// position (a board's empty one when it gives none), which must read.
+    fn build(place: &Place, c: Checked, dir: Option<&Path>) -> GameResult<DescriptorGame> {
+        let sequence = match (&c.shape, c.misere, &c.primitive_hook) {
             (Shape::Heaps { families, .. }, false, None) => heap_rules(families).map(|r| NimSequence::new(r).into()),
             _ => None,
         };
-        let game = DescriptorGame {
+        let mut game = DescriptorGame {
             sequence,
-            file: file.to_string(),
-            info,
-            start: d.start,
-            shape,
-            misere,
-            primitive_hook,
-            source: std::sync::Arc::new((text.to_string(), dir.map(Path::to_path_buf))),
-            budget,
+            file: place.file.to_string(),
+            info: c.info,
+            start: c.start,
+            shape: c.shape,
+            misere: c.misere,
+            primitive_hook: c.primitive_hook,
+            source: std::sync::Arc::new((place.text.to_string(), dir.map(Path::to_path_buf))),
+            budget: place.budget,
             tiers: None,
         };
-        let mut game = game;
         if let (Shape::Board(b), None) = (&game.shape, &game.primitive_hook) {
             game.tiers = BoardTiers::new(b).ok().map(Box::new);
         }
@@ -539,7 +167,7 @@ impl DescriptorGame {
             game.start = b.empty_start();
         }
         if let Some(s) = &game.start {
-            game.parse(s).map_err(|e| bad_at("start", format!("the start position: {e}")))?;
+            game.parse(s).map_err(|e| place.bad_at("start", format!("the start position: {e}")))?;
         }
         Ok(game)
     }
@@ -647,25 +275,6 @@ impl DescriptorGame {
 /// last digit repeats).
 fn octal_takes(rules: &HeapRules, n: u64) -> u64 {
     if rules.repeats() { n } else { n.min(rules.explicit() as u64) }
-}
-
-/// "file:line:column" of the first `number` written after `after` (outside comments), or
-/// the file alone.
-fn locate(file: &str, text: &str, after: &str, number: &str) -> String {
-    let mut seen = false;
-    for (i, line) in text.lines().enumerate() {
-        let code = line.split("//").next().unwrap_or("");
-        let mut from = 0;
-        if !seen && let Some(at) = code.find(after) {
-            seen = true;
-            from = at + after.len();
-        }
-        if seen && let Some(at) = code[from..].find(number) {
-            let col = code[..from + at].chars().count() + 1;
-            return format!("{file}:{}:{col}", i + 1);
-        }
-    }
-    file.to_string()
 }
 
 /// One heap of `n` tokens, or none when it is empty.
@@ -1261,7 +870,7 @@ impl Game for DescriptorGame {
                 Symmetry::Square => DPos::Grid(g.canonical()),
                 Symmetry::Reflections => {
                     let c = g.crop();
-                    // `tactix::large::symmetry` without the transpose (bit 2): the top-bottom
+                    // `gridkit::symmetry` without the transpose (bit 2): the top-bottom
                     // mirror (1), the left-right mirror (2) and the half turn (3).
                     let best = [1u8, 2, 3].iter().map(|&t| c.transform(t)).fold(c.clone(), |b, x| b.min(x));
                     DPos::Grid(best)
@@ -1377,37 +986,5 @@ impl crate::game::packed::Packed<DPos> for PackedBoard<'_> {
     }
     fn image(&self, key: u128, t: usize) -> u128 {
         self.0.image(key, t)
-    }
-}
-
-/// What to write instead, for the RON errors a new user meets most (docs/descriptors.md,
-/// "Errors you may meet"): RON's own message names the place but not the fix.
-fn ron_hint(code: &ron::error::Error, text: &str, line: usize, col: usize) -> &'static str {
-    use ron::error::Error as E;
-    // The text from the error's place on (RON counts lines and columns from 1, in characters).
-    let rest: String =
-        text.lines().nth(line.saturating_sub(1)).unwrap_or("").chars().skip(col.saturating_sub(1)).collect();
-    let rest = rest.trim_start();
-    match code {
-        E::ExpectedAttribute
-            if rest.starts_with('#')
-                || text.lines().any(|l| l.trim_start().starts_with('#') && !l.trim_start().starts_with("#!")) =>
-        {
-            " (`#` is not a comment in RON: write `// ...`)"
-        }
-        E::ExpectedString => " (texts are in double quotes: `size: \"3x3\"`, `start: \"...\"`)",
-        E::ExpectedIdentifier if rest.starts_with('"') => {
-            " (the words of the vocabulary are bare, without quotes: `kind: Partisan`)"
-        }
-        E::ExpectedStructLike => {
-            let before: String =
-                text.lines().nth(line.saturating_sub(1)).unwrap_or("").chars().take(col.saturating_sub(1)).collect();
-            if before.trim_end().ends_with("Domino") || rest.starts_with("Domino") {
-                " (`Domino` takes its orientation in parentheses: `Domino(Either)` or `Domino(PerPlayer)`)"
-            } else {
-                " (this word takes its parameters in parentheses, as in `InRow(3)`)"
-            }
-        }
-        _ => "",
     }
 }

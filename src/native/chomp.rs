@@ -11,6 +11,7 @@
 //! As in the assignment, whoever takes the bottom-left (poisoned) square loses, so the empty
 //! board is a win for the player to move; taking the poison is never listed as a move.
 
+use super::command::{Call, Io, Work};
 use crate::game::{Game, GameError, GameInfo, GameResult, Kind, Shortcut, Value};
 use std::cell::RefCell;
 
@@ -601,6 +602,33 @@ pub fn sample(rng: &mut fastrand::Rng) -> String {
     h.sort_unstable_by(|a, b| b.cmp(a));
     h[0] = h[0].max(1);
     h.iter().map(u32::to_string).collect()
+}
+
+/// `gamesman chomp STATE`: `LOSS` or `WIN: state`; the usage text (stderr, exit 1) on a
+/// non-digit, increasing or empty state.
+pub fn command(call: &Call, io: &mut Io) -> anyhow::Result<i32> {
+    match assignment(call.words.first().map_or("", String::as_str), call.budget) {
+        Ok(line) => {
+            writeln!(io.out, "{line}")?;
+            Ok(0)
+        }
+        Err(None) => {
+            io.err.write_all(USAGE.as_bytes())?;
+            Ok(1)
+        }
+        Err(Some(e)) => Err(e.into()),
+    }
+}
+
+/// What `gamesman bench` times of the assignment: the answer on 20 columns of 9.
+pub fn bench_work() -> Work {
+    let h = vec![9u32; 20];
+    let states = count_states(&h).unwrap_or(0);
+    Work {
+        what: format!("Chomp, 20 columns of height 9 ({states} states)"),
+        decimals: 3,
+        run: Box::new(move || Ok(format!("`{}`", answer(&h)?))),
+    }
 }
 
 #[cfg(test)]

@@ -573,7 +573,7 @@ pub fn sample(rng: &mut fastrand::Rng) -> String {
     let g = Connect4::new(crate::game::GameInfo::native("connect4", "", Kind::Partisan));
     let (rows, cols, k) = [(4, 4, 3), (4, 4, 4), (3, 5, 3), (5, 3, 3)][rng.usize(0..4)];
     let steps = rng.usize(3..=rows as usize * cols as usize);
-    let p = super::random_play(&g, Connect4::empty(rows, cols, k), steps, rng);
+    let p = super::common::random_play(&g, Connect4::empty(rows, cols, k), steps, rng);
     g.format(&p).unwrap_or_default()
 }
 

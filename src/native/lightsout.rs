@@ -12,8 +12,10 @@
 //! Positions are the script's: a board and the index of the next light to decide (lights
 //! before it are decided, and not pressed again).
 
+use super::command::{Call, Io, Work, read_bounded};
 use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, Shortcut, Value};
 use crate::grid::Grid;
+use std::io::Write;
 
 /// Whole boards at least this wide (after turning the short side up) are solved by
 /// polynomials ([`super::gf2`]).
@@ -396,7 +398,7 @@ impl Game for LightsOut {
     }
 
     fn board(&self, p: &LoPos) -> GameResult<Option<crate::game::Board>> {
-        Ok(super::grid_board(&p.board))
+        Ok(super::common::grid_board(&p.board))
     }
 
     fn show(&self, p: &LoPos) -> GameResult<String> {
@@ -435,6 +437,82 @@ pub fn sample(rng: &mut fastrand::Rng) -> String {
         (0..rows).map(|_| (0..cols).map(|_| if rng.bool() { '#' } else { '0' }).collect()).collect();
     let next = if rng.u8(0..4) == 0 { rng.usize(0..=rows * cols) } else { 0 };
     if next == 0 { board.join("/") } else { format!("{} @{next}", board.join("/")) }
+}
+
+/// `gamesman lightsout BOARD`: the presses of a solution with the fewest presses as `row:col`
+/// lines, exit 0; when there is none, nothing on stdout, `No solution` on stderr, exit 1.
+pub fn command(call: &Call, io: &mut Io) -> anyhow::Result<i32> {
+    let board = call.words.first().map_or("-", String::as_str);
+    let budget = call.budget;
+    let text = read_bounded(board, budget / 2)?;
+    let grid = Grid::parse(&text).map_err(|e| anyhow::anyhow!("{board}: {e}"))?;
+    let Some(s) = solve_within(&grid, 0, budget).map_err(|e| anyhow::anyhow!("{board}: {e}"))? else {
+        writeln!(io.err, "No solution")?;
+        return Ok(1);
+    };
+    // Written by hand into one buffer: formatting 50 million lines through `writeln!` took
+    // longer than solving the board.
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, &mut *io.out);
+    let mut line = Vec::with_capacity(48);
+    let digits = |mut n: usize, line: &mut Vec<u8>| {
+        let start = line.len();
+        loop {
+            line.push(b'0' + (n % 10) as u8);
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        line[start..].reverse();
+    };
+    for (r, c) in s.presses.cells() {
+        line.clear();
+        digits(r, &mut line);
+        line.push(b':');
+        digits(c, &mut line);
+        line.push(b'\n');
+        out.write_all(&line)?;
+    }
+    out.flush()?;
+    drop(out);
+    if !s.minimal {
+        writeln!(
+            io.err,
+            "note: this solves the board, but may not use the fewest presses: there are 2^{} solutions, \
+             too many to compare",
+            s.nullity
+        )?;
+    }
+    Ok(0)
+}
+
+/// A board made by pressing random lights on a dark one: solvable by construction.
+fn solvable(n: usize, seed: u64) -> Grid {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut g = Grid::new(n, n);
+    for r in 0..n {
+        for c in 0..n {
+            if rng.bool() {
+                g.toggle_plus(r, c);
+            }
+        }
+    }
+    g
+}
+
+/// What `gamesman bench` times of the assignment: a random solvable 2048² board.
+pub fn bench_work() -> Work {
+    let board = solvable(2048, 1);
+    Work {
+        what: "Lights Out, random solvable 2048×2048 board".into(),
+        decimals: 3,
+        run: Box::new(move || {
+            Ok(match solve(&board, 0) {
+                Some(s) => format!("{} presses, 2^{} solutions", s.presses.count(), s.nullity),
+                None => "no solution".into(),
+            })
+        }),
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@
 //! play, and the winning moves are the normal ones, except that when only one heap is above
 //! 1 the move on it must leave an odd number of 1-heaps.
 
-use super::{MAX_LISTED_MOVES, format_big_heaps, parse_big_heaps, too_many_moves};
+use super::command::{Call, Io};
+use super::common::{MAX_LISTED_MOVES, format_big_heaps, parse_big_heaps, too_many_moves};
 use crate::game::{Game, GameInfo, GameResult, Kind, Shortcut, Value};
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
@@ -204,6 +205,21 @@ pub fn assignment(args: &[String]) -> Result<String, &'static str> {
 pub fn sample(rng: &mut fastrand::Rng) -> String {
     let heaps: Vec<String> = (0..rng.usize(1..=4)).map(|_| rng.u32(0..=7).to_string()).collect();
     heaps.join(",")
+}
+
+/// `gamesman nim [-m] n1 [n2 ...]`: the usage text (on stdout, exit 1) on no arguments, a
+/// non-number or a negative number.
+pub fn command(call: &Call, io: &mut Io) -> anyhow::Result<i32> {
+    match assignment(&call.words) {
+        Ok(out) => {
+            io.out.write_all(out.as_bytes())?;
+            Ok(0)
+        }
+        Err(usage) => {
+            io.out.write_all(usage.as_bytes())?;
+            Ok(1)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@
 //! Grundy values have no closed form: they come from a table for piles up to
 //! [`GRUNDY_TABLE`], and are not claimed beyond.
 
-use super::{MAX_LISTED_MOVES, format_big_heaps, parse_big_heaps, too_many_moves};
+use super::command::{Call, Io, Work};
+use super::common::{MAX_LISTED_MOVES, format_big_heaps, parse_big_heaps, too_many_moves};
 use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, Shortcut, Value};
 use crate::solve::grundy::mex;
 use num_bigint::BigUint;
@@ -275,6 +276,44 @@ pub fn write_lose_positions(k: u64, out: &mut impl std::io::Write) -> std::io::R
 /// A random small position (for `gamesman check`): two piles of at most 24.
 pub fn sample(rng: &mut fastrand::Rng) -> String {
     format!("{},{}", rng.u32(0..=24), rng.u32(0..=24))
+}
+
+fn pile(text: Option<&str>, name: &str) -> anyhow::Result<BigUint> {
+    let Some(t) = text else { anyhow::bail!("give two piles, e.g. `gamesman nimrod 5 9` (pile {name} is missing)") };
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        anyhow::bail!("pile {name} must be a whole number of rods, not {t:?}");
+    }
+    Ok(t.parse().expect("digits"))
+}
+
+/// `gamesman nimrod A B`: `lose`, or `win` and every winning move;
+/// `gamesman nimrod --lose-positions K` (the call's count): the first K losing positions.
+pub fn command(call: &Call, io: &mut Io) -> anyhow::Result<i32> {
+    if let Some(k) = call.count {
+        let mut out = std::io::BufWriter::new(&mut *io.out);
+        let written = write_lose_positions(k, &mut out).and_then(|()| std::io::Write::flush(&mut out));
+        return match written {
+            Ok(()) => Ok(0),
+            // `| head`: the reader has what it wanted.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(0),
+            Err(e) => Err(e.into()),
+        };
+    }
+    let a = pile(call.words.first().map(String::as_str), "A")?;
+    let b = pile(call.words.get(1).map(String::as_str), "B")?;
+    io.out.write_all(report(&a, &b).as_bytes())?;
+    Ok(0)
+}
+
+/// What `gamesman bench` times of the assignment: its answer at piles near 10^30.
+pub fn bench_work() -> Work {
+    let a: BigUint = "1618033988749894848204586834365".parse().expect("digits");
+    let b: BigUint = &a + 1_000_000_000_000_000_000_000_000_000_000u128 + 7u32;
+    Work {
+        what: "Nimrod, piles near 10^30".into(),
+        decimals: 6,
+        run: Box::new(move || Ok(report(&a, &b).trim_end().replace('\n', "; "))),
+    }
 }
 
 #[cfg(test)]

@@ -476,7 +476,7 @@ impl Tiers for Quixo {
 pub fn sample(rng: &mut fastrand::Rng) -> String {
     let q = Quixo::new(crate::game::GameInfo::native("quixo", "", Kind::Partisan));
     let steps = rng.usize(0..12);
-    let p = super::random_play(&q, Quixo::empty(3), steps, rng);
+    let p = super::common::random_play(&q, Quixo::empty(3), steps, rng);
     q.format(&p).unwrap_or_default()
 }
 

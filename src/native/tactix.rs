@@ -1,9 +1,11 @@
 //! TacTix through the `tactix` crate's solver (bitboards, components, symmetry; see
 //! `crates/tactix`). Positions, moves and their names are the script's (`games/tactix.rhai`).
 
+use super::command::{Call, Io};
 use crate::game::{Game, GameError, GameInfo, GameResult, Kind, MAX_MOVES, Shortcut, Value};
 use crate::grid::{Grid, Segment};
 use std::cell::RefCell;
+use std::io::{Read, Write};
 use tactix::Solver;
 
 /// Memory for the solver's tables.
@@ -59,7 +61,7 @@ impl Game for TacTix {
     }
 
     fn board(&self, g: &Grid) -> GameResult<Option<crate::game::Board>> {
-        Ok(super::grid_board(g))
+        Ok(super::common::grid_board(g))
     }
 
     fn show(&self, g: &Grid) -> GameResult<String> {
@@ -146,4 +148,67 @@ pub fn sample(rng: &mut fastrand::Rng) -> String {
     let board: Vec<String> =
         (0..rows).map(|_| (0..cols).map(|_| if rng.u8(0..3) > 0 { '1' } else { '0' }).collect()).collect();
     board.join("/")
+}
+
+/// `gamesman tactix [FILE]`: the contest program's contract with threads: the nimsum of the
+/// P1 PBM board in the file (stdin when there is none, or `-`), or -1 with the reason on
+/// stderr; exit 0 either way. The call's budget holds the board and the tables; its time
+/// limit, when it runs out, gives -1 wherever the work is.
+pub fn command(call: &Call, io: &mut Io) -> anyhow::Result<i32> {
+    let threads = call.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let budget = call.budget;
+    let limit = call.time_limit.and_then(::tactix::time_limit);
+    if let Some(limit) = limit {
+        watchdog(limit);
+    }
+    let started = std::time::Instant::now();
+    let read = |r: &mut dyn Read| {
+        let max_cells = (budget / 2 * 8) as u64;
+        ::tactix::pbm::read(r, max_cells).map_err(|e| e.0)
+    };
+    let board = match call.words.first().map(String::as_str) {
+        None | Some("-") => read(&mut std::io::stdin().lock()),
+        Some(f) => match std::fs::File::open(f) {
+            Ok(mut file) => read(&mut file),
+            Err(e) => Err(format!("cannot read {f}: {e}")),
+        },
+    };
+    let result = board.and_then(|mut b| {
+        let tables = budget.saturating_sub(b.bytes());
+        ::tactix::nimsum_parallel(&mut b, tables, limit.map(|l| started + l), threads).map_err(|e| e.to_string())
+    });
+    // One answer: the work's, or the watchdog's -1, whichever takes the lock first.
+    let _answer = ANSWER.lock().unwrap_or_else(|e| e.into_inner());
+    match result {
+        Ok(g) => writeln!(io.out, "{g}")?,
+        Err(e) => {
+            writeln!(io.err, "gamesman tactix: {e}")?;
+            writeln!(io.out, "-1")?;
+        }
+    }
+    io.out.flush()?;
+    Ok(0)
+}
+
+/// Held while `gamesman tactix` writes its answer, so that the watchdog's -1 and the work's
+/// answer never both appear.
+static ANSWER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The contest's contract for `--time-limit`: -1 (exit 0) when the limit runs out, wherever
+/// the work is, reading a 100 MB board included (whose reading makes no check). A tenth of
+/// the limit (at most 0.3 s) is left for the work's own checks to answer first.
+fn watchdog(limit: std::time::Duration) {
+    let at = std::time::Instant::now() + limit + (limit / 10).min(std::time::Duration::from_millis(300));
+    let spawned = std::thread::Builder::new().name("time-limit".into()).spawn(move || {
+        while let Some(left) = at.checked_duration_since(std::time::Instant::now()).filter(|d| !d.is_zero()) {
+            std::thread::sleep(left);
+        }
+        // The work is writing its own answer: it exits once done.
+        let Ok(_answer) = ANSWER.try_lock() else { return };
+        eprintln!("gamesman tactix: the time limit ran out before the nimsum was found");
+        println!("-1");
+        let _ = std::io::stdout().flush();
+        std::process::exit(0);
+    });
+    drop(spawned);
 }

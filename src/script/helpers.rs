@@ -552,8 +552,17 @@ fn register_pushes(engine: &mut Engine) {
         });
 }
 
+/// Register every native helper in `engine`.
 pub fn register(engine: &mut Engine) {
     register_pushes(engine);
+    register_grid(engine);
+    register_boards(engine);
+    register_heaps(engine);
+    register_typed(engine);
+}
+
+/// The `Grid` type: a token grid and what is done to it fast (runs, components, symmetry).
+fn register_grid(engine: &mut Engine) {
     engine.register_type_with_name::<Grid>("Grid");
     engine
         .register_fn("grid", |rows: i64, cols: i64| -> Res<Grid> {
@@ -618,7 +627,11 @@ pub fn register(engine: &mut Engine) {
             check_segments_within(g, min, max)?;
             Ok(grids(g.segments_within(min, max).into_iter().map(|s| g.without(s)).collect()))
         });
+}
 
+/// Boards as strings or arrays (counting, lines, symmetry, swaps), the splits of a heap,
+/// and connection and placement (Hex-like games).
+fn register_boards(engine: &mut Engine) {
     // Boards as strings or arrays: counting, lines and symmetry.
     engine
         .register_fn("count", |s: &str, ch: char| s.chars().filter(|&c| c == ch).count() as i64)
@@ -686,7 +699,10 @@ pub fn register(engine: &mut Engine) {
             }
             Ok(out)
         });
+}
 
+/// Heaps as text and arrays: reading, writing, sorting and cutting them.
+fn register_heaps(engine: &mut Engine) {
     engine
         .register_fn("parse_heaps", |text: ImmutableString| -> Res<Array> {
             parse_heaps(&text).map(to_array).map_err(Into::into)
@@ -728,8 +744,6 @@ pub fn register(engine: &mut Engine) {
         .register_fn("heap_sum", |arr: Array| -> Res<i64> {
             ints(&arr)?.iter().try_fold(0i64, |a, &h| a.checked_add(h)).ok_or_else(|| "heap sum overflows".into())
         });
-
-    register_typed(engine);
 }
 
 /// `connects` and `pairs` again, with their parameters typed for each kind of board and side.

@@ -7,18 +7,17 @@
 
 pub mod helpers;
 pub mod position;
+mod sandbox;
 pub mod tiers;
 
 use crate::game::{Board, Game, GameError, GameInfo, GameResult, Kind, Value, default_parse_move};
 use position::Key;
-use rhai::{AST, CallFnOptions, Dynamic, Engine, EvalAltResult, FuncArgs, Position, Scope};
+use rhai::{AST, Dynamic, Engine, EvalAltResult, FuncArgs, Position, Scope};
+use sandbox::{
+    Constants, call_options, engine_with, error_text, innermost, located, message, meter, run_top_level, time_up,
+};
+pub use sandbox::{MAX_CALL_LEVELS, MAX_OPERATIONS, engine};
 use std::path::Path;
-
-/// A script's top-level constants, shared by its engine and the error tracer.
-type Constants = rhai::Shared<rhai::Module>;
-
-/// Operations one call into a script may take before it is stopped.
-pub const MAX_OPERATIONS: u64 = 20_000_000;
 
 /// The functions a script may define, with their number of parameters.
 const REQUIRED: &[(&str, usize)] = &[("parse", 1), ("moves", 1), ("play", 2)];
@@ -213,407 +212,36 @@ fn strip_comment_and_strings(line: &str) -> String {
     out
 }
 
-/// How deeply script functions may call each other.
-pub const MAX_CALL_LEVELS: usize = 64;
-
-/// Where a call that hit one of the sandbox's limits was when it hit it.
-struct Trace {
-    pos: Position,
-    /// The innermost script function running then ("" at the top level).
-    function: String,
-    /// The chain of calls, outermost first, with repeats folded (`f → g ×62`).
-    calls: String,
+/// A script's metadata constants, read from what its top level left in scope.
+struct Declared {
+    info: GameInfo,
+    start_text: Option<String>,
+    goal_texts: Option<Vec<String>>,
 }
 
-/// Run `f(args)` once more under a debugger that records each statement's position, to
-/// find where a sandbox limit (operations, call depth, data size) struck.
-#[allow(deprecated)] // Rhai marks its debugger API "volatile", not deprecated.
-fn trace_limit(ast: &AST, constants: &Constants, f: &str, args: impl FuncArgs, budget: usize) -> Option<Trace> {
-    use std::cell::RefCell;
-    use std::rc::Rc;
-    let last: Rc<RefCell<(Position, Vec<String>)>> = Rc::new(RefCell::new((Position::NONE, Vec::new())));
-    let seen = last.clone();
-    // The same limits as the call had: run with looser ones, it could make more than it did.
-    let mut e = engine_with(constants);
-    meter(&mut e, budget);
-    e.register_debugger(
-        |_, dbg| dbg,
-        move |ctx, event, node, _source, pos| {
-            if matches!(event, rhai::debugger::DebuggerEvent::Step) && !pos.is_none() && node.is_stmt() {
-                let stack = ctx.global_runtime_state().debugger().call_stack();
-                let mut l = seen.borrow_mut();
-                l.0 = pos;
-                if l.1.len() != stack.len() {
-                    l.1 = stack.iter().map(|fr| fr.fn_name.to_string()).collect();
-                }
-            }
-            Ok(rhai::debugger::DebuggerCommand::StepInto)
-        },
-    );
-    let result = e.call_fn_with_options::<Dynamic>(call_options(), &mut Scope::new(), ast, f, args);
-    let _ = result.err()?;
-    let (pos, stack) = last.borrow().clone();
-    if pos.is_none() {
-        return None;
-    }
-    let mut chain: Vec<(String, usize)> = Vec::new();
-    let stack = if stack.is_empty() { vec![f.to_string()] } else { stack };
-    for name in stack {
-        match chain.last_mut() {
-            Some((n, k)) if *n == name => *k += 1,
-            _ => chain.push((name, 1)),
-        }
-    }
-    let function = chain.last().map(|(n, _)| n.clone()).unwrap_or_default();
-    let calls =
-        chain.iter().map(|(n, k)| if *k > 1 { format!("{n} ×{k}") } else { n.clone() }).collect::<Vec<_>>().join(" → ");
-    Some(Trace { pos, function, calls })
+/// An error in the script as a whole (no line of its own).
+fn whole(file: &str, msg: &str) -> GameError {
+    GameError::Definition(located(file, Position::NONE, msg))
 }
 
-/// A script error in `f` as one line naming the file, line and column. Rhai reports the
-/// sandbox's limits (operations, call depth, data size) without a position, so the call is
-/// run once more under a debugger that records where it was when the limit struck.
-#[allow(clippy::too_many_arguments)]
-fn error_text(
-    file: &str,
-    ast: &AST,
-    constants: &Constants,
-    f: &str,
-    e: &EvalAltResult,
-    args: impl FuncArgs,
-    budget: usize,
-) -> String {
-    let (inner, mut pos) = innermost(e);
-    let mut msg = message(inner);
-    // (A call the meter stopped is run again too: it makes as much once more, at most a
-    // quarter of the budget, after the first run's data is freed.)
-    if inner.is_system_exception()
-        && let Some(trace) = trace_limit(ast, constants, f, args, budget)
-    {
-        pos = trace.pos;
-        if matches!(inner, EvalAltResult::ErrorStackOverflow(_)) {
-            msg = format!(
-                "more than {MAX_CALL_LEVELS} nested function calls (the sandbox's limit): a recursion that does not \
-                 end? Calls: {}",
-                trace.calls
-            );
-        } else if !trace.function.is_empty() && trace.function != f {
-            msg = format!("{msg}, in {}", trace.function);
-        }
-    }
-    located(file, pos, &format!("{msg} (in {f})"))
-}
-
-/// A script engine with the sandbox limits and the native helpers.
-pub fn engine() -> Engine {
-    let mut e = Engine::new();
-    e.set_max_operations(MAX_OPERATIONS)
-        .set_max_call_levels(MAX_CALL_LEVELS)
-        .set_max_expr_depths(64, 64)
-        .set_max_variables(1 << 12)
-        .set_max_functions(1 << 12)
-        .set_module_resolver(rhai::module_resolvers::DummyModuleResolver::new());
-    e.disable_symbol("eval");
-    meter(&mut e, crate::solve::DEFAULT_MAX_MEMORY);
-    e.on_print(|s| eprintln!("{s}"));
-    e.on_debug(|s, _, pos| eprintln!("debug {}: {s}", pos.line().unwrap_or(0)));
-    helpers::register(&mut e);
-    e
-}
-
-thread_local! {
-    /// What the allocation meter read when the running script call began.
-    static CALL_START: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
-}
-
-/// Hold every call of `e` to a quarter of a memory budget of `budget` bytes: the allocation
-/// meter ([`crate::meter`]) on everything a call makes, read at each of its operations, and a
-/// check before the functions that make data of a size given as a number (`pad`, `blob`).
-///
-/// Rhai's own limits on one array, map or string are not set: with any of them set, Rhai
-/// measures a value whole after every operation that changes it, so a script building an
-/// array of arrays (a `children` hook) costs the square of its length (Grundy's game to 3,000
-/// as a script: about 1.5× slower with them).
-fn meter(e: &mut Engine, budget: usize) {
-    let most = (budget / 4) as isize;
-    sized(e, budget / 4);
-    let why = out_of_memory(budget);
-    e.on_progress(move |ops| {
-        // Every 1024 operations of a call (a long call: the solvers' clock sees the calls).
-        if ops & 1023 == 0 && crate::progress::past_thread_deadline() {
-            return Some(Dynamic::from(TIME_UP));
-        }
-        let now = crate::meter::net();
-        // Rhai counts a call's operations from 1.
-        if ops == 1 {
-            CALL_START.with(|c| c.set(now));
-        } else if now - CALL_START.with(|c| c.get()) > most {
-            return Some(Dynamic::from(why.clone()));
-        }
-        None
-    });
-}
-
-/// Check `pad` and `blob`, whose size is a number in the script, before they allocate: at most
-/// `most` bytes (about 16 a value, plus the value's own data for each copy).
-fn sized(e: &mut Engine, most: usize) {
-    use rhai::{Array, Blob, INT, ImmutableString};
-    let check = move |what: &str, len: INT, each: usize| -> Result<(), Box<EvalAltResult>> {
-        let bytes = usize::try_from(len).unwrap_or(0).saturating_mul(each.max(1));
-        if bytes > most {
-            return Err(format!(
-                "{what} to {len} would make about {} MiB, past a quarter of the memory budget ({} MiB; raise --max-memory)",
-                bytes >> 20,
-                most >> 20
-            )
-            .into());
-        }
-        Ok(())
-    };
-    e.register_fn("pad", move |a: &mut Array, len: INT, item: Dynamic| -> Result<(), Box<EvalAltResult>> {
-        check("`pad` of an array", len, 16 + data_size(&item, most))?;
-        if let Ok(len) = usize::try_from(len)
-            && len > a.len()
-        {
-            a.resize(len, item);
-        }
-        Ok(())
-    })
-    .register_fn("pad", move |s: &mut ImmutableString, len: INT, c: char| -> Result<(), Box<EvalAltResult>> {
-        check("`pad` of a string", len, c.len_utf8())?;
-        let have = s.chars().count();
-        if let Ok(len) = usize::try_from(len)
-            && len > have
-        {
-            let mut t = s.to_string();
-            t.extend(std::iter::repeat_n(c, len - have));
-            *s = t.into();
-        }
-        Ok(())
-    })
-    .register_fn(
-        "pad",
-        move |s: &mut ImmutableString, len: INT, p: ImmutableString| -> Result<(), Box<EvalAltResult>> {
-            check("`pad` of a string", len, 4)?;
-            let mut have = s.chars().count();
-            if let Ok(len) = usize::try_from(len)
-                && len > have
-                && !p.is_empty()
-            {
-                let mut t = s.to_string();
-                'fill: loop {
-                    for c in p.chars() {
-                        if have >= len {
-                            break 'fill;
-                        }
-                        t.push(c);
-                        have += 1;
-                    }
-                }
-                *s = t.into();
-            }
-            Ok(())
-        },
-    )
-    .register_fn("pad", move |b: &mut Blob, len: INT, v: INT| -> Result<(), Box<EvalAltResult>> {
-        check("`pad` of a BLOB", len, 1)?;
-        if let Ok(len) = usize::try_from(len)
-            && len > b.len()
-        {
-            b.resize(len, (v & 0xff) as u8);
-        }
-        Ok(())
-    })
-    .register_fn("blob", move |len: INT| -> Result<Blob, Box<EvalAltResult>> {
-        check("`blob`", len, 1)?;
-        Ok(vec![0; usize::try_from(len).unwrap_or(0)])
-    })
-    .register_fn("blob", move |len: INT, v: INT| -> Result<Blob, Box<EvalAltResult>> {
-        check("`blob`", len, 1)?;
-        Ok(vec![(v & 0xff) as u8; usize::try_from(len).unwrap_or(0)])
-    });
-}
-
-/// The bytes a copy of `v` holds, counted up to `most` (then `most`): nested arrays and maps
-/// are walked with a stack of their own, not recursion.
-fn data_size(v: &Dynamic, most: usize) -> usize {
-    let mut total = 0usize;
-    let mut stack = vec![v.clone()];
-    while let Some(d) = stack.pop() {
-        if total >= most {
-            return most;
-        }
-        if d.is_array() {
-            let a = d.cast::<rhai::Array>();
-            total += 16 * a.len();
-            stack.extend(a);
-        } else if d.is_map() {
-            let m = d.cast::<rhai::Map>();
-            total += 48 * m.len();
-            stack.extend(m.into_values());
-        } else if d.is_string() {
-            total += d.into_immutable_string().map_or(0, |s| s.len());
-        } else if d.is_blob() {
-            total += d.cast::<rhai::Blob>().len();
-        }
-    }
-    total.min(most)
-}
-
-/// The token of a call stopped by [`meter`] at the thread's deadline
-/// ([`crate::progress::set_thread_deadline`]).
-const TIME_UP: &str = "the time limit ran out during a call of the script; nothing was decided yet";
-
-/// A call stopped at the thread's deadline, as the time limit it is: said at once (the call is
-/// not run again to find where, as for the sandbox's other limits).
-fn time_up(e: &EvalAltResult, f: &str) -> Option<GameError> {
-    match innermost(e).0 {
-        EvalAltResult::ErrorTerminated(token, _)
-            if token.clone().into_immutable_string().is_ok_and(|t| t == TIME_UP) =>
-        {
-            Some(GameError::TimeLimit(format!("{TIME_UP} (in {f})")))
-        }
-        _ => None,
-    }
-}
-
-/// The message of a call stopped by [`meter`] (the token it is stopped with).
-fn out_of_memory(budget: usize) -> String {
-    format!(
-        "the script made more than {} MiB of data in one call, past a quarter of the memory budget (raise --max-memory)",
-        (budget / 4) >> 20
-    )
-}
-
-/// [`engine`] with a script's top-level constants readable in its functions as `global::NAME`.
-fn engine_with(constants: &Constants) -> Engine {
-    let mut e = engine();
-    e.register_static_module("global", constants.clone());
-    e
-}
-
-/// How every function of a script is called: its top-level statements are not run again
-/// (their constants are in the engine, see [`run_top_level`]), and the scope is left empty.
-fn call_options() -> CallFnOptions<'static> {
-    CallFnOptions::new().eval_ast(false).rewind_scope(true)
-}
-
-/// Run a script's top-level statements once. Returns what they left in scope (the metadata
-/// constants are read from it) and their constants as a module, which [`engine_with`] makes
-/// readable inside every function as `global::NAME`, as running the statements before each
-/// call did, without the cost of building every table again on every call.
-fn run_top_level(engine: &Engine, ast: &AST, file: &str) -> GameResult<(Scope<'static>, Constants)> {
-    let mut scope = Scope::new();
-    engine.run_ast_with_scope(&mut scope, ast).map_err(|e| {
-        let (inner, pos) = innermost(&e);
-        GameError::Definition(located(file, pos, &message(inner)))
-    })?;
-    let mut constants = rhai::Module::new();
-    for (name, is_constant, value) in scope.iter() {
-        if is_constant {
-            constants.set_var(name, value.into_shared());
-        }
-    }
-    constants.build_index();
-    Ok((scope, constants.into()))
-}
-
-fn located(file: &str, pos: Position, msg: &str) -> String {
-    match (pos.line(), pos.position()) {
-        (Some(l), Some(c)) => format!("{file}:{l}:{c}: {msg}"),
-        (Some(l), None) => format!("{file}:{l}: {msg}"),
-        _ => format!("{file}: {msg}"),
-    }
-}
-
-/// The innermost error of a chain of function calls, and where it happened.
-fn innermost(err: &EvalAltResult) -> (&EvalAltResult, Position) {
-    let mut e = err;
-    let mut pos = err.position();
-    loop {
-        match e {
-            EvalAltResult::ErrorInFunctionCall(_, _, inner, p) | EvalAltResult::ErrorInModule(_, inner, p) => {
-                if !p.is_none() {
-                    pos = *p;
-                }
-                e = inner;
-            }
-            _ => {
-                if !e.position().is_none() {
-                    pos = e.position();
-                }
-                return (e, pos);
-            }
-        }
-    }
-}
-
-fn message(e: &EvalAltResult) -> String {
-    match e {
-        EvalAltResult::ErrorRuntime(v, _) | EvalAltResult::ErrorTerminated(v, _) => v.to_string(),
-        EvalAltResult::ErrorTooManyOperations(_) => {
-            format!("the script used more than {MAX_OPERATIONS} operations in one call (it may loop forever)")
-        }
-        other => {
-            let text = other.to_string();
-            let suffix = format!(" ({})", other.position());
-            text.strip_suffix(&suffix).unwrap_or(&text).to_string()
-        }
-    }
-}
-
-impl ScriptGame {
-    /// Load and check a script. Every error names the file, and the line and column where
-    /// there is one.
-    pub fn load(path: &Path) -> GameResult<ScriptGame> {
-        Self::load_within(path, crate::solve::DEFAULT_MAX_MEMORY)
-    }
-
-    /// [`ScriptGame::load`] within a memory budget of `budget` bytes: the file is read only if
-    /// it is at most a sixteenth of it, and the script's values are held to the budget (see
-    /// [`crate::meter`]).
-    pub fn load_within(path: &Path, budget: usize) -> GameResult<ScriptGame> {
-        let file = path.display().to_string();
-        let source = crate::input::read_definition(path, budget)
-            .map_err(|e| GameError::Definition(format!("{file}: cannot read the script: {e}")))?;
-        Self::from_source_within(&file, &source, budget)
-    }
-
-    pub fn from_source(file: &str, source: &str) -> GameResult<ScriptGame> {
-        Self::from_source_within(file, source, crate::solve::DEFAULT_MAX_MEMORY)
-    }
-
-    /// [`ScriptGame::from_source`] within a memory budget of `budget` bytes.
-    pub fn from_source_within(file: &str, source: &str, budget: usize) -> GameResult<ScriptGame> {
-        let def = |pos: Position, msg: &str| GameError::Definition(located(file, pos, msg));
-        let mut ast = engine().compile(source).map_err(|e| def(e.1, &e.0.to_string()))?;
-        ast.set_source(file);
-        let (scope, constants) = run_top_level(
-            &{
-                let mut e = engine();
-                meter(&mut e, budget);
-                e
-            },
-            &ast,
-            file,
-        )?;
+impl Declared {
+    /// NAME (else the file's stem), DESCRIPTION, KIND, NATIVE, PLAYERS, START, GOAL,
+    /// MOVE_VERB and SOLVED_MESSAGE, each checked alone.
+    fn read(scope: &Scope, file: &str) -> GameResult<Declared> {
         let text_const = |name: &str| -> GameResult<Option<String>> {
             match scope.get(name) {
                 None => Ok(None),
                 Some(v) if v.is_string() => Ok(Some(v.to_string())),
-                Some(v) => {
-                    Err(def(Position::NONE, &format!("the constant {name} must be a string, not `{}`", v.type_name())))
-                }
+                Some(v) => Err(whole(file, &format!("the constant {name} must be a string, not `{}`", v.type_name()))),
             }
         };
         let stem = Path::new(file).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let name = text_const("NAME")?.unwrap_or(stem);
         let description = text_const("DESCRIPTION")?.unwrap_or_default();
-        let kind_text = text_const("KIND")?.ok_or_else(|| {
-            def(Position::NONE, "missing `const KIND = \"impartial\";` (or \"partisan\", \"puzzle\")")
-        })?;
+        let kind_text = text_const("KIND")?
+            .ok_or_else(|| whole(file, "missing `const KIND = \"impartial\";` (or \"partisan\", \"puzzle\")"))?;
         let kind = Kind::parse(&kind_text).ok_or_else(|| {
-            def(Position::NONE, &format!("KIND is {kind_text:?}; it must be \"impartial\", \"partisan\" or \"puzzle\""))
+            whole(file, &format!("KIND is {kind_text:?}; it must be \"impartial\", \"partisan\" or \"puzzle\""))
         })?;
         let native = text_const("NATIVE")?;
         let players = match scope.get("PLAYERS") {
@@ -625,8 +253,8 @@ impl ScriptGame {
                 match names.as_deref() {
                     Some([a, b]) if !a.trim().is_empty() && !b.trim().is_empty() => Some([a.clone(), b.clone()]),
                     _ => {
-                        return Err(def(
-                            Position::NONE,
+                        return Err(whole(
+                            file,
                             "PLAYERS must be an array of two names, first player first: `const PLAYERS = [\"X\", \"O\"];`",
                         ));
                     }
@@ -644,8 +272,8 @@ impl ScriptGame {
                 match texts {
                     Some(t) if !t.is_empty() => Some(t),
                     _ => {
-                        return Err(def(
-                            Position::NONE,
+                        return Err(whole(
+                            file,
                             "GOAL must be a puzzle's solved position as text, or an array of them: \
                              `const GOAL = \"123/456/78.\";`",
                         ));
@@ -655,9 +283,40 @@ impl ScriptGame {
         };
         let move_verb = text_const("MOVE_VERB")?;
         let solved_message = text_const("SOLVED_MESSAGE")?;
+        let info = GameInfo { name, description, kind, native, move_verb, solved_message, players };
+        Ok(Declared { info, start_text, goal_texts })
+    }
 
-        let defined: Vec<(String, usize)> =
-            ast.iter_functions().map(|f| (f.name.to_string(), f.params.len())).collect();
+    /// The constants against the hooks: GOAL is a puzzle's, and not beside `primitive`; a
+    /// puzzle says when it is solved.
+    fn check_with(&self, hooks: &Hooks, file: &str) -> GameResult<()> {
+        let kind = self.info.kind;
+        if self.goal_texts.is_some() && kind != Kind::Puzzle {
+            return Err(whole(file, "GOAL is a puzzle's solved positions; a two-player game uses `primitive`"));
+        }
+        if self.goal_texts.is_some() && hooks.primitive {
+            return Err(whole(
+                file,
+                "defines both GOAL and `primitive`: keep one (GOAL when the solved positions can be listed)",
+            ));
+        }
+        if kind == Kind::Puzzle && !hooks.primitive && !hooks.expand && self.goal_texts.is_none() {
+            return Err(whole(
+                file,
+                "a puzzle must define `fn primitive(pos)`: \"win\" at its goal, or list its solved positions as \
+                 `const GOAL = \"...\";` (two-player games default to normal play, where the player who cannot \
+                 move loses)",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Hooks {
+    /// Which hooks the script defines (`defined`: its functions and their parameter counts):
+    /// the required ones present, each with its number of parameters, and no two that answer
+    /// the same question.
+    fn read(defined: &[(String, usize)], source: &str, file: &str) -> GameResult<Hooks> {
         let has = |name: &str, arity: usize| -> GameResult<bool> {
             let with_name: Vec<usize> = defined.iter().filter(|(n, _)| n == name).map(|(_, a)| *a).collect();
             if with_name.is_empty() {
@@ -665,16 +324,13 @@ impl ScriptGame {
             } else if with_name.contains(&arity) {
                 Ok(true)
             } else {
-                Err(def(
-                    Position::NONE,
-                    &format!("`{name}` must take {arity} parameter(s), but it takes {}", with_name[0]),
-                ))
+                Err(whole(file, &format!("`{name}` must take {arity} parameter(s), but it takes {}", with_name[0])))
             }
         };
         for &(f, n) in REQUIRED {
             if !has(f, n)? {
                 let params = ["pos", "mv"][..n].join(", ");
-                return Err(def(Position::NONE, &format!("missing the required function `fn {f}({params})`")));
+                return Err(whole(file, &format!("missing the required function `fn {f}({params})`")));
             }
         }
         let mut opt = OPTIONAL.iter().map(|&(f, n)| has(f, n));
@@ -700,53 +356,83 @@ impl ScriptGame {
         hooks.heap_options = next()?;
         hooks.expand = next()?;
         if hooks.expand && (hooks.primitive || hooks.children) {
-            return Err(def(
-                Position::NONE,
+            return Err(whole(
+                file,
                 "defines `expand` and `primitive` or `children`: `expand` answers both (the value of a finished \
                  game, else the children); keep `expand` alone, or the two without it",
             ));
         }
         hooks.split_name = match (parts, hooks.split) {
             (true, true) => {
-                return Err(def(
-                    Position::NONE,
+                return Err(whole(
+                    file,
                     "defines both `parts` and `split`: they are the same hook (decomposition); keep `parts`",
                 ));
             }
             (true, false) => Some("parts"),
             (false, true) => {
                 if let Some(at) = method_call(source, "split") {
-                    return Err(def(
+                    return Err(GameError::Definition(located(
+                        file,
                         at,
                         "this calls the string method `split`, but the script defines `fn split(pos)` (the \
                          decomposition hook), and Rhai calls a script function of that name instead, with `this` \
                          bound to the string. Name the hook `parts(pos)` instead",
-                    ));
+                    )));
                 }
                 Some("split")
             }
             (false, false) => None,
         };
         hooks.split = hooks.split_name.is_some();
-        if goal_texts.is_some() && kind != Kind::Puzzle {
-            return Err(def(Position::NONE, "GOAL is a puzzle's solved positions; a two-player game uses `primitive`"));
-        }
-        if goal_texts.is_some() && hooks.primitive {
-            return Err(def(
-                Position::NONE,
-                "defines both GOAL and `primitive`: keep one (GOAL when the solved positions can be listed)",
-            ));
-        }
-        if kind == Kind::Puzzle && !hooks.primitive && !hooks.expand && goal_texts.is_none() {
-            return Err(def(
-                Position::NONE,
-                "a puzzle must define `fn primitive(pos)`: \"win\" at its goal, or list its solved positions as \
-                 `const GOAL = \"...\";` (two-player games default to normal play, where the player who cannot \
-                 move loses)",
-            ));
-        }
-        let layout = tiers::declare(scope.get("TIER_BOARD"), &defined, kind, &|m| def(Position::NONE, m))?;
-        let info = GameInfo { name, description, kind, native, move_verb, solved_message, players };
+        Ok(hooks)
+    }
+}
+
+impl ScriptGame {
+    /// Load and check a script. Every error names the file, and the line and column where
+    /// there is one.
+    pub fn load(path: &Path) -> GameResult<ScriptGame> {
+        Self::load_within(path, crate::solve::DEFAULT_MAX_MEMORY)
+    }
+
+    /// [`ScriptGame::load`] within a memory budget of `budget` bytes: the file is read only if
+    /// it is at most a sixteenth of it, and the script's values are held to the budget (see
+    /// [`crate::meter`]).
+    pub fn load_within(path: &Path, budget: usize) -> GameResult<ScriptGame> {
+        let file = path.display().to_string();
+        let source = crate::input::read_definition(path, budget)
+            .map_err(|e| GameError::Definition(format!("{file}: cannot read the script: {e}")))?;
+        Self::from_source_within(&file, &source, budget)
+    }
+
+    pub fn from_source(file: &str, source: &str) -> GameResult<ScriptGame> {
+        Self::from_source_within(file, source, crate::solve::DEFAULT_MAX_MEMORY)
+    }
+
+    /// [`ScriptGame::from_source`] within a memory budget of `budget` bytes: parse (compile
+    /// and run the top level), check (the metadata constants and the hooks, each alone and
+    /// together), build.
+    pub fn from_source_within(file: &str, source: &str, budget: usize) -> GameResult<ScriptGame> {
+        let def = |pos: Position, msg: &str| GameError::Definition(located(file, pos, msg));
+        let mut ast = engine().compile(source).map_err(|e| def(e.1, &e.0.to_string()))?;
+        ast.set_source(file);
+        let (scope, constants) = run_top_level(
+            &{
+                let mut e = engine();
+                meter(&mut e, budget);
+                e
+            },
+            &ast,
+            file,
+        )?;
+        let declared = Declared::read(&scope, file)?;
+        let defined: Vec<(String, usize)> =
+            ast.iter_functions().map(|f| (f.name.to_string(), f.params.len())).collect();
+        let hooks = Hooks::read(&defined, source, file)?;
+        declared.check_with(&hooks, file)?;
+        let layout =
+            tiers::declare(scope.get("TIER_BOARD"), &defined, declared.info.kind, &|m| def(Position::NONE, m))?;
         let calls = ast.clone_functions_only();
         let source: std::sync::Arc<str> = source.into();
         let fn_lines = defined_lines(&source);
@@ -762,8 +448,8 @@ impl ScriptGame {
             budget,
             calls,
             constants,
-            info,
-            start_text,
+            info: declared.info,
+            start_text: declared.start_text,
             goals: Default::default(),
             hooks,
             fn_lines,
@@ -772,7 +458,7 @@ impl ScriptGame {
             canonical_memo: CallMemo::new(),
             parts_memo: CallMemo::new(),
         };
-        for text in goal_texts.unwrap_or_default() {
+        for text in declared.goal_texts.unwrap_or_default() {
             let key = game.parse(&text).map_err(|e| def(Position::NONE, &format!("GOAL {text:?}: {e}")))?;
             game.goals.insert(key);
         }

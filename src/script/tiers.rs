@@ -139,6 +139,56 @@ pub(super) fn declare(
     if map.contains_key("symmetries") && !text_declared {
         return Err(bad("`symmetries` are applied to the board's text: declare `text` too"));
     }
+    piece_hooks(text_declared, &has, def)?;
+    let cells = map
+        .get("cells")
+        .and_then(|v| v.as_int().ok())
+        .filter(|c| (1..=64).contains(c))
+        .ok_or_else(|| bad("`cells` must be a whole number from 1 to 64"))? as u32;
+    let kinds = declare_kinds(&map, &bad)?;
+    let turn = match map.get("turn") {
+        None => false,
+        Some(v) => v.as_bool().map_err(|_| bad("`turn` must be true or false"))?,
+    };
+    let changes = declare_changes(&map, kinds.len(), &bad)?;
+    let text = match map.get("text") {
+        None => None,
+        Some(v) if v.as_bool() == Ok(false) => None,
+        Some(v) => Some(Box::new(declare_text(v, &kinds, turn).map_err(|why| bad(&why))?)),
+    };
+    let symmetries = match map.get("symmetries") {
+        None => Vec::new(),
+        Some(v) => {
+            if has("canonical", 1) {
+                return Err(def(
+                    "TIER_BOARD declares `symmetries`, which make the canonical form natively (the least image): \
+                     remove `fn canonical` (or the symmetries)",
+                ));
+            }
+            declare_symmetries(v, cells).map_err(|why| bad(&why))?
+        }
+    };
+    Ok(Some(Layout::Board(BoardLayout {
+        cells,
+        kinds,
+        turn,
+        changes,
+        ranker: Ranker::new(cells),
+        text: text.map(|mut t| {
+            t.symmetries = symmetries;
+            t
+        }),
+        script_canonical: has("canonical", 1),
+    })))
+}
+
+/// `pieces` and `from_pieces`: a board not written as `text` needs both, one written as
+/// `text` neither.
+fn piece_hooks(
+    text_declared: bool,
+    has: &dyn Fn(&str, usize) -> bool,
+    def: &dyn Fn(&str) -> GameError,
+) -> GameResult<()> {
     for (f, what) in [("pieces", "the cells each kind holds"), ("from_pieces", "the position back from them")] {
         if !text_declared && !has(f, 1) {
             return Err(def(&format!(
@@ -153,11 +203,12 @@ pub(super) fn declare(
             )));
         }
     }
-    let cells = map
-        .get("cells")
-        .and_then(|v| v.as_int().ok())
-        .filter(|c| (1..=64).contains(c))
-        .ok_or_else(|| bad("`cells` must be a whole number from 1 to 64"))? as u32;
+    Ok(())
+}
+
+/// TIER_BOARD's `kinds`: from 1 to [`MAX_KINDS`] names of kinds of piece, none empty,
+/// repeated or `turn`.
+fn declare_kinds(map: &Map, bad: &dyn Fn(&str) -> GameError) -> GameResult<Vec<String>> {
     let kinds: Vec<String> = map
         .get("kinds")
         .and_then(|v| {
@@ -173,11 +224,12 @@ pub(super) fn declare(
             return Err(bad(&format!("the kind {k:?} is empty, repeated or `turn`")));
         }
     }
-    let turn = match map.get("turn") {
-        None => false,
-        Some(v) => v.as_bool().map_err(|_| bad("`turn` must be true or false"))?,
-    };
-    let n = kinds.len();
+    Ok(kinds)
+}
+
+/// TIER_BOARD's `changes` of the `n` kinds' counts a move may make (default: one piece of
+/// any kind added), all adding pieces or all taking some, so that the tiers never lead back.
+fn declare_changes(map: &Map, n: usize, bad: &dyn Fn(&str) -> GameError) -> GameResult<Vec<Vec<i64>>> {
     let changes: Vec<Vec<i64>> = match map.get("changes") {
         None => (0..n).map(|k| (0..n).map(|j| i64::from(j == k)).collect()).collect(),
         Some(v) => {
@@ -210,35 +262,7 @@ pub(super) fn declare(
              (below 0), so that no move leads back to a tier it came from",
         ));
     }
-    let text = match map.get("text") {
-        None => None,
-        Some(v) if v.as_bool() == Ok(false) => None,
-        Some(v) => Some(Box::new(declare_text(v, &kinds, turn).map_err(|why| bad(&why))?)),
-    };
-    let symmetries = match map.get("symmetries") {
-        None => Vec::new(),
-        Some(v) => {
-            if has("canonical", 1) {
-                return Err(def(
-                    "TIER_BOARD declares `symmetries`, which make the canonical form natively (the least image): \
-                     remove `fn canonical` (or the symmetries)",
-                ));
-            }
-            declare_symmetries(v, cells).map_err(|why| bad(&why))?
-        }
-    };
-    Ok(Some(Layout::Board(BoardLayout {
-        cells,
-        kinds,
-        turn,
-        changes,
-        ranker: Ranker::new(cells),
-        text: text.map(|mut t| {
-            t.symmetries = symmetries;
-            t
-        }),
-        script_canonical: has("canonical", 1),
-    })))
+    Ok(changes)
 }
 
 /// TIER_BOARD's `text`: `true`, or a map of `empty` (one character, default ".") and `turns`

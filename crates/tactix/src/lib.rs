@@ -1,11 +1,12 @@
 //! TacTix nimsums: the solver behind `gamesman tactix`, the native TacTix module of
-//! `gamesman`, and the lean `contest` binary. No dependencies, so that the contest binary
-//! builds for a PlayStation 2 (MIPS R5900) as well.
+//! `gamesman`, and the lean `contest` binary. No dependencies but the workspace's `gridkit`
+//! (itself without any), so that the contest binary builds for a PlayStation 2 (MIPS R5900)
+//! as well.
 
 pub mod bits;
 pub mod large;
 pub mod memory;
-pub mod pbm;
+pub use gridkit::pbm;
 pub mod solver;
 pub mod wide;
 

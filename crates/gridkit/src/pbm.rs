@@ -32,12 +32,14 @@ pub struct Board {
 }
 
 impl Board {
+    #[inline]
     pub fn new(width: usize, height: usize) -> Board {
         let stride = width.div_ceil(64);
         Board { width, height, stride, words: vec![0; stride * height] }
     }
 
     /// [`Board::new`], or `None` when the memory cannot be had.
+    #[inline]
     pub fn try_new(width: usize, height: usize) -> Option<Board> {
         let stride = width.div_ceil(64);
         let len = stride.checked_mul(height)?;
@@ -47,10 +49,12 @@ impl Board {
         Some(Board { width, height, stride, words })
     }
 
+    #[inline]
     pub fn get(&self, r: usize, c: usize) -> bool {
         self.words[r * self.stride + c / 64] >> (c % 64) & 1 == 1
     }
 
+    #[inline]
     pub fn set(&mut self, r: usize, c: usize, on: bool) {
         let w = &mut self.words[r * self.stride + c / 64];
         if on {
@@ -60,11 +64,13 @@ impl Board {
         }
     }
 
+    #[inline]
     pub fn count(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
 
     /// Bytes the board holds.
+    #[inline]
     pub fn bytes(&self) -> usize {
         self.words.len() * 8
     }
