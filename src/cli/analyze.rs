@@ -1,6 +1,7 @@
 //! `gamesman analyze`: solve everything reachable from a position and count it.
 
-use super::{GameArgs, WatchArgs, output};
+use super::args::{GameArgs, WatchArgs};
+use super::output;
 use crate::game::{GameError, Kind, Value};
 use crate::solve::Options;
 use anyhow::Result;
@@ -32,7 +33,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<i32> {
     let progress = args.watch.progress();
     let mut session = args.g.open(Options { progress: progress.clone(), ..Options::default() })?;
     let root = args.g.position(&*session, "analyze")?;
-    let threads = args.threads.map_or_else(super::default_threads, usize::from);
+    let threads = args.threads.map_or_else(super::args::default_threads, usize::from);
     let report = session.analyze(&root, threads, args.save);
     progress.finish();
     let (report, saved) = match report {

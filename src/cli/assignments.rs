@@ -18,7 +18,7 @@ pub struct NimrodArgs {
     #[arg(long, value_name = "K", conflicts_with_all = ["a", "b"])]
     lose_positions: Option<u64>,
     #[command(flatten)]
-    pub(super) limit: super::LimitArgs,
+    pub(super) limit: super::args::LimitArgs,
 }
 
 impl NimrodArgs {
@@ -69,7 +69,7 @@ impl TactixArgs {
 
 /// Run the assignment command of the catalogue's row `name` on the process's stdout and stderr.
 pub fn run(name: &str, call: &Call) -> Result<i32> {
-    let assignment = super::catalog().assignment(name)?;
+    let assignment = super::args::catalog().assignment(name)?;
     (assignment.run)(call, &mut Io { out: &mut std::io::stdout(), err: &mut std::io::stderr() })
 }
 
@@ -78,7 +78,7 @@ pub fn run(name: &str, call: &Call) -> Result<i32> {
 pub fn bench_targets(repeat: u32, wanted: &dyn Fn(&str) -> bool) -> Result<Vec<String>> {
     use super::timing::{best, timed};
     let mut rows = Vec::new();
-    for (name, assignment) in super::catalog().assignments() {
+    for (name, assignment) in super::args::catalog().assignments() {
         let Some(work) = assignment.bench.filter(|_| wanted(name)) else { continue };
         let work = work();
         let (t, result) = best(repeat, || timed(|| (work.run)()))?;

@@ -22,7 +22,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     max_memory: usize,
     #[command(flatten)]
-    limit: super::LimitArgs,
+    limit: super::args::LimitArgs,
 }
 
 /// The memory budget of every solve measured, in bytes (`--max-memory`).
@@ -59,7 +59,7 @@ fn cases(catalog: &Catalog) -> Vec<(String, String, String)> {
 fn open(spec: &str, engine: Engine) -> Result<Box<dyn Session>> {
     let max_memory = BUDGET.get().copied().unwrap_or(crate::solve::DEFAULT_MAX_MEMORY);
     let options = crate::solve::Options { max_memory, ..Default::default() };
-    super::catalog().open(spec, &How { engine, database: Database::Off, options, ..How::default() })
+    super::args::catalog().open(spec, &How { engine, database: Database::Off, options, ..How::default() })
 }
 
 /// Solve `text` as `gamesman solve` does: the time (parsing and solving, not loading the
@@ -129,7 +129,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     // runs whole or not at all).
     args.limit.start();
     let _ = BUDGET.set(args.max_memory.saturating_mul(1 << 20));
-    let catalog = super::catalog();
+    let catalog = super::args::catalog();
     let cases = cases(catalog);
     let short = |p: &str| if p.len() > 30 { format!("{}…", &p[..28]) } else { p.to_string() };
     let mut rows = Vec::new();
@@ -247,7 +247,8 @@ const SEQUENCES: &[(&str, usize)] = &[
 /// Time one code's sequence by the plain mex and by the rare/common split (best of `repeat`).
 fn bench_sequence(repeat: u32, code: &str, to: usize) -> Result<String> {
     use crate::solve::sequence::{Method, NimSequence};
-    let crate::catalog::HeapGame::Descriptor(game) = super::catalog().heap_game(code, &Default::default())? else {
+    let crate::catalog::HeapGame::Descriptor(game) = super::args::catalog().heap_game(code, &Default::default())?
+    else {
         anyhow::bail!("{code}: not an octal code");
     };
     let fresh = |method| -> Result<NimSequence> {

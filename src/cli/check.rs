@@ -35,7 +35,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     max_memory: usize,
     #[command(flatten)]
-    limit: super::LimitArgs,
+    limit: super::args::LimitArgs,
 }
 
 /// What must agree: the value, remoteness, Grundy value and the positions the winning moves
@@ -77,7 +77,7 @@ fn compare(a: &mut dyn Session, b: &mut dyn Session, names: [&str; 2], positions
 }
 
 pub fn run(args: &CheckArgs) -> Result<i32> {
-    let catalog = super::catalog();
+    let catalog = super::args::catalog();
     let budget = args.max_memory.saturating_mul(1 << 20);
     // Every position is kept (its text, the two summaries compared): 1 KiB each is counted.
     if args.count > budget >> 10 {

@@ -1,6 +1,7 @@
 //! Commands over the solved-game database: `--save`, `gamesman db`, `export`, `strategy`.
 
-use super::{EngineChoice, GameArgs, WatchArgs, output};
+use super::args::{EngineChoice, GameArgs, WatchArgs};
+use super::output;
 use crate::catalog::{Database, How};
 use crate::db::{self, Record, Store};
 use crate::solve::{Options, strategy};
@@ -42,7 +43,7 @@ impl Target {
             return Ok(p.to_path_buf());
         }
         let how = How { engine: self.engine.into(), misere: self.misere, database: Database::Saved, ..How::default() };
-        super::catalog().database_path(&self.target, &how)
+        super::args::catalog().database_path(&self.target, &how)
     }
 
     /// The saved databases the target names: its redb file, the directory of its tier save
@@ -138,7 +139,7 @@ pub struct DbBenchArgs {
     #[command(flatten)]
     g: GameArgs,
     #[command(flatten)]
-    limit: super::LimitArgs,
+    limit: super::args::LimitArgs,
     /// Positions to sample (at random, from the database)
     #[arg(long, default_value_t = 2000)]
     samples: usize,

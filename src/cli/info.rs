@@ -2,7 +2,7 @@
 //! (the comment it opens with: the rules, the position syntax, the sizes it takes), the
 //! start, the players, the moves from the start, the engine that answers and what it can do.
 
-use super::GameArgs;
+use super::args::GameArgs;
 use crate::catalog::Session;
 use crate::game::Kind;
 use crate::solve::Options;
@@ -16,7 +16,7 @@ pub struct InfoArgs {
     #[command(flatten)]
     g: GameArgs,
     #[command(flatten)]
-    limit: super::LimitArgs,
+    limit: super::args::LimitArgs,
     /// Print one JSON object instead of text
     #[arg(long)]
     json: bool,

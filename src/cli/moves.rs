@@ -6,7 +6,8 @@
 //! with the remoteness (on a terminal, rewritten in place). `--no-remoteness` leaves the column
 //! out and never runs that search; `--json` prints one array at the end.
 
-use super::{SolveArgs, output};
+use super::args::SolveArgs;
+use super::output;
 use crate::catalog::Session;
 use crate::game::GameError;
 use crate::progress::Progress;

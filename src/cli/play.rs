@@ -5,7 +5,7 @@
 //! gamesman play ...`) and a puzzle solver's output can be piped in to check it. Prompts are
 //! only shown when stdin is a terminal.
 
-use super::GameArgs;
+use super::args::GameArgs;
 use crate::catalog::Session;
 use crate::game::{GameError, Kind, Value};
 use crate::solve::{MoveInfo, Options};
@@ -42,7 +42,7 @@ pub struct PlayArgs {
     g: GameArgs,
     /// The whole game's time limit (the time waiting for a move counts too)
     #[command(flatten)]
-    limit: super::LimitArgs,
+    limit: super::args::LimitArgs,
     /// Who plays the first player (X, or the first of the game's PLAYERS): X's turns when the
     /// game says whose turn it is (`to_move`), else the first move from the position given.
     /// A puzzle's one player

@@ -32,7 +32,7 @@ pub struct SequenceArgs {
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     max_memory: usize,
     #[command(flatten)]
-    watch: super::WatchArgs,
+    watch: super::args::WatchArgs,
 }
 
 pub fn run(args: &SequenceArgs) -> Result<i32> {
@@ -41,7 +41,7 @@ pub fn run(args: &SequenceArgs) -> Result<i32> {
     let mut how = How::default();
     how.options.max_memory = budget;
     how.options.progress = progress.clone();
-    let game = match super::catalog().heap_game(&args.game, &how)? {
+    let game = match super::args::catalog().heap_game(&args.game, &how)? {
         HeapGame::Descriptor(game) => game,
         HeapGame::Script { file, mut session, options } => {
             return script(args, &file, &mut *session, options.as_deref(), budget);

@@ -52,7 +52,7 @@ pub struct ServeArgs {
 /// The games to serve, each opened once here to check it (a broken one is left out with a
 /// warning when no game is named): (id, spec).
 fn games(args: &ServeArgs) -> Result<Vec<(String, String)>> {
-    let catalog = super::catalog();
+    let catalog = super::args::catalog();
     let mut out = Vec::new();
     for (id, spec) in catalog.served(&args.games)? {
         // Within the budget the game will have (its definition's numbers are checked against it).
@@ -91,7 +91,7 @@ pub fn run(args: ServeArgs) -> Result<i32> {
         ..defaults
     };
     let addr = std::net::SocketAddr::new(args.host, args.port);
-    crate::serve::run(addr, super::catalog().clone(), games, config, |bound, names| {
+    crate::serve::run(addr, super::args::catalog().clone(), games, config, |bound, names| {
         println!("gamesman: serving {} at http://{bound}/ (Ctrl-C stops)", names.join(", "));
         let _ = std::io::stdout().flush();
     })?;

@@ -1,7 +1,8 @@
 //! `gamesman solve 'chomp:4432 + nim:3,5 + kayles:10'`: a disjunctive sum of positions of
 //! impartial games, each answered by its own engine (`crate::catalog::sum`).
 
-use super::{SolveArgs, output};
+use super::args::SolveArgs;
+use super::output;
 use crate::catalog::sum::{SumGame, Term, solve_sum};
 use crate::catalog::{Database, How, open_game};
 use anyhow::{Result, bail};
@@ -21,7 +22,7 @@ pub fn run(args: &SolveArgs, terms: &[(String, String)], moves: bool) -> Result<
     let started = Instant::now();
     let opts = args.options();
     let how = How { database: Database::Off, ..args.g.how(opts.clone()) };
-    let mut list = super::catalog().open_sum(terms, &how)?;
+    let mut list = super::args::catalog().open_sum(terms, &how)?;
     let engines: Vec<&'static str> = list.iter().map(|t| t.session().engine()).collect();
     let expr = list.iter().map(Term::label).collect::<Vec<_>>().join(" + ");
 

@@ -18,7 +18,7 @@ pub mod quick;
 pub mod reach;
 pub mod sequence;
 mod solution;
-mod space;
+pub mod space;
 pub mod strategy;
 pub mod tier;
 #[cfg(feature = "mpi")]

@@ -442,7 +442,7 @@ impl<S: SumSpace> SumSearch<S> {
         if S::ORDERED {
             f.costs.sort_unstable_by(|a, b| b.0.cmp(&a.0).then_with(|| S::order(&b.1, &a.1)));
         } else {
-            f.costs.sort_by(|a, b| b.0.cmp(&a.0));
+            f.costs.sort_by_key(|c| std::cmp::Reverse(c.0));
         }
         let mut cost = 0;
         let n = f.costs.len();

@@ -18,10 +18,9 @@
 
 use super::bounded::{Bounds, ORDERING_TRIAL, Ordering, exhausted, least_depth};
 use super::memo::Memo;
-use super::space::{GameSpace, KeySearch, KeySpace, Keyed, MAX_DEPTH, Space, Stop};
-use crate::game::{Game, GameError, GameResult, Value};
+use super::space::{GameSpace, KeySearch, KeySpace, Keyed, Path, Space, Stop};
+use crate::game::{Game, GameResult, Value};
 use crate::progress::Progress;
-use hashbrown::HashSet;
 
 /// A position on the value search's path: its key, where its children start in the shared
 /// buffer, what its children have shown so far.
@@ -53,9 +52,7 @@ pub struct ValueFirst<S: Space> {
     /// Children with their move counts, while they are ordered.
     keyed: Vec<(usize, S::Key)>,
     stack: Vec<Frame<S::Key>>,
-    /// The keys on the path (where the space [tracks it](Space::TRACKS_PATH)).
-    on_path: HashSet<S::Key>,
-    path_bytes: usize,
+    path: Path<S>,
 }
 
 impl<P> KeySearch for ValueFirst<KeySpace<P>> {
@@ -86,8 +83,7 @@ impl<S: Space> ValueFirst<S> {
             kids: Vec::new(),
             keyed: Vec::new(),
             stack: Vec::new(),
-            on_path: HashSet::new(),
-            path_bytes: 0,
+            path: Path::new(budget),
         }
     }
 
@@ -104,10 +100,7 @@ impl<S: Space> ValueFirst<S> {
     /// Pop the top frame: its value is `v`.
     fn pop(&mut self, v: Value) {
         let frame = self.stack.pop().expect("non-empty");
-        self.path_bytes -= frame.bytes;
-        if S::TRACKS_PATH {
-            self.on_path.remove(&frame.key);
-        }
+        self.path.leave(&frame.key, frame.bytes);
         self.memo.insert(frame.key, v, self.visited - frame.start);
     }
 
@@ -119,8 +112,7 @@ impl<S: Space> ValueFirst<S> {
         }
         self.stack.clear();
         self.kids.clear();
-        self.on_path.clear();
-        self.path_bytes = 0;
+        self.path.clear();
         if let Some(v) = self.open(root.clone())? {
             self.memo.insert(root, v, 1);
             return Ok(v);
@@ -161,7 +153,7 @@ impl<S: Space> ValueFirst<S> {
                 decided = Some(v);
                 continue;
             }
-            if S::TRACKS_PATH && self.on_path.contains(&child) {
+            if self.path.holds(&child) {
                 return Err(Stop::Loop);
             }
             if let Some(v) = self.open(child.clone())? {
@@ -206,24 +198,8 @@ impl<S: Space> ValueFirst<S> {
             // Every move leads to a position won for the opponent.
             return Ok(Some(Value::Lose));
         }
-        let bytes = 2 * S::bytes(&key) + self.kids[kids..].iter().map(S::bytes).sum::<usize>() + 64;
-        if !self.stack.is_empty() {
-            if !S::TRACKS_PATH && self.stack.len() >= MAX_DEPTH {
-                return Err(Stop::Loop);
-            }
-            if self.path_bytes + bytes > self.budget / 4 {
-                return Err(Stop::Error(GameError::OutOfMemory(format!(
-                    "the search went {} moves deep, and the positions on its path need more than the memory budget \
-                     (raise --max-memory)",
-                    self.stack.len() + 1
-                ))));
-            }
-        }
+        let bytes = self.path.enter(self.stack.len(), &key, &self.kids[kids..])?;
         self.order(kids)?;
-        self.path_bytes += bytes;
-        if S::TRACKS_PATH {
-            self.on_path.insert(key.clone());
-        }
         self.stack.push(Frame { key, kids, tie: false, draw: false, start: self.visited, bytes });
         Ok(None)
     }

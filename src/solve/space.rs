@@ -14,6 +14,7 @@
 
 use crate::game::packed::PackedPlay;
 use crate::game::{Footprint, Game, GameError, GameResult, Value};
+use hashbrown::HashSet;
 use std::hash::Hash;
 use std::rc::Rc;
 
@@ -138,6 +139,65 @@ pub enum Stop {
 impl From<GameError> for Stop {
     fn from(e: GameError) -> Self {
         Stop::Error(e)
+    }
+}
+
+/// The positions on a search's path from its root, counted against a quarter of its budget,
+/// and (where the space [tracks it](Space::TRACKS_PATH)) the set of their keys.
+pub struct Path<S: Space> {
+    keys: HashSet<S::Key>,
+    bytes: usize,
+    limit: usize,
+}
+
+impl<S: Space> Path<S> {
+    pub fn new(budget: usize) -> Self {
+        Path { keys: HashSet::new(), bytes: 0, limit: budget / 4 }
+    }
+
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.bytes = 0;
+    }
+
+    /// Is `key` on the path (a loop)? Always no where the space does not track it.
+    #[inline]
+    pub fn holds(&self, key: &S::Key) -> bool {
+        S::TRACKS_PATH && self.keys.contains(key)
+    }
+
+    /// Step onto `key`, with its children `kids`, below `depth` positions: the bytes its
+    /// frame holds (the key twice, in the frame and in the set, and its children), to give
+    /// back to [`Path::leave`]. A path on keys longer than [`MAX_DEPTH`] is a loop; a path past
+    /// the budget is refused.
+    pub fn enter(&mut self, depth: usize, key: &S::Key, kids: &[S::Key]) -> Result<usize, Stop> {
+        let bytes = 2 * S::bytes(key) + kids.iter().map(S::bytes).sum::<usize>() + 64;
+        if depth > 0 {
+            if !S::TRACKS_PATH && depth >= MAX_DEPTH {
+                return Err(Stop::Loop);
+            }
+            if self.bytes + bytes > self.limit {
+                return Err(Stop::Error(GameError::OutOfMemory(format!(
+                    "the search went {} moves deep, and the positions on its path need more than the memory \
+                     budget (raise --max-memory; or the game may never end: a path of new positions with no \
+                     end to it takes any budget)",
+                    depth + 1
+                ))));
+            }
+        }
+        self.bytes += bytes;
+        if S::TRACKS_PATH {
+            self.keys.insert(key.clone());
+        }
+        Ok(bytes)
+    }
+
+    /// Step off `key`, whose frame held `bytes`.
+    pub fn leave(&mut self, key: &S::Key, bytes: usize) {
+        self.bytes -= bytes;
+        if S::TRACKS_PATH {
+            self.keys.remove(key);
+        }
     }
 }
 

@@ -22,7 +22,7 @@
 use super::graph::{Graph, Node};
 use super::memo::{Memo, Stored, value_code, value_of};
 use super::solution::Solution;
-use super::space::{GameSpace, KeySearch, KeySpace, Keyed, MAX_DEPTH, Space, Stop};
+use super::space::{GameSpace, KeySearch, KeySpace, Keyed, Path, Space, Stop};
 use crate::game::{Game, GameError, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::{HashMap, HashSet};
@@ -132,8 +132,6 @@ pub struct ValueSearch<S: Space> {
     /// Every position reachable from a root solved whole (by retrograde analysis, or on
     /// several threads): looked up before the memo, never forgotten.
     complete: HashMap<S::Key, Rec>,
-    /// The memory budget: the memo three quarters, the path from the root the rest.
-    budget: usize,
     with_grundy: bool,
     visited: u64,
     progress: Progress,
@@ -142,9 +140,7 @@ pub struct ValueSearch<S: Space> {
     /// The Grundy values of the children solved so far, each frame's from its `seen` on.
     seen: Vec<u64>,
     stack: Vec<Frame<S::Key>>,
-    /// The keys on the path (where the space [tracks it](Space::TRACKS_PATH)).
-    on_path: HashSet<S::Key>,
-    path_bytes: usize,
+    path: Path<S>,
     /// When the search stops to go over to every thread ([`Stop::Parallel`]).
     parallel_at: Option<Instant>,
 }
@@ -173,15 +169,13 @@ impl<S: Space> ValueSearch<S> {
             // whole budget again: 1.75 GB at 1 GiB).
             memo: Memo::new(budget / 4 * 3),
             complete: HashMap::new(),
-            budget,
             with_grundy,
             visited: 0,
             progress,
             kids: Vec::new(),
             seen: Vec::new(),
             stack: Vec::new(),
-            on_path: HashSet::new(),
-            path_bytes: 0,
+            path: Path::new(budget),
             parallel_at: None,
         }
     }
@@ -235,24 +229,7 @@ impl<S: Space> ValueSearch<S> {
 
     /// Push the frame of `key`, opened with its children on the buffer from `kids` on.
     fn push(&mut self, key: S::Key, kids: usize) -> Result<(), Stop> {
-        let bytes = 2 * S::bytes(&key) + self.kids[kids..].iter().map(S::bytes).sum::<usize>() + 64;
-        if !self.stack.is_empty() {
-            if !S::TRACKS_PATH && self.stack.len() >= MAX_DEPTH {
-                return Err(Stop::Loop);
-            }
-            if self.path_bytes + bytes > self.budget / 4 {
-                return Err(Stop::Error(GameError::OutOfMemory(format!(
-                    "the search went {} moves deep, and the positions on its path need more than the memory \
-                     budget (raise --max-memory; or the game may never end: a path of new positions with no \
-                     end to it takes any budget)",
-                    self.stack.len() + 1
-                ))));
-            }
-        }
-        self.path_bytes += bytes;
-        if S::TRACKS_PATH {
-            self.on_path.insert(key.clone());
-        }
+        let bytes = self.path.enter(self.stack.len(), &key, &self.kids[kids..])?;
         self.stack.push(Frame {
             key,
             kids,
@@ -277,8 +254,7 @@ impl<S: Space> ValueSearch<S> {
         self.stack.clear();
         self.kids.clear();
         self.seen.clear();
-        self.on_path.clear();
-        self.path_bytes = 0;
+        self.path.clear();
         self.parallel_at = parallel_at;
         match self.open(&root)? {
             Ok(r) => {
@@ -296,7 +272,7 @@ impl<S: Space> ValueSearch<S> {
                     top.fold(r, &mut self.seen);
                     continue;
                 }
-                if S::TRACKS_PATH && self.on_path.contains(&child) {
+                if self.path.holds(&child) {
                     return Err(Stop::Loop);
                 }
                 if self.parallel_at.is_some_and(|at| Instant::now() >= at) {
@@ -314,10 +290,7 @@ impl<S: Space> ValueSearch<S> {
                 let frame = self.stack.pop().expect("non-empty");
                 let r = frame.finish(&self.seen[frame.seen..]);
                 self.seen.truncate(frame.seen);
-                self.path_bytes -= frame.bytes;
-                if S::TRACKS_PATH {
-                    self.on_path.remove(&frame.key);
-                }
+                self.path.leave(&frame.key, frame.bytes);
                 self.memo.insert(frame.key, r, self.visited - frame.start + 1);
                 match self.stack.last_mut() {
                     Some(parent) => parent.fold(r, &mut self.seen),
