@@ -31,7 +31,7 @@ pub struct Native {
     pub assignment: Option<Assignment>,
 }
 
-/// An original assignment's command, reached through the catalogue ([`Catalog::assignment`]):
+/// An original assignment's command, reached through the catalogue (`Catalog::assignment`):
 /// the entry point, and the work of it that `gamesman bench` times, if any.
 #[derive(Clone, Copy)]
 pub struct Assignment {
