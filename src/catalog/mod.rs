@@ -35,7 +35,7 @@ pub use session::{BoardView, Cell, DbBench, Features, Saved, Session};
 
 use crate::db::{self, Identity};
 use crate::descriptor::DescriptorGame;
-use crate::game::{Game, GameError, GameInfo, GameResult, Kind};
+use crate::game::{Game, GameError, GameExt, GameInfo, GameResult, Kind};
 use crate::script::ScriptGame;
 use anyhow::{Context, Result, anyhow, bail};
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 use super::how::How;
 use super::session::{Live, Session};
 use crate::db::Identity;
-use crate::game::{Game, GameInfo, Kind, Misere};
+use crate::game::{Game, GameExt, GameInfo, Kind, Misere};
 use crate::native::command::Work;
 use anyhow::{Result, bail};
 use std::sync::Arc;

@@ -9,7 +9,7 @@ use super::how::{Database, How};
 use super::tier_count;
 use crate::db::array::ArrayDb;
 use crate::db::{self, Identity, Record, Store};
-use crate::game::{Board, Game, GameError, GameInfo, GameResult, Kind, Value};
+use crate::game::{Board, Game, GameError, GameExt, GameInfo, GameResult, Kind, Value};
 use crate::progress::Progress;
 use crate::solve::census::{Census, census, census_threaded, census_up_to_symmetry};
 use crate::solve::{Analyzer, MoveInfo, Report, Solution, consistency, mover_value, strategy, tier};

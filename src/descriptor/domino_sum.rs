@@ -825,8 +825,8 @@ mod tests {
 #[cfg(test)]
 mod part_db_tests {
     use crate::descriptor::DescriptorGame;
-    use crate::game::Game;
     use crate::game::packed::PartBox;
+    use crate::game::{Game, GameExt};
     use crate::progress::Progress;
     use crate::solve::part_db::*;
     use std::path::Path;

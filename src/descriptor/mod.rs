@@ -5,7 +5,10 @@
 //! and column), then checked as a whole (impossible combinations are errors too), and becomes
 //! a [`DescriptorGame`], which implements [`Game`] like a script does.
 
-use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, MAX_MOVES, Shortcut, Value};
+use crate::game::{
+    Capabilities, ClosedForm, Footprint, Game, GameError, GameExt, GameInfo, GameResult, Hints, Keys, Kind, MAX_MOVES,
+    Parallel, Replica, Shortcut, Split, Value, View,
+};
 use crate::grid::Grid;
 use crate::script::ScriptHook;
 use crate::script::helpers::parse_heaps;
@@ -412,50 +415,8 @@ impl Game for DescriptorGame {
     type Pos = DPos;
     type Move = DMove;
 
-    /// The same descriptor read again (its script hook, if any, is not shared between threads).
-    fn replicate(&self) -> Option<crate::game::Replica<'_, Self>> {
-        let (file, source, budget) = (self.file.clone(), self.source.clone(), self.budget);
-        Some(crate::game::Replica {
-            make: std::sync::Arc::new(move || {
-                DescriptorGame::from_source_within(&file, &source.0, source.1.as_deref(), budget)
-            }),
-            send: |p| Box::new(p.clone()),
-            receive: |w| match w.downcast::<DPos>() {
-                Ok(p) => *p,
-                Err(_) => unreachable!("a descriptor position crosses threads as a DPos"),
-            },
-        })
-    }
-
     fn info(&self) -> &GameInfo {
         &self.info
-    }
-
-    /// A two-player board game numbered by `tiers.rs` (see `docs/tiers.md`); `None` for
-    /// the rest (the redb store).
-    fn tiers(&self) -> Option<&dyn crate::game::tier::Tiers<Pos = DPos>> {
-        self.tiers.as_deref().map(|t| t as &dyn crate::game::tier::Tiers<Pos = DPos>)
-    }
-
-    fn to_move(&self, pos: &DPos) -> GameResult<Option<usize>> {
-        Ok(match (pos, &self.shape) {
-            (DPos::Board(p), Shape::Board(b)) => b.to_move(p),
-            _ => None,
-        })
-    }
-
-    fn board(&self, pos: &DPos) -> GameResult<Option<crate::game::Board>> {
-        Ok(match (pos, &self.shape) {
-            (DPos::Board(p), Shape::Board(b)) => Some(b.board(p)),
-            _ => None,
-        })
-    }
-
-    fn move_count(&self, pos: &DPos) -> GameResult<usize> {
-        if let (DPos::Board(p), Shape::Board(b)) = (pos, &self.shape) {
-            return Ok(b.move_count(p));
-        }
-        Ok(self.moves(pos)?.len())
     }
 
     fn children(&self, pos: &DPos) -> GameResult<Vec<DPos>> {
@@ -521,15 +482,6 @@ impl Game for DescriptorGame {
                 _ => return Err(self.wrong_shape()),
             },
         })
-    }
-
-    fn show(&self, pos: &DPos) -> GameResult<String> {
-        match pos {
-            DPos::Lights(g, _) => Ok(g.to_rows('#', '0', "\n")),
-            DPos::Grid(g) => Ok(g.to_rows('#', '.', "\n")),
-            DPos::Board(p) if let Shape::Board(b) = &self.shape => Ok(b.show(p)),
-            _ => self.format(pos),
-        }
     }
 
     fn moves(&self, pos: &DPos) -> GameResult<Vec<DMove>> {
@@ -664,14 +616,6 @@ impl Game for DescriptorGame {
         })
     }
 
-    /// A person may press any light of a toggle puzzle (`row:col`).
-    fn parse_move(&self, pos: &DPos, text: &str) -> GameResult<DMove> {
-        if let DPos::Lights(g, _) = pos {
-            return Ok(DMove::Press { cell: g.parse_cell(text).map_err(GameError::BadMove)?, free: true });
-        }
-        crate::game::default_parse_move(self, pos, text)
-    }
-
     fn primitive(&self, pos: &DPos) -> GameResult<Option<Value>> {
         if let Some(hook) = &self.primitive_hook {
             let d = hook.call((Self::to_dynamic(pos),))?;
@@ -705,68 +649,110 @@ impl Game for DescriptorGame {
         if self.misere { Value::Win } else { Value::Lose }
     }
 
-    fn split(&self, pos: &DPos) -> GameResult<Option<Vec<DPos>>> {
-        if self.misere || self.primitive_hook.is_some() {
-            return Ok(None);
+    fn canonical(&self, pos: &DPos) -> GameResult<DPos> {
+        if self.primitive_hook.is_some() {
+            // The script may look at the order of heaps or the place of tokens.
+            return Ok(pos.clone());
         }
         Ok(match (pos, &self.shape) {
-            (DPos::Heaps(h), Shape::Heaps { split: true, .. }) => {
-                Some(h.iter().filter(|&&n| n > 0).map(|&n| DPos::Heaps(vec![n])).collect())
+            (DPos::Heaps(h), Shape::Heaps { count, .. }) => {
+                let mut h = h.clone();
+                if count.is_none() {
+                    h.retain(|&n| n > 0);
+                }
+                h.sort_unstable();
+                DPos::Heaps(h)
             }
-            (DPos::Grid(g), Shape::Grid { components: true, .. }) => {
-                Some(g.components().into_iter().map(DPos::Grid).collect())
-            }
-            (DPos::Board(p), Shape::Board(b)) => b.split(p).map(|v| v.into_iter().map(DPos::Board).collect()),
-            _ => None,
+            (DPos::Grid(g), Shape::Grid { symmetry, .. }) => match symmetry {
+                Symmetry::None => DPos::Grid(g.crop()),
+                Symmetry::Square => DPos::Grid(g.canonical()),
+                Symmetry::Reflections => {
+                    let c = g.crop();
+                    // `gridkit::symmetry` without the transpose (bit 2): the top-bottom
+                    // mirror (1), the left-right mirror (2) and the half turn (3).
+                    let best = [1u8, 2, 3].iter().map(|&t| c.transform(t)).fold(c.clone(), |b, x| b.min(x));
+                    DPos::Grid(best)
+                }
+            },
+            (DPos::Board(p), Shape::Board(b)) => DPos::Board(b.canonical(p)),
+            _ => pos.clone(),
         })
     }
 
-    /// Heap games with a nim-sequence: the Grundy value is the XOR of the heaps' values, read
-    /// off the sequence (its period, once confirmed), and the winning moves are the moves to
-    /// a position of value 0.
-    fn shortcut(&self, pos: &DPos) -> GameResult<Option<Shortcut<DMove>>> {
-        let Some(mut sc) = self.shortcut_value(pos)? else { return Ok(None) };
-        let (Some(seq), DPos::Heaps(h), Some(total)) = (&self.sequence, pos, sc.grundy) else { return Ok(None) };
-        if total != 0 {
-            let mut seq = seq.borrow_mut();
-            for mv in self.moves(pos)? {
-                let DMove::Heap { index, ref into, .. } = mv else { continue };
-                let after = into.iter().fold(total ^ seq.get(h[index] as usize), |acc, &n| acc ^ seq.get(n as usize));
-                if after == 0 {
-                    sc.winning_moves.push(mv);
-                }
-            }
+    fn capabilities(&self) -> Capabilities<'_, Self> {
+        Capabilities {
+            parallel: Some(self),
+            tiers: self.own_tiers(),
+            view: Some(self),
+            hints: Some(self),
+            split: self.splits().then_some(self),
+            closed_form: Some(self),
+            keys: Some(self),
         }
-        Ok(Some(sc))
     }
-
-    /// The value and Grundy value alone: the heaps' values XORed.
-    fn shortcut_value(&self, pos: &DPos) -> GameResult<Option<Shortcut<DMove>>> {
-        let (Some(seq), DPos::Heaps(h)) = (&self.sequence, pos) else { return Ok(None) };
-        let mut seq = seq.borrow_mut();
-        let mut total = 0;
-        for &n in h {
-            let Some(v) = usize::try_from(n).ok().and_then(|n| seq.value(n)) else {
-                let last = seq.limit() - 1;
-                return Err(GameError::Unsupported(if seq.repeats() {
-                    format!(
-                        "this game's takes have no largest size (as with TakeAny or a code ending in \"…\"), so its \
-                         nim-sequence has no period to confirm, and its values are computed up to n = {last} at most; \
-                         a heap here has {n} tokens"
-                    )
-                } else {
-                    format!(
-                        "no period of this game's nim-sequence is confirmed up to n = {last}, the most values it \
-                         computes, and a heap here has {n} tokens"
-                    )
-                }));
-            };
-            total ^= v;
+}
+impl Parallel<DescriptorGame> for DescriptorGame {
+    /// The same descriptor read again (its script hook, if any, is not shared between threads).
+    fn replicate(&self) -> Replica<'_, Self> {
+        let (file, source, budget) = (self.file.clone(), self.source.clone(), self.budget);
+        Replica {
+            make: std::sync::Arc::new(move || {
+                DescriptorGame::from_source_within(&file, &source.0, source.1.as_deref(), budget)
+            }),
+            send: |p| Box::new(p.clone()),
+            receive: |w| match w.downcast::<DPos>() {
+                Ok(p) => *p,
+                Err(_) => unreachable!("a descriptor position crosses threads as a DPos"),
+            },
         }
-        let value = if total != 0 { Value::Win } else { Value::Lose };
-        Ok(Some(Shortcut { value, remoteness: None, grundy: Some(total), winning_moves: Vec::new() }))
     }
+}
 
+impl DescriptorGame {
+    /// A two-player board game numbered by `tiers.rs` (see `docs/tiers.md`); `None` for
+    /// the rest (the redb store).
+    pub(crate) fn own_tiers(&self) -> Option<&dyn crate::game::tier::Tiers<Pos = DPos>> {
+        self.tiers.as_deref().map(|t| t as &dyn crate::game::tier::Tiers<Pos = DPos>)
+    }
+}
+
+impl View<DPos, DMove> for DescriptorGame {
+    fn to_move(&self, pos: &DPos) -> GameResult<Option<usize>> {
+        Ok(match (pos, &self.shape) {
+            (DPos::Board(p), Shape::Board(b)) => b.to_move(p),
+            _ => None,
+        })
+    }
+    fn board(&self, pos: &DPos) -> GameResult<Option<crate::game::Board>> {
+        Ok(match (pos, &self.shape) {
+            (DPos::Board(p), Shape::Board(b)) => Some(b.board(p)),
+            _ => None,
+        })
+    }
+    fn show(&self, pos: &DPos) -> GameResult<Option<String>> {
+        Ok(match pos {
+            DPos::Lights(g, _) => Some(g.to_rows('#', '0', "\n")),
+            DPos::Grid(g) => Some(g.to_rows('#', '.', "\n")),
+            DPos::Board(p) if let Shape::Board(b) = &self.shape => Some(b.show(p)),
+            _ => None,
+        })
+    }
+    /// A person may press any light of a toggle puzzle (`row:col`).
+    fn parse_move(&self, pos: &DPos, text: &str) -> GameResult<Option<DMove>> {
+        if let DPos::Lights(g, _) = pos {
+            return Ok(Some(DMove::Press { cell: g.parse_cell(text).map_err(GameError::BadMove)?, free: true }));
+        }
+        Ok(None)
+    }
+}
+
+impl Hints<DPos> for DescriptorGame {
+    fn move_count(&self, pos: &DPos) -> GameResult<Option<usize>> {
+        Ok(match (pos, &self.shape) {
+            (DPos::Board(p), Shape::Board(b)) => Some(b.move_count(p)),
+            _ => None,
+        })
+    }
     fn search_size(&self, pos: &DPos) -> Option<f64> {
         match (pos, &self.shape) {
             (DPos::Heaps(h), Shape::Heaps { families, .. }) => {
@@ -798,8 +784,75 @@ impl Game for DescriptorGame {
             _ => None,
         }
     }
+}
 
-    fn has_split(&self) -> bool {
+impl Split<DPos> for DescriptorGame {
+    fn split(&self, pos: &DPos) -> GameResult<Option<Vec<DPos>>> {
+        if self.misere || self.primitive_hook.is_some() {
+            return Ok(None);
+        }
+        Ok(match (pos, &self.shape) {
+            (DPos::Heaps(h), Shape::Heaps { split: true, .. }) => {
+                Some(h.iter().filter(|&&n| n > 0).map(|&n| DPos::Heaps(vec![n])).collect())
+            }
+            (DPos::Grid(g), Shape::Grid { components: true, .. }) => {
+                Some(g.components().into_iter().map(DPos::Grid).collect())
+            }
+            (DPos::Board(p), Shape::Board(b)) => b.split(p).map(|v| v.into_iter().map(DPos::Board).collect()),
+            _ => None,
+        })
+    }
+}
+
+impl ClosedForm<DPos, DMove> for DescriptorGame {
+    /// Heap games with a nim-sequence: the Grundy value is the XOR of the heaps' values, read
+    /// off the sequence (its period, once confirmed), and the winning moves are the moves to
+    /// a position of value 0.
+    fn shortcut(&self, pos: &DPos) -> GameResult<Option<Shortcut<DMove>>> {
+        let Some(mut sc) = ClosedForm::shortcut_value(self, pos)? else { return Ok(None) };
+        let (Some(seq), DPos::Heaps(h), Some(total)) = (&self.sequence, pos, sc.grundy) else { return Ok(None) };
+        if total != 0 {
+            let mut seq = seq.borrow_mut();
+            for mv in self.moves(pos)? {
+                let DMove::Heap { index, ref into, .. } = mv else { continue };
+                let after = into.iter().fold(total ^ seq.get(h[index] as usize), |acc, &n| acc ^ seq.get(n as usize));
+                if after == 0 {
+                    sc.winning_moves.push(mv);
+                }
+            }
+        }
+        Ok(Some(sc))
+    }
+    /// The value and Grundy value alone: the heaps' values XORed.
+    fn shortcut_value(&self, pos: &DPos) -> GameResult<Option<Shortcut<DMove>>> {
+        let (Some(seq), DPos::Heaps(h)) = (&self.sequence, pos) else { return Ok(None) };
+        let mut seq = seq.borrow_mut();
+        let mut total = 0;
+        for &n in h {
+            let Some(v) = usize::try_from(n).ok().and_then(|n| seq.value(n)) else {
+                let last = seq.limit() - 1;
+                return Err(GameError::Unsupported(if seq.repeats() {
+                    format!(
+                        "this game's takes have no largest size (as with TakeAny or a code ending in \"…\"), so its \
+                         nim-sequence has no period to confirm, and its values are computed up to n = {last} at most; \
+                         a heap here has {n} tokens"
+                    )
+                } else {
+                    format!(
+                        "no period of this game's nim-sequence is confirmed up to n = {last}, the most values it \
+                         computes, and a heap here has {n} tokens"
+                    )
+                }));
+            };
+            total ^= v;
+        }
+        let value = if total != 0 { Value::Win } else { Value::Lose };
+        Ok(Some(Shortcut { value, remoteness: None, grundy: Some(total), winning_moves: Vec::new() }))
+    }
+}
+
+impl DescriptorGame {
+    fn splits(&self) -> bool {
         !self.misere
             && self.primitive_hook.is_none()
             && match &self.shape {
@@ -808,7 +861,9 @@ impl Game for DescriptorGame {
                 Shape::Board(b) => b.splits(),
             }
     }
+}
 
+impl Keys<DPos> for DescriptorGame {
     /// A board puzzle's positions as keys (`board.rs`), unless a script hook decides the ends.
     fn packed(&self, root: &DPos) -> Option<Box<dyn crate::game::packed::Packed<DPos> + '_>> {
         match (root, &self.shape) {
@@ -818,7 +873,6 @@ impl Game for DescriptorGame {
             _ => None,
         }
     }
-
     /// An impartial domino board of at most 64 cells (Cram) as 64-bit keys
     /// (`domino_sum.rs`); `None` for the rest, under misère play, or with a script hook.
     fn packed_sum(&self, root: &DPos) -> Option<Box<dyn crate::game::packed::PackedSum<DPos>>> {
@@ -829,7 +883,6 @@ impl Game for DescriptorGame {
             _ => None,
         }
     }
-
     /// A board of pieces placed or dropped, or of dominoes with no other end, as keys for the
     /// full search (`board.rs`, `domino_sum.rs`); `None` for the rest, or with a script hook.
     fn packed_play(&self, root: &DPos) -> Option<Box<dyn crate::game::packed::PackedPlay<DPos>>> {
@@ -849,36 +902,6 @@ impl Game for DescriptorGame {
         let keys = b.piece_keys(p)?;
         keys.pack(p)?;
         Some(Box::new(PlayKeys::Pieces(keys)))
-    }
-
-    fn canonical(&self, pos: &DPos) -> GameResult<DPos> {
-        if self.primitive_hook.is_some() {
-            // The script may look at the order of heaps or the place of tokens.
-            return Ok(pos.clone());
-        }
-        Ok(match (pos, &self.shape) {
-            (DPos::Heaps(h), Shape::Heaps { count, .. }) => {
-                let mut h = h.clone();
-                if count.is_none() {
-                    h.retain(|&n| n > 0);
-                }
-                h.sort_unstable();
-                DPos::Heaps(h)
-            }
-            (DPos::Grid(g), Shape::Grid { symmetry, .. }) => match symmetry {
-                Symmetry::None => DPos::Grid(g.crop()),
-                Symmetry::Square => DPos::Grid(g.canonical()),
-                Symmetry::Reflections => {
-                    let c = g.crop();
-                    // `gridkit::symmetry` without the transpose (bit 2): the top-bottom
-                    // mirror (1), the left-right mirror (2) and the half turn (3).
-                    let best = [1u8, 2, 3].iter().map(|&t| c.transform(t)).fold(c.clone(), |b, x| b.min(x));
-                    DPos::Grid(best)
-                }
-            },
-            (DPos::Board(p), Shape::Board(b)) => DPos::Board(b.canonical(p)),
-            _ => pos.clone(),
-        })
     }
 }
 

@@ -5,7 +5,7 @@
 //!
 //! Which rule sets qualify ([`BoardTiers::new`]): two-player games (partisan or impartial)
 //! on a rectangle or a Hex rhombus whose moves are `Place`, `Drop` or `Step`. The rest keep
-//! `Game::tiers() == None` (the redb store): puzzles (`Jump`, `Slide`, `Hanoi`), dominoes
+//! `GameExt::tiers() == None` (the redb store): puzzles (`Jump`, `Slide`, `Hanoi`), dominoes
 //! (Domineering: every even set of covered cells would be an index, 16.8 M on 5×5 for its
 //! 455,317 reachable positions, and the tier solve took 6.7× the CPU of the redb save; Cram:
 //! an impartial sum of regions) and a descriptor with a script `end`.

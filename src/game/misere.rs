@@ -1,12 +1,16 @@
 //! Misère play as a wrapper on any normal-play game.
 
-use super::{Game, GameInfo, GameResult, Shortcut, Value};
+use super::capability::ClosedForm;
+use super::rules::{Capabilities, Game, GameExt, Parallel, Replica};
+use super::value::{GameInfo, GameResult, Shortcut, Value};
 
 /// The same game, except that whoever makes the last move loses.
 ///
 /// A stalemate (no moves) becomes a win for the player to move, and every primitive
 /// win/lose is swapped (a tie stays a tie). Misère values of parts do not combine by XOR,
-/// so `split` is switched off: a misère sum is searched whole. Symmetry still holds.
+/// so the split is left out: a misère sum is searched whole. Symmetry still holds; the
+/// game's closed form is asked for its misère answer; keys and tiers, which carry the normal
+/// ends, are left out.
 pub struct Misere<G> {
     inner: G,
     info: GameInfo,
@@ -30,16 +34,6 @@ impl<G: Game> Game for Misere<G> {
 
     fn info(&self) -> &GameInfo {
         &self.info
-    }
-    /// A copy of the inner game, in misère play too.
-    fn replicate(&self) -> Option<super::Replica<'_, Self>> {
-        let inner = self.inner.replicate()?;
-        let make = inner.make.clone();
-        Some(super::Replica {
-            make: std::sync::Arc::new(move || Ok(Misere::new(make()?))),
-            send: inner.send,
-            receive: inner.receive,
-        })
     }
     fn start(&self) -> GameResult<Option<G::Pos>> {
         self.inner.start()
@@ -68,31 +62,40 @@ impl<G: Game> Game for Misere<G> {
     fn canonical(&self, pos: &G::Pos) -> GameResult<G::Pos> {
         self.inner.canonical(pos)
     }
-    fn to_move(&self, pos: &G::Pos) -> GameResult<Option<usize>> {
-        self.inner.to_move(pos)
-    }
     fn children(&self, pos: &G::Pos) -> GameResult<Vec<G::Pos>> {
         self.inner.children(pos)
     }
-    fn move_count(&self, pos: &G::Pos) -> GameResult<usize> {
-        self.inner.move_count(pos)
+    fn capabilities(&self) -> Capabilities<'_, Self> {
+        let inner = self.inner.capabilities();
+        Capabilities {
+            closed_form: inner.closed_form.map(|_| self as &dyn ClosedForm<G::Pos, G::Move>),
+            hints: inner.hints,
+            view: inner.view,
+            parallel: inner.parallel.map(|_| self as &dyn Parallel<Self>),
+            ..Capabilities::none()
+        }
     }
+}
+
+/// The inner game's misère answers, and its normal ones under misère of misère.
+impl<G: Game> ClosedForm<G::Pos, G::Move> for Misere<G> {
     fn shortcut(&self, pos: &G::Pos) -> GameResult<Option<Shortcut<G::Move>>> {
         self.inner.shortcut_misere(pos)
     }
     fn shortcut_misere(&self, pos: &G::Pos) -> GameResult<Option<Shortcut<G::Move>>> {
         self.inner.shortcut(pos)
     }
-    fn search_size(&self, pos: &G::Pos) -> Option<f64> {
-        self.inner.search_size(pos)
-    }
-    fn show(&self, pos: &G::Pos) -> GameResult<String> {
-        self.inner.show(pos)
-    }
-    fn board(&self, pos: &G::Pos) -> GameResult<Option<crate::game::Board>> {
-        self.inner.board(pos)
-    }
-    fn parse_move(&self, pos: &G::Pos, text: &str) -> GameResult<G::Move> {
-        self.inner.parse_move(pos, text)
+}
+
+/// A copy of the inner game, in misère play too.
+impl<G: Game> Parallel<Misere<G>> for Misere<G> {
+    fn replicate(&self) -> Replica<'_, Misere<G>> {
+        let Some(inner) = self.inner.replicate() else { unreachable!("handed out only when the inner game has it") };
+        let make = inner.make.clone();
+        Replica {
+            make: std::sync::Arc::new(move || Ok(Misere::new(make()?))),
+            send: inner.send,
+            receive: inner.receive,
+        }
     }
 }

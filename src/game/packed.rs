@@ -1,7 +1,7 @@
 //! Packed positions: an optional capability of a puzzle, for a faster search.
 //!
 //! A game whose positions (those reachable from a given root) fit in 128 bits offers a
-//! [`Packed`] space through [`crate::game::Game::packed`]: each position as a `u128` key,
+//! [`Packed`] space through [`crate::game::Keys::packed`]: each position as a `u128` key,
 //! its children and its end computed on keys, natively, and, where the positions can be
 //! numbered densely, each key's **index** in `0..size` (the 8-puzzle: the rank of its
 //! permutation, 9! indices; peg solitaire: the set of holes with pegs, 2^cells; the Tower of
@@ -12,7 +12,7 @@
 //! Fallback (`None`, the default): the solvers work on the game's own positions through
 //! `moves`, `play` and `primitive`, with a hash table of positions.
 
-use super::Value;
+use super::value::Value;
 
 /// The positions reachable from one root, packed (see the module's documentation).
 ///
@@ -49,7 +49,7 @@ pub trait Packed<P> {
 }
 
 /// An impartial game under normal play whose positions are sums of parts, packed in 64 bits:
-/// an optional capability ([`crate::game::Game::packed_sum`]) for a faster Grundy search.
+/// an optional capability ([`crate::game::Keys::packed_sum`]) for a faster Grundy search.
 ///
 /// A key stands for a position of the game reachable from one root (the same board, say).
 /// The game splits a key into its **parts**, each in canonical form (one key for every
@@ -117,7 +117,7 @@ pub trait PartBox: Send + Sync {
 }
 
 /// A two-player game's positions reachable from one root, packed in 128 bits: an optional
-/// capability ([`crate::game::Game::packed_play`]) for the searches of value and remoteness
+/// capability ([`crate::game::Keys::packed_play`]) for the searches of value and remoteness
 /// on keys, natively, with tables of keys: the full search (`src/solve/value.rs`) and the
 /// value-first search with its depth-bounded remoteness searches (`src/solve/quick.rs`), each
 /// run over the keys (`KeySpace` in `src/solve/space.rs`) where the game packs its positions,

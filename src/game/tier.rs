@@ -7,7 +7,7 @@
 //! a flat array of records with nothing else stored ([`crate::db::array`]), and the tier
 //! solver ([`crate::solve::tier`]) needs no hash table.
 //!
-//! A game offers it through [`crate::game::Game::tiers`]; the fallback (`None`) is the
+//! A game offers it through [`crate::game::GameExt::tiers`] (the [`crate::game::capability`] table); the fallback (`None`) is the
 //! ordinary path: `--save` explores everything reachable (the census) and keeps it in the
 //! redb store, keyed by position text.
 //!
@@ -15,7 +15,7 @@
 //! game's positions, and on every core ([`TierSpace`] is `Sync`). [`Ranker`] numbers any
 //! position that is a board of cells holding counted pieces.
 
-use super::{GameError, GameResult, Value};
+use super::value::{GameError, GameResult, Value};
 
 /// A tier's number, as the game chooses it (Quixo: the board's size and the cube counts).
 pub type Tier = u64;
@@ -107,8 +107,8 @@ pub fn tier_order(space: &dyn TierSpace, root: Tier) -> Vec<Tier> {
 pub fn tier_order_checked(
     space: &dyn TierSpace,
     root: Tier,
-    check: &mut dyn FnMut(Tier) -> crate::game::GameResult<()>,
-) -> crate::game::GameResult<Vec<Tier>> {
+    check: &mut dyn FnMut(Tier) -> GameResult<()>,
+) -> GameResult<Vec<Tier>> {
     use std::collections::HashSet;
     let mut order = Vec::new();
     let mut seen = HashSet::new();

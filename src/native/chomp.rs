@@ -12,7 +12,9 @@
 //! board is a win for the player to move; taking the poison is never listed as a move.
 
 use super::command::{Call, Io, Work};
-use crate::game::{Game, GameError, GameInfo, GameResult, Kind, Shortcut, Value};
+use crate::game::{
+    Capabilities, ClosedForm, Game, GameError, GameInfo, GameResult, Hints, Kind, Shortcut, Value, View,
+};
 use std::cell::RefCell;
 
 /// The most states one table may hold (one bit each: 1 GiB).
@@ -470,7 +472,8 @@ pub struct Chomp {
 }
 
 impl Chomp {
-    pub fn new(info: GameInfo) -> Chomp {
+    pub fn new(mut info: GameInfo) -> Chomp {
+        info.kind = Kind::Impartial;
         Chomp { info, table: RefCell::new(None), nimbers: RefCell::new(None) }
     }
 
@@ -511,10 +514,6 @@ impl Game for Chomp {
         &self.info
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Impartial
-    }
-
     fn start(&self) -> GameResult<Option<Vec<u32>>> {
         Ok(Some(vec![4, 4, 3, 2]))
     }
@@ -539,6 +538,16 @@ impl Game for Chomp {
         Ok(format!("{c}:{r}"))
     }
 
+    fn primitive(&self, x: &Vec<u32>) -> GameResult<Option<Value>> {
+        Ok(x.iter().all(|&v| v == 0).then_some(Value::Win))
+    }
+
+    fn capabilities(&self) -> Capabilities<'_, Self> {
+        Capabilities { view: Some(self), closed_form: Some(self), hints: Some(self), ..Capabilities::none() }
+    }
+}
+
+impl View<Vec<u32>, (usize, u32)> for Chomp {
     /// The bar of chocolate as the page draws it: the poisoned square bottom left, a click on
     /// a square (column c, row r from the bottom) is the move `c:r`. Boards past 2^16 squares
     /// are not drawn.
@@ -566,11 +575,9 @@ impl Game for Chomp {
         }
         Ok(Some(b))
     }
+}
 
-    fn primitive(&self, x: &Vec<u32>) -> GameResult<Option<Value>> {
-        Ok(x.iter().all(|&v| v == 0).then_some(Value::Win))
-    }
-
+impl ClosedForm<Vec<u32>, (usize, u32)> for Chomp {
     fn shortcut(&self, x: &Vec<u32>) -> GameResult<Option<Shortcut<(usize, u32)>>> {
         if x.iter().all(|&v| v == 0) {
             return Ok(None); // the empty board: primitive
@@ -588,7 +595,9 @@ impl Game for Chomp {
         let (grundy, remoteness) = (table.map(|t| t.0), table.map(|t| t.1));
         Ok(Some(Shortcut { value, remoteness, grundy, winning_moves }))
     }
+}
 
+impl Hints<Vec<u32>> for Chomp {
     fn search_size(&self, x: &Vec<u32>) -> Option<f64> {
         // Every state below, each with up to (squares left) moves: about half of them.
         let squares: f64 = x.iter().map(|&h| h as f64).sum();

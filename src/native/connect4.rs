@@ -29,7 +29,9 @@
 //! reachable position meets them.
 
 use crate::game::tier::{Ranker, Tier, TierSpace, Tiers};
-use crate::game::{Board, Footprint, Game, GameError, GameInfo, GameResult, Kind, Replica, Value};
+use crate::game::{
+    Board, Capabilities, Footprint, Game, GameError, GameInfo, GameResult, Hints, Kind, Parallel, Replica, Value, View,
+};
 use std::sync::{Arc, OnceLock};
 
 /// The most cells a board may have (as the script).
@@ -255,7 +257,8 @@ pub struct Connect4 {
 }
 
 impl Connect4 {
-    pub fn new(info: GameInfo) -> Connect4 {
+    pub fn new(mut info: GameInfo) -> Connect4 {
+        info.kind = Kind::Partisan;
         Connect4 { info, tables: Arc::new(Tables::new()) }
     }
 
@@ -311,10 +314,6 @@ impl Game for Connect4 {
 
     fn info(&self) -> &GameInfo {
         &self.info
-    }
-
-    fn kind(&self) -> Kind {
-        Kind::Partisan
     }
 
     fn start(&self) -> GameResult<Option<C4Pos>> {
@@ -378,33 +377,6 @@ impl Game for Connect4 {
         Ok(out)
     }
 
-    fn show(&self, p: &C4Pos) -> GameResult<String> {
-        let mut out = String::new();
-        for r in 0..p.rows as u32 {
-            for c in 0..p.cols as u32 {
-                out.push(['.', 'x', 'o'][p.cell(r, c) as usize]);
-            }
-            out.push('\n');
-        }
-        for c in 0..p.cols as u32 {
-            out.push_str(&((c + 1) % 10).to_string());
-        }
-        Ok(out)
-    }
-
-    fn board(&self, p: &C4Pos) -> GameResult<Option<Board>> {
-        let (rows, cols) = (p.rows as usize, p.cols as usize);
-        let mut cells = Vec::with_capacity(rows * cols);
-        let mut clicks = Vec::with_capacity(rows * cols);
-        for r in 0..rows {
-            for c in 0..cols {
-                cells.push(['.', 'x', 'o'][p.cell(r as u32, c as u32) as usize].to_string());
-                clicks.push(Some((c + 1).to_string()));
-            }
-        }
-        Ok(Some(Board { rows, cols, cells, clicks }))
-    }
-
     fn moves(&self, p: &C4Pos) -> GameResult<Vec<u8>> {
         if p.primitive().is_some() {
             return Ok(Vec::new());
@@ -439,28 +411,65 @@ impl Game for Connect4 {
         Ok(self.canon(p).0)
     }
 
+    fn capabilities(&self) -> Capabilities<'_, Self> {
+        Capabilities {
+            view: Some(self),
+            hints: Some(self),
+            parallel: Some(self),
+            tiers: Some(self),
+            ..Capabilities::none()
+        }
+    }
+}
+
+impl View<C4Pos, u8> for Connect4 {
+    fn show(&self, p: &C4Pos) -> GameResult<Option<String>> {
+        let mut out = String::new();
+        for r in 0..p.rows as u32 {
+            for c in 0..p.cols as u32 {
+                out.push(['.', 'x', 'o'][p.cell(r, c) as usize]);
+            }
+            out.push('\n');
+        }
+        for c in 0..p.cols as u32 {
+            out.push_str(&((c + 1) % 10).to_string());
+        }
+        Ok(Some(out))
+    }
+    fn board(&self, p: &C4Pos) -> GameResult<Option<Board>> {
+        let (rows, cols) = (p.rows as usize, p.cols as usize);
+        let mut cells = Vec::with_capacity(rows * cols);
+        let mut clicks = Vec::with_capacity(rows * cols);
+        for r in 0..rows {
+            for c in 0..cols {
+                cells.push(['.', 'x', 'o'][p.cell(r as u32, c as u32) as usize].to_string());
+                clicks.push(Some((c + 1).to_string()));
+            }
+        }
+        Ok(Some(Board { rows, cols, cells, clicks }))
+    }
     fn to_move(&self, p: &C4Pos) -> GameResult<Option<usize>> {
         Ok(Some(p.turn() as usize))
     }
+}
 
+impl Hints<C4Pos> for Connect4 {
     fn search_size(&self, p: &C4Pos) -> Option<f64> {
         // Every board of every tier from here on, each with a move a column.
         let total: f64 =
             (p.pieces()..=p.rows as u32 * p.cols as u32).map(|n| self.tables.size(p.rows, p.cols, n) as f64).sum();
         Some(total * p.cols as f64)
     }
+}
 
-    fn replicate(&self) -> Option<Replica<'_, Self>> {
+impl Parallel<Connect4> for Connect4 {
+    fn replicate(&self) -> Replica<'_, Self> {
         let me = self.clone();
-        Some(Replica {
+        Replica {
             make: Arc::new(move || Ok(me.clone())),
             send: |p| Box::new(*p),
             receive: |w| *w.downcast::<C4Pos>().expect("a Connect-Four position"),
-        })
-    }
-
-    fn tiers(&self) -> Option<&dyn Tiers<Pos = C4Pos>> {
-        Some(self)
+        }
     }
 }
 

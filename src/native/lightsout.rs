@@ -13,7 +13,9 @@
 //! before it are decided, and not pressed again).
 
 use super::command::{Call, Io, Work, read_bounded};
-use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, Shortcut, Value};
+use crate::game::{
+    Capabilities, ClosedForm, Footprint, Game, GameError, GameInfo, GameResult, Kind, Shortcut, Value, View,
+};
 use crate::grid::Grid;
 use std::io::Write;
 
@@ -334,7 +336,8 @@ pub struct LightsOut {
 }
 
 impl LightsOut {
-    pub fn new(info: GameInfo) -> LightsOut {
+    pub fn new(mut info: GameInfo) -> LightsOut {
+        info.kind = Kind::Puzzle;
         LightsOut { info }
     }
 }
@@ -345,10 +348,6 @@ impl Game for LightsOut {
 
     fn info(&self) -> &GameInfo {
         &self.info
-    }
-
-    fn kind(&self) -> Kind {
-        Kind::Puzzle
     }
 
     /// Rows of `#`/`0` separated by newlines or `/`, optionally followed by `@k`.
@@ -397,23 +396,29 @@ impl Game for LightsOut {
         Ok(format!("{}:{}", j / p.board.cols(), j % p.board.cols()))
     }
 
-    fn board(&self, p: &LoPos) -> GameResult<Option<crate::game::Board>> {
-        Ok(super::common::grid_board(&p.board))
-    }
-
-    fn show(&self, p: &LoPos) -> GameResult<String> {
-        Ok(p.board.to_rows('#', '0', "\n"))
-    }
-
-    /// loplayer's `row:col` (from 0): a person may press any light.
-    fn parse_move(&self, p: &LoPos, text: &str) -> GameResult<usize> {
-        Ok(FREE | p.board.parse_cell(text).map_err(GameError::BadMove)?)
-    }
-
     fn primitive(&self, p: &LoPos) -> GameResult<Option<Value>> {
         Ok(p.board.is_empty().then_some(Value::Win))
     }
 
+    fn capabilities(&self) -> Capabilities<'_, Self> {
+        Capabilities { view: Some(self), closed_form: Some(self), ..Capabilities::none() }
+    }
+}
+
+impl View<LoPos, usize> for LightsOut {
+    fn board(&self, p: &LoPos) -> GameResult<Option<crate::game::Board>> {
+        Ok(super::common::grid_board(&p.board))
+    }
+    fn show(&self, p: &LoPos) -> GameResult<Option<String>> {
+        Ok(Some(p.board.to_rows('#', '0', "\n")))
+    }
+    /// loplayer's `row:col` (from 0): a person may press any light.
+    fn parse_move(&self, p: &LoPos, text: &str) -> GameResult<Option<usize>> {
+        Ok(Some(FREE | p.board.parse_cell(text).map_err(GameError::BadMove)?))
+    }
+}
+
+impl ClosedForm<LoPos, usize> for LightsOut {
     fn shortcut(&self, p: &LoPos) -> GameResult<Option<Shortcut<usize>>> {
         let solved =
             solve_within(&p.board, p.next, crate::solve::DEFAULT_MAX_MEMORY).map_err(GameError::OutOfMemory)?;

@@ -8,7 +8,7 @@
 
 use super::command::{Call, Io};
 use super::common::{MAX_LISTED_MOVES, format_big_heaps, parse_big_heaps, too_many_moves};
-use crate::game::{Game, GameInfo, GameResult, Kind, Shortcut, Value};
+use crate::game::{Capabilities, ClosedForm, Game, GameInfo, GameResult, Hints, Kind, Shortcut, Split, Value};
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 
@@ -17,7 +17,8 @@ pub struct Nim {
 }
 
 impl Nim {
-    pub fn new(info: GameInfo) -> Nim {
+    pub fn new(mut info: GameInfo) -> Nim {
+        info.kind = Kind::Impartial;
         Nim { info }
     }
 }
@@ -81,10 +82,6 @@ impl Game for Nim {
         &self.info
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Impartial
-    }
-
     fn start(&self) -> GameResult<Option<Self::Pos>> {
         Ok(Some([3u32, 4, 5].map(BigUint::from).to_vec()))
     }
@@ -124,32 +121,37 @@ impl Game for Nim {
         Ok(None)
     }
 
-    fn split(&self, pos: &Self::Pos) -> GameResult<Option<Vec<Self::Pos>>> {
-        Ok(Some(pos.iter().filter(|h| !h.is_zero()).map(|h| vec![h.clone()]).collect()))
-    }
-
-    fn has_split(&self) -> bool {
-        true
-    }
-
     fn canonical(&self, pos: &Self::Pos) -> GameResult<Self::Pos> {
         let mut p: Vec<BigUint> = pos.iter().filter(|h| !h.is_zero()).cloned().collect();
         p.sort();
         Ok(p)
     }
 
-    fn shortcut(&self, pos: &Self::Pos) -> GameResult<Option<Shortcut<NimMove>>> {
+    fn capabilities(&self) -> Capabilities<'_, Self> {
+        Capabilities { split: Some(self), closed_form: Some(self), hints: Some(self), ..Capabilities::none() }
+    }
+}
+
+impl Split<Vec<BigUint>> for Nim {
+    fn split(&self, pos: &Vec<BigUint>) -> GameResult<Option<Vec<Vec<BigUint>>>> {
+        Ok(Some(pos.iter().filter(|h| !h.is_zero()).map(|h| vec![h.clone()]).collect()))
+    }
+}
+
+impl ClosedForm<Vec<BigUint>, NimMove> for Nim {
+    fn shortcut(&self, pos: &Vec<BigUint>) -> GameResult<Option<Shortcut<NimMove>>> {
         let winning_moves = normal_winning_moves(pos);
         let value = if winning_moves.is_empty() { Value::Lose } else { Value::Win };
         Ok(Some(Shortcut { value, remoteness: None, grundy: xor(pos).to_u64(), winning_moves }))
     }
-
-    fn shortcut_misere(&self, pos: &Self::Pos) -> GameResult<Option<Shortcut<NimMove>>> {
+    fn shortcut_misere(&self, pos: &Vec<BigUint>) -> GameResult<Option<Shortcut<NimMove>>> {
         let (value, winning_moves) = misere(pos);
         Ok(Some(Shortcut { value, remoteness: None, grundy: None, winning_moves }))
     }
+}
 
-    fn search_size(&self, pos: &Self::Pos) -> Option<f64> {
+impl Hints<Vec<BigUint>> for Nim {
+    fn search_size(&self, pos: &Vec<BigUint>) -> Option<f64> {
         // Every position below: each heap at any size up to its own; on average half the
         // tokens are left, and a move takes any number from one heap.
         let heaps: Vec<f64> = pos.iter().map(|h| h.to_f64().unwrap_or(f64::INFINITY)).collect();

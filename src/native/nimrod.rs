@@ -8,7 +8,9 @@
 
 use super::command::{Call, Io, Work};
 use super::common::{MAX_LISTED_MOVES, format_big_heaps, parse_big_heaps, too_many_moves};
-use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, Shortcut, Value};
+use crate::game::{
+    Capabilities, ClosedForm, Footprint, Game, GameError, GameInfo, GameResult, Hints, Kind, Shortcut, Value, View,
+};
 use crate::solve::grundy::mex;
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
@@ -133,7 +135,8 @@ pub struct Nimrod {
 }
 
 impl Nimrod {
-    pub fn new(info: GameInfo) -> Nimrod {
+    pub fn new(mut info: GameInfo) -> Nimrod {
+        info.kind = Kind::Impartial;
         Nimrod { info }
     }
 }
@@ -144,10 +147,6 @@ impl Game for Nimrod {
 
     fn info(&self) -> &GameInfo {
         &self.info
-    }
-
-    fn kind(&self) -> Kind {
-        Kind::Impartial
     }
 
     fn start(&self) -> GameResult<Option<Piles>> {
@@ -193,16 +192,32 @@ impl Game for Nimrod {
         Ok(None)
     }
 
+    fn canonical(&self, p: &Piles) -> GameResult<Piles> {
+        Ok(if p.0 <= p.1 { p.clone() } else { Piles(p.1.clone(), p.0.clone()) })
+    }
+
+    fn capabilities(&self) -> Capabilities<'_, Self> {
+        Capabilities { view: Some(self), closed_form: Some(self), hints: Some(self), ..Capabilities::none() }
+    }
+}
+
+impl View<Piles, NimrodMove> for Nimrod {
     /// What a person types: `A B` (or `A,B`), the rods taken from pile A and from pile B, as
     /// the assignment's human player enters them; or a move's full name.
-    fn parse_move(&self, p: &Piles, text: &str) -> GameResult<NimrodMove> {
+    fn parse_move(&self, p: &Piles, text: &str) -> GameResult<Option<NimrodMove>> {
+        self.typed_move(p, text).map(Some)
+    }
+}
+
+impl Nimrod {
+    fn typed_move(&self, p: &Piles, text: &str) -> GameResult<NimrodMove> {
         let text = text.trim();
         let nums: Vec<&str> = text.split([' ', ',']).filter(|t| !t.is_empty()).collect();
         let (Ok(a), Ok(b)) = (
             nums.first().copied().unwrap_or("").parse::<BigUint>(),
             nums.get(1).copied().unwrap_or("").parse::<BigUint>(),
         ) else {
-            return crate::game::default_parse_move(self, p, text).map_err(|_| {
+            return crate::game::move_named(self, p, text).map_err(|_| {
                 GameError::BadMove(format!(
                     "{}: a move is two numbers, the rods taken from pile A and from pile B (\"0 3\")",
                     crate::input::quote(text)
@@ -226,17 +241,17 @@ impl Game for Nimrod {
             None => Ok((a, b)),
         }
     }
+}
 
-    fn canonical(&self, p: &Piles) -> GameResult<Piles> {
-        Ok(if p.0 <= p.1 { p.clone() } else { Piles(p.1.clone(), p.0.clone()) })
-    }
-
+impl ClosedForm<Piles, NimrodMove> for Nimrod {
     fn shortcut(&self, p: &Piles) -> GameResult<Option<Shortcut<NimrodMove>>> {
         let winning_moves = winning_moves(&p.0, &p.1);
         let value = if winning_moves.is_empty() { Value::Lose } else { Value::Win };
         Ok(Some(Shortcut { value, remoteness: None, grundy: grundy(&p.0, &p.1), winning_moves }))
     }
+}
 
+impl Hints<Piles> for Nimrod {
     fn search_size(&self, p: &Piles) -> Option<f64> {
         // Every pair below, each with about a + b moves (from either pile, or both equally).
         let (a, b) = (p.0.to_f64()?, p.1.to_f64()?);

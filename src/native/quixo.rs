@@ -17,7 +17,9 @@
 //! the boards with those counts ([`Ranker`]) times two, plus the player to move.
 
 use crate::game::tier::{Ranker, Tier, TierSpace, Tiers};
-use crate::game::{Board, Footprint, Game, GameError, GameInfo, GameResult, Kind, Replica, Value};
+use crate::game::{
+    Board, Capabilities, Footprint, Game, GameError, GameInfo, GameResult, Hints, Kind, Parallel, Replica, Value, View,
+};
 
 /// A position: the board's side, whose turn (0: X, 1: O), and a bitboard a player (cell
 /// `r * n + c`).
@@ -237,7 +239,8 @@ pub struct Quixo {
 }
 
 impl Quixo {
-    pub fn new(info: GameInfo) -> Quixo {
+    pub fn new(mut info: GameInfo) -> Quixo {
+        info.kind = Kind::Partisan;
         Quixo { info, shapes: std::sync::Arc::new([Shape::new(3), Shape::new(4), Shape::new(5)]) }
     }
 
@@ -256,10 +259,6 @@ impl Game for Quixo {
 
     fn info(&self) -> &GameInfo {
         &self.info
-    }
-
-    fn kind(&self) -> Kind {
-        Kind::Partisan
     }
 
     fn start(&self) -> GameResult<Option<QPos>> {
@@ -338,25 +337,6 @@ impl Game for Quixo {
         Ok(s)
     }
 
-    fn show(&self, p: &QPos) -> GameResult<String> {
-        let text = self.format(p)?;
-        let (board, turn) = text.split_once(' ').unwrap_or((&text, "X"));
-        Ok(format!("{}\n{turn} to move", board.replace('/', "\n")))
-    }
-
-    fn board(&self, p: &QPos) -> GameResult<Option<Board>> {
-        let text = self.format(p)?;
-        let n = p.n as usize;
-        let cells: Vec<String> = text
-            .chars()
-            .filter(|c| matches!(c, 'X' | 'O' | '.'))
-            .take(n * n)
-            .map(|c| c.to_ascii_lowercase().to_string())
-            .collect();
-        // A move takes two cells (the cube and where it goes in): typed, not clicked.
-        Ok(Some(Board { rows: n, cols: n, cells, clicks: vec![None; n * n] }))
-    }
-
     fn moves(&self, p: &QPos) -> GameResult<Vec<QMove>> {
         let s = self.shape(p.n);
         if s.primitive(p).is_some() {
@@ -395,27 +375,56 @@ impl Game for Quixo {
         Ok(self.shape(p.n).canonical(p))
     }
 
+    fn capabilities(&self) -> Capabilities<'_, Self> {
+        Capabilities {
+            view: Some(self),
+            hints: Some(self),
+            parallel: Some(self),
+            tiers: Some(self),
+            ..Capabilities::none()
+        }
+    }
+}
+
+impl View<QPos, QMove> for Quixo {
+    fn show(&self, p: &QPos) -> GameResult<Option<String>> {
+        let text = self.format(p)?;
+        let (board, turn) = text.split_once(' ').unwrap_or((&text, "X"));
+        Ok(Some(format!("{}\n{turn} to move", board.replace('/', "\n"))))
+    }
+    fn board(&self, p: &QPos) -> GameResult<Option<Board>> {
+        let text = self.format(p)?;
+        let n = p.n as usize;
+        let cells: Vec<String> = text
+            .chars()
+            .filter(|c| matches!(c, 'X' | 'O' | '.'))
+            .take(n * n)
+            .map(|c| c.to_ascii_lowercase().to_string())
+            .collect();
+        // A move takes two cells (the cube and where it goes in): typed, not clicked.
+        Ok(Some(Board { rows: n, cols: n, cells, clicks: vec![None; n * n] }))
+    }
     fn to_move(&self, p: &QPos) -> GameResult<Option<usize>> {
         Ok(Some(p.turn as usize))
     }
+}
 
+impl Hints<QPos> for Quixo {
     fn search_size(&self, p: &QPos) -> Option<f64> {
         // Every board filling, both players to move, each with its pushes.
         let s = self.shape(p.n);
         Some(3f64.powi(s.cells as i32) * 2.0 * s.pushes.len() as f64)
     }
+}
 
-    fn replicate(&self) -> Option<Replica<'_, Self>> {
+impl Parallel<Quixo> for Quixo {
+    fn replicate(&self) -> Replica<'_, Self> {
         let me = self.clone();
-        Some(Replica {
+        Replica {
             make: std::sync::Arc::new(move || Ok(me.clone())),
             send: |p| Box::new(*p),
             receive: |w| *w.downcast::<QPos>().expect("a Quixo position"),
-        })
-    }
-
-    fn tiers(&self) -> Option<&dyn Tiers<Pos = QPos>> {
-        Some(self)
+        }
     }
 }
 

@@ -2,7 +2,10 @@
 //! `crates/tactix`). Positions, moves and their names are the script's (`games/tactix.rhai`).
 
 use super::command::{Call, Io};
-use crate::game::{Game, GameError, GameInfo, GameResult, Kind, MAX_MOVES, Shortcut, Value};
+use crate::game::{
+    Capabilities, ClosedForm, Game, GameError, GameInfo, GameResult, Hints, Kind, MAX_MOVES, Shortcut, Split, Value,
+    View,
+};
 use crate::grid::{Grid, Segment};
 use std::cell::RefCell;
 use std::io::{Read, Write};
@@ -17,7 +20,8 @@ pub struct TacTix {
 }
 
 impl TacTix {
-    pub fn new(info: GameInfo) -> TacTix {
+    pub fn new(mut info: GameInfo) -> TacTix {
+        info.kind = Kind::Impartial;
         TacTix { info, solver: RefCell::new(Solver::new(TABLE_BYTES, None)) }
     }
 
@@ -44,10 +48,6 @@ impl Game for TacTix {
         &self.info
     }
 
-    fn kind(&self) -> Kind {
-        Kind::Impartial
-    }
-
     fn start(&self) -> GameResult<Option<Grid>> {
         Ok(Some(Grid::full(4, 4)))
     }
@@ -58,14 +58,6 @@ impl Game for TacTix {
 
     fn format(&self, g: &Grid) -> GameResult<String> {
         Ok(g.to_pbm())
-    }
-
-    fn board(&self, g: &Grid) -> GameResult<Option<crate::game::Board>> {
-        Ok(super::common::grid_board(g))
-    }
-
-    fn show(&self, g: &Grid) -> GameResult<String> {
-        Ok(g.to_rows('#', '.', "\n"))
     }
 
     fn moves(&self, g: &Grid) -> GameResult<Vec<Segment>> {
@@ -89,24 +81,42 @@ impl Game for TacTix {
         Ok(None)
     }
 
-    fn split(&self, g: &Grid) -> GameResult<Option<Vec<Grid>>> {
-        Ok(Some(g.components()))
-    }
-
-    fn has_split(&self) -> bool {
-        true
-    }
-
     fn canonical(&self, g: &Grid) -> GameResult<Grid> {
         Ok(g.canonical())
     }
 
+    fn capabilities(&self) -> Capabilities<'_, Self> {
+        Capabilities {
+            view: Some(self),
+            split: Some(self),
+            closed_form: Some(self),
+            hints: Some(self),
+            ..Capabilities::none()
+        }
+    }
+}
+
+impl View<Grid, Segment> for TacTix {
+    fn board(&self, g: &Grid) -> GameResult<Option<crate::game::Board>> {
+        Ok(super::common::grid_board(g))
+    }
+    fn show(&self, g: &Grid) -> GameResult<Option<String>> {
+        Ok(Some(g.to_rows('#', '.', "\n")))
+    }
+}
+
+impl Split<Grid> for TacTix {
+    fn split(&self, g: &Grid) -> GameResult<Option<Vec<Grid>>> {
+        Ok(Some(g.components()))
+    }
+}
+
+impl ClosedForm<Grid, Segment> for TacTix {
     fn shortcut_value(&self, g: &Grid) -> GameResult<Option<Shortcut<Segment>>> {
         let total = self.nimsum(g)?;
         let value = if total != 0 { Value::Win } else { Value::Lose };
         Ok(Some(Shortcut { value, remoteness: None, grundy: Some(total), winning_moves: Vec::new() }))
     }
-
     fn shortcut(&self, g: &Grid) -> GameResult<Option<Shortcut<Segment>>> {
         let total = self.nimsum(g)?;
         let mut winning_moves = Vec::new();
@@ -121,7 +131,9 @@ impl Game for TacTix {
         let value = if total != 0 { Value::Win } else { Value::Lose };
         Ok(Some(Shortcut { value, remoteness: None, grundy: Some(total), winning_moves }))
     }
+}
 
+impl Hints<Grid> for TacTix {
     fn search_size(&self, g: &Grid) -> Option<f64> {
         // Up to every subset of the tokens, each with a run to take from every token.
         let n = g.count() as f64;

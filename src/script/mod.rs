@@ -10,7 +10,9 @@ pub mod position;
 mod sandbox;
 pub mod tiers;
 
-use crate::game::{Board, Game, GameError, GameInfo, GameResult, Kind, Value, default_parse_move};
+use crate::game::{
+    Board, Capabilities, Game, GameError, GameInfo, GameResult, Kind, Parallel, Replica, Split, Value, View,
+};
 use position::Key;
 use rhai::{AST, Dynamic, Engine, EvalAltResult, FuncArgs, Position, Scope};
 use sandbox::{
@@ -730,25 +732,11 @@ fn receive_key(w: crate::game::Wire) -> Key {
 }
 
 impl Game for ScriptGame {
-    /// The same script compiled again (an engine is not shared between threads).
-    fn replicate(&self) -> Option<crate::game::Replica<'_, Self>> {
-        let (file, source, budget) = (self.file.clone(), self.source.clone(), self.budget);
-        Some(crate::game::Replica {
-            make: std::sync::Arc::new(move || ScriptGame::from_source_within(&file, &source, budget)),
-            send: send_key,
-            receive: receive_key,
-        })
-    }
-
     type Pos = Key;
     type Move = Dynamic;
 
     fn info(&self) -> &GameInfo {
         &self.info
-    }
-
-    fn tiers(&self) -> Option<&dyn crate::game::tier::Tiers<Pos = Key>> {
-        self.tiers.as_ref().map(|t| t as &dyn crate::game::tier::Tiers<Pos = Key>)
     }
 
     fn start(&self) -> GameResult<Option<Key>> {
@@ -832,6 +820,75 @@ impl Game for ScriptGame {
         self.value_of("primitive", &d).map(Some)
     }
 
+    fn canonical(&self, pos: &Key) -> GameResult<Key> {
+        // A board declared with `symmetries` (TIER_BOARD): the least image, natively.
+        if let Some(c) = self.tiers.as_ref().and_then(|t| t.native_canonical(pos)) {
+            return c;
+        }
+        if !self.hooks.canonical {
+            return Ok(pos.clone());
+        }
+        let size = |k: &Key| {
+            use crate::game::Footprint;
+            k.heap_bytes()
+        };
+        self.canonical_memo.get_or(pos, size, || {
+            let d = self.call("canonical", || (pos.to_dynamic(),))?;
+            self.key("canonical", &d)
+        })
+    }
+
+    fn children(&self, pos: &Key) -> GameResult<Vec<Key>> {
+        if self.hooks.expand {
+            // Asked right after `primitive` of the same position (as the solvers do): its answer.
+            let last = self.expanded.borrow_mut().take();
+            if let Some((k, children)) = last
+                && k == *pos
+            {
+                return Ok(children);
+            }
+            // A finished game has no children.
+            return Ok(self.expand(pos)?.err().unwrap_or_default());
+        }
+        if self.hooks.children {
+            let d = self.call("children", || (pos.to_dynamic(),))?;
+            let children = self.keys("children", d)?;
+            self.check_children("children", pos, &children)?;
+            return Ok(children);
+        }
+        let moves = self.moves(pos)?;
+        moves.iter().map(|m| self.play(pos, m)).collect()
+    }
+
+    fn capabilities(&self) -> Capabilities<'_, Self> {
+        Capabilities {
+            parallel: Some(self),
+            tiers: self.own_tiers(),
+            split: self.splits().then_some(self),
+            view: Some(self),
+            ..Capabilities::none()
+        }
+    }
+}
+impl Parallel<ScriptGame> for ScriptGame {
+    /// The same script compiled again (an engine is not shared between threads).
+    fn replicate(&self) -> Replica<'_, Self> {
+        let (file, source, budget) = (self.file.clone(), self.source.clone(), self.budget);
+        Replica {
+            make: std::sync::Arc::new(move || ScriptGame::from_source_within(&file, &source, budget)),
+            send: send_key,
+            receive: receive_key,
+        }
+    }
+}
+
+impl ScriptGame {
+    pub(crate) fn own_tiers(&self) -> Option<&dyn crate::game::tier::Tiers<Pos = Key>> {
+        self.tiers.as_ref().map(|t| t as &dyn crate::game::tier::Tiers<Pos = Key>)
+    }
+}
+
+impl Split<Key> for ScriptGame {
     fn split(&self, pos: &Key) -> GameResult<Option<Vec<Key>>> {
         if !self.hooks.split {
             return Ok(None);
@@ -849,11 +906,15 @@ impl Game for ScriptGame {
             self.keys(f, d).map(Some)
         })
     }
+}
 
-    fn has_split(&self) -> bool {
+impl ScriptGame {
+    fn splits(&self) -> bool {
         self.hooks.split
     }
+}
 
+impl View<Key, Dynamic> for ScriptGame {
     fn to_move(&self, pos: &Key) -> GameResult<Option<usize>> {
         if !self.hooks.to_move {
             return Ok(None);
@@ -879,25 +940,6 @@ impl Game for ScriptGame {
             self.info.player_name(1),
         )))
     }
-
-    fn canonical(&self, pos: &Key) -> GameResult<Key> {
-        // A board declared with `symmetries` (TIER_BOARD): the least image, natively.
-        if let Some(c) = self.tiers.as_ref().and_then(|t| t.native_canonical(pos)) {
-            return c;
-        }
-        if !self.hooks.canonical {
-            return Ok(pos.clone());
-        }
-        let size = |k: &Key| {
-            use crate::game::Footprint;
-            k.heap_bytes()
-        };
-        self.canonical_memo.get_or(pos, size, || {
-            let d = self.call("canonical", || (pos.to_dynamic(),))?;
-            self.key("canonical", &d)
-        })
-    }
-
     fn board(&self, pos: &Key) -> GameResult<Option<Board>> {
         if !self.hooks.board {
             return Ok(None);
@@ -948,17 +990,15 @@ impl Game for ScriptGame {
         }
         Ok(Some(board))
     }
-
-    fn show(&self, pos: &Key) -> GameResult<String> {
+    fn show(&self, pos: &Key) -> GameResult<Option<String>> {
         if self.hooks.show {
-            return Ok(self.call("show", || (pos.to_dynamic(),))?.to_string());
+            return Ok(Some(self.call("show", || (pos.to_dynamic(),))?.to_string()));
         }
-        self.format(pos)
+        Ok(None)
     }
-
-    fn parse_move(&self, pos: &Key, text: &str) -> GameResult<Dynamic> {
+    fn parse_move(&self, pos: &Key, text: &str) -> GameResult<Option<Dynamic>> {
         if !self.hooks.parse_move {
-            return default_parse_move(self, pos, text);
+            return Ok(None);
         }
         let mut scope = Scope::new();
         let args = (pos.to_dynamic(), text.trim().to_string());
@@ -977,27 +1017,6 @@ impl Game for ScriptGame {
                     }
                 }
             })
-    }
-
-    fn children(&self, pos: &Key) -> GameResult<Vec<Key>> {
-        if self.hooks.expand {
-            // Asked right after `primitive` of the same position (as the solvers do): its answer.
-            let last = self.expanded.borrow_mut().take();
-            if let Some((k, children)) = last
-                && k == *pos
-            {
-                return Ok(children);
-            }
-            // A finished game has no children.
-            return Ok(self.expand(pos)?.err().unwrap_or_default());
-        }
-        if self.hooks.children {
-            let d = self.call("children", || (pos.to_dynamic(),))?;
-            let children = self.keys("children", d)?;
-            self.check_children("children", pos, &children)?;
-            return Ok(children);
-        }
-        let moves = self.moves(pos)?;
-        moves.iter().map(|m| self.play(pos, m)).collect()
+            .map(Some)
     }
 }

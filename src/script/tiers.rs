@@ -28,7 +28,7 @@
 use super::ScriptGame;
 use super::position::Key;
 use crate::game::tier::{Ranker, Tier, TierSpace, Tiers};
-use crate::game::{Game, GameError, GameResult, Value};
+use crate::game::{Game, GameError, GameExt, GameResult, Value};
 use rhai::{Dynamic, Map};
 use std::cell::RefCell;
 use std::collections::HashMap;

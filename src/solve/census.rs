@@ -12,7 +12,7 @@
 
 use super::graph::{Graph, Node};
 use super::solution::Solution;
-use crate::game::{Footprint, Game, GameResult, Kind, Value};
+use crate::game::{Footprint, Game, GameExt, GameResult, Kind, Value};
 use crate::progress::Progress;
 use std::collections::BTreeMap;
 
@@ -107,7 +107,7 @@ pub fn census<G: Game>(game: &G, root: &G::Pos, budget: usize, progress: &Progre
 }
 
 /// Explore and solve everything reachable from `root`, expanding positions on `threads`
-/// threads where the game can be copied to them ([`Game::replicate`]). The positions are
+/// threads where the game can be copied to them ([`GameExt::replicate`]). The positions are
 /// numbered and merged in the same order whatever the number of threads, so every figure is
 /// the same.
 pub fn census_threaded<G: Game>(

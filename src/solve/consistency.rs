@@ -5,7 +5,7 @@
 
 use super::Analyzer;
 use super::solution::Solution;
-use crate::game::{Game, GameError, GameResult, Kind, Value};
+use crate::game::{Game, GameError, GameExt, GameResult, Kind, Value};
 
 /// Position text on one line.
 fn one_line<G: Game>(game: &G, pos: &G::Pos) -> String {

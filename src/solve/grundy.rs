@@ -7,7 +7,7 @@
 
 use super::memo::Memo;
 use super::nimber::{NimberSearch, Stop};
-use crate::game::{Footprint, Game, GameError, GameResult, Value};
+use crate::game::{Footprint, Game, GameError, GameExt, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::HashSet;
 

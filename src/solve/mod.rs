@@ -25,14 +25,14 @@ pub mod tier;
 pub mod tier_mpi;
 pub mod value;
 
-use crate::game::{Game, GameError, GameResult, Kind, Value};
+use crate::game::{Game, GameError, GameExt, GameResult, Kind, Value};
 use crate::progress::Progress;
 use grundy::GrundySolver;
 pub use solution::{Solution, check_fanout};
 use value::ValueSolver;
 
 /// A remoteness search expected to examine more moves than this is skipped (the game says
-/// how many through `Game::search_size`): a few seconds of work.
+/// how many through `GameExt::search_size`): a few seconds of work.
 pub const SEARCH_LIMIT: f64 = 3e7;
 
 /// Default memory budget for the solvers' tables.

@@ -1,6 +1,6 @@
 //! Nimbers by asking whether a position's nimber lies in a set of values, written once over
 //! a [`SumSpace`]: a game's own positions (split into parts by its `split`), or 64-bit keys
-//! for a game that packs its positions ([`Game::packed_sum`]; Cram as a board descriptor:
+//! for a game that packs its positions ([`GameExt::packed_sum`]; Cram as a board descriptor:
 //! parts, children and symmetries computed on keys, natively, with no allocation per
 //! position, and an endgame database of part nimbers asked first, [`super::part_db`]).
 //!
@@ -40,7 +40,7 @@
 use super::memo::Memo;
 use super::part_db::{Endgame, PartDb};
 use crate::game::packed::PackedSum;
-use crate::game::{Footprint, Game, GameError, GameResult, Value};
+use crate::game::{Footprint, Game, GameError, GameExt, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::HashSet;
 use std::hash::Hash;
@@ -162,7 +162,7 @@ impl<G: Game> SumSpace for GameSums<G> {
     }
 }
 
-/// The 64-bit keys of one packed space (see [`Game::packed_sum`]), and the endgame
+/// The 64-bit keys of one packed space (see [`GameExt::packed_sum`]), and the endgame
 /// database of its parts, where one is open.
 pub struct KeySums<P> {
     space: Box<dyn PackedSum<P>>,
@@ -676,7 +676,7 @@ impl<S: SumSpace> SumSearch<S> {
 }
 
 /// The nimbers of one game's positions: on its keys where it packs the position asked about
-/// ([`Game::packed_sum`]), else on its own positions.
+/// ([`GameExt::packed_sum`]), else on its own positions.
 pub struct NimberSearch<G: Game> {
     game: Rc<G>,
     search: SumSearch<GameSums<G>>,
@@ -723,7 +723,7 @@ impl<G: Game> NimberSearch<G> {
         self.search.evicted() + self.packed.as_ref().map_or(0, |p| p.evicted())
     }
 
-    /// The key of `pos` where the game packs it (see [`Game::packed_sum`]), with the search
+    /// The key of `pos` where the game packs it (see [`GameExt::packed_sum`]), with the search
     /// of its space ready (a new one, with its own table, when `pos` is in another space).
     /// With `--endgame`, a position the game does not pack is refused: it has no endgame
     /// database.

@@ -4,7 +4,7 @@
 //! value is `win`; a primitive `lose` (or a position with no moves) is a dead end. Positions
 //! are de-duplicated under their canonical form, but the solution is made of the real moves.
 //!
-//! A game that packs its positions ([`Game::packed`], `src/game/packed.rs`) is searched on
+//! A game that packs its positions ([`GameExt::packed`], `src/game/packed.rs`) is searched on
 //! keys instead: children and ends computed natively on `u128` keys, and the positions seen
 //! kept in a flat array indexed by position where the game numbers them ([`Packed::size`])
 //! and the array fits a quarter of the budget, else in a hash table of keys. The same search
@@ -13,7 +13,7 @@
 
 use super::graph::Graph;
 use crate::game::packed::Packed;
-use crate::game::{Footprint, Game, GameError, GameResult, Value};
+use crate::game::{Footprint, Game, GameError, GameExt, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::{HashMap, HashSet};
 use std::collections::VecDeque;

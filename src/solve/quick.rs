@@ -19,7 +19,7 @@
 use super::bounded::{Bounds, ORDERING_TRIAL, Ordering, exhausted, least_depth};
 use super::memo::Memo;
 use super::space::{GameSpace, KeySearch, KeySpace, Keyed, Path, Space, Stop};
-use crate::game::{Game, GameResult, Value};
+use crate::game::{Game, GameExt, GameResult, Value};
 use crate::progress::Progress;
 
 /// A position on the value search's path: its key, where its children start in the shared
@@ -370,13 +370,13 @@ impl<G: Game> QuickSolver<G> {
     }
 
     /// Search the game's own positions even where it packs them into keys (the fallback of
-    /// [`Game::packed_play`], as a second implementation to test the first against).
+    /// [`GameExt::packed_play`], as a second implementation to test the first against).
     pub fn without_keys(mut self) -> Self {
         self.keys.turn_off();
         self
     }
 
-    /// The key of `pos` where the game packs it (see [`Game::packed_play`]), with the search
+    /// The key of `pos` where the game packs it (see [`GameExt::packed_play`]), with the search
     /// of its space ready (a new one, with its own tables, when `pos` is in another space).
     fn packed_key(&mut self, pos: &G::Pos) -> Option<u128> {
         let (game, budget, progress) = (&self.game, self.budget, &self.progress);

@@ -4,7 +4,7 @@
 //! - [`GameSpace`]: a game's own positions, through its [`Game`] methods (any game; play may
 //!   loop, so the search keeps the positions on its path and stops at one met again there);
 //! - [`KeySpace`]: 128-bit keys, for a game that packs its positions
-//!   ([`Game::packed_play`]): children, ends, canonical forms and move counts computed on
+//!   ([`GameExt::packed_play`]): children, ends, canonical forms and move counts computed on
 //!   keys, natively, with no allocation per position. Play on keys is taken not to loop: a
 //!   path longer than [`MAX_DEPTH`] stops the search, and its solver goes over to the game's
 //!   own positions, where the loop is found.
@@ -13,7 +13,7 @@
 //! of the space of the last position that packed, and whether keys are off.
 
 use crate::game::packed::PackedPlay;
-use crate::game::{Footprint, Game, GameError, GameResult, Value};
+use crate::game::{Footprint, Game, GameError, GameExt, GameResult, Value};
 use hashbrown::HashSet;
 use std::hash::Hash;
 use std::rc::Rc;
@@ -82,7 +82,7 @@ impl<G: Game> Space for GameSpace<G> {
     }
 }
 
-/// The keys of one packed space of a game (see [`Game::packed_play`]).
+/// The keys of one packed space of a game (see [`GameExt::packed_play`]).
 pub struct KeySpace<P> {
     space: Box<dyn PackedPlay<P>>,
     stalemate: Value,

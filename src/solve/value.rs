@@ -13,7 +13,7 @@
 //! no call stack), the children of every position on the path in one buffer and the Grundy
 //! values of their children in another, remembered in a [`Memo`] of 8-byte entries.
 //! [`ValueSolver`] runs it on a game's keys where the game packs its positions
-//! ([`Game::packed_play`]), else on its own positions. When the search meets a position
+//! ([`GameExt::packed_play`]), else on its own positions. When the search meets a position
 //! already on its own path the game is loopy: the solver then enumerates the reachable graph
 //! and runs retrograde analysis, which also finds the draws (positions neither side can
 //! force). A large search on several threads goes over to exploring the whole game on all
@@ -23,7 +23,7 @@ use super::graph::{Graph, Node};
 use super::memo::{Memo, Stored, value_code, value_of};
 use super::solution::Solution;
 use super::space::{GameSpace, KeySearch, KeySpace, Keyed, Path, Space, Stop};
-use crate::game::{Game, GameError, GameResult, Value};
+use crate::game::{Game, GameError, GameExt, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::{HashMap, HashSet};
 use std::time::Instant;
@@ -373,13 +373,13 @@ impl<G: Game> ValueSolver<G> {
     }
 
     /// Search the game's own positions even where it packs them into keys (the fallback of
-    /// [`Game::packed_play`], as a second implementation to test the first against).
+    /// [`GameExt::packed_play`], as a second implementation to test the first against).
     pub fn without_keys(mut self) -> Self {
         self.packed.turn_off();
         self
     }
 
-    /// The key of `pos` where the game packs it (see [`Game::packed_play`]), with the search
+    /// The key of `pos` where the game packs it (see [`GameExt::packed_play`]), with the search
     /// of its space ready (a new one, with its own table, when `pos` is in another space).
     fn packed_key(&mut self, pos: &G::Pos) -> Option<u128> {
         let (game, budget, with_grundy, progress) = (&self.game, self.budget, self.with_grundy, self.search.progress());

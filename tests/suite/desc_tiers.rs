@@ -15,7 +15,7 @@
 use gamesman::catalog::{Catalog, Database, How};
 use gamesman::db::array::{ArrayDb, unrec};
 use gamesman::game::tier::{TierSpace, Tiers, tier_order};
-use gamesman::game::{Game, Value};
+use gamesman::game::{Game, GameExt, Value};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 

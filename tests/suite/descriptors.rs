@@ -6,7 +6,7 @@ use crate::common;
 
 use common::*;
 use gamesman::descriptor::DescriptorGame;
-use gamesman::game::{Game, Value};
+use gamesman::game::{Game, GameExt, Value};
 
 /// Dawson's Kayles (octal game 0.07), n = 0..=100: OEIS A002187. Its values on n + 1 pins
 /// are those of Dawson's chess (0.137) on n files, whose sequence has period 34 with the

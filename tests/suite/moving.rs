@@ -9,7 +9,7 @@ use crate::common;
 
 use common::*;
 use gamesman::descriptor::DescriptorGame;
-use gamesman::game::{Game, Value};
+use gamesman::game::{Game, GameExt, Value};
 use gamesman::progress::Progress;
 use gamesman::solve::census::{Census, census};
 

@@ -10,7 +10,7 @@
 use crate::common;
 
 use common::{bin, game};
-use gamesman::game::{Game, Value};
+use gamesman::game::{Game, GameExt, Value};
 use gamesman::solve::{Analyzer, Options};
 use serde_json::{Value as Json, json};
 use std::io::{BufRead, BufReader, Read, Write};

@@ -20,7 +20,7 @@ use gamesman::catalog::{Database, Engine, How};
 use gamesman::db::Identity;
 use gamesman::db::array::{ArrayDb, NO_GRUNDY, unrec};
 use gamesman::game::tier::{Ranker, Tier, TierSpace, Tiers, tier_order};
-use gamesman::game::{Game, GameError, GameInfo, GameResult, Kind, Value};
+use gamesman::game::{Capabilities, Game, GameError, GameInfo, GameResult, Kind, Value};
 use gamesman::progress::Progress;
 use gamesman::solve::Options;
 use gamesman::solve::tier::{TierOptions, solve_with};
@@ -135,8 +135,9 @@ impl Game for Kayles {
     fn canonical(&self, pos: &u32) -> GameResult<u32> {
         Ok(self.canon(*pos))
     }
-    fn tiers(&self) -> Option<&dyn Tiers<Pos = u32>> {
-        Some(self)
+
+    fn capabilities(&self) -> Capabilities<'_, Self> {
+        Capabilities { tiers: Some(self), ..Capabilities::none() }
     }
 }
 

@@ -6,7 +6,7 @@ use crate::common;
 
 use common::root;
 use gamesman::descriptor::DescriptorGame;
-use gamesman::game::{Game, GameError};
+use gamesman::game::{Game, GameError, GameExt};
 use gamesman::script::ScriptGame;
 
 fn run(args: &[&str]) -> (i32, String, String) {
