@@ -21,6 +21,9 @@
 //! ```
 
 mod how;
+mod live;
+mod live_answers;
+mod live_store;
 mod row;
 pub mod session;
 pub mod shipped;
@@ -30,8 +33,9 @@ mod tier_count;
 
 pub use crate::native::command::{Call, Io, Work};
 pub use how::{Database, Engine, How};
+pub use live::Live;
 pub use row::{Assignment, Native, open_game};
-pub use session::{BoardView, Cell, DbBench, Features, Saved, Session};
+pub use session::{BoardView, Cell, DbBench, Features, Saved, Session, SessionAnswers, SessionPositions, SessionStore};
 
 use crate::db::{self, Identity};
 use crate::descriptor::DescriptorGame;

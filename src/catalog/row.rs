@@ -3,7 +3,8 @@
 //! positions and its assignment's command.
 
 use super::how::How;
-use super::session::{Live, Session};
+use super::live::Live;
+use super::session::Session;
 use crate::db::Identity;
 use crate::game::{Game, GameExt, GameInfo, Kind, Misere};
 use crate::native::command::Work;

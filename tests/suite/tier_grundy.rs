@@ -15,8 +15,8 @@
 //! order (a move only clears bits, so every child comes first).
 
 use crate::common;
-use gamesman::catalog::session::{Live, Session};
 use gamesman::catalog::{Database, Engine, How};
+use gamesman::catalog::{Live, SessionAnswers, SessionStore};
 use gamesman::db::Identity;
 use gamesman::db::array::{ArrayDb, NO_GRUNDY, unrec};
 use gamesman::game::tier::{Ranker, Tier, TierSpace, Tiers, tier_order};
