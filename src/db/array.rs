@@ -46,7 +46,7 @@
 //! A write that fails (a full disk, a file size limit) removes its temporary file, and a
 //! save sweeps those left by a process that no longer runs.
 
-use super::{DbError, DbResult, damaged, io, open_saved, read_saved};
+use super::file::{DbError, DbResult, alive, damaged, io, open_saved, read_saved};
 use crate::game::Value;
 use crate::game::tier::Tier;
 use std::collections::HashMap;
@@ -574,7 +574,7 @@ pub fn write_meta(dir: &Path, meta: &[(&str, String)]) -> DbResult<()> {
 /// A save's `meta` file, in order (empty where there is none: a save stopped half way, or
 /// where it is not a small regular file).
 pub fn read_meta(dir: &Path) -> Vec<(String, String)> {
-    let Ok(bytes) = super::read_saved(&dir.join(META), 64 << 10) else { return Vec::new() };
+    let Ok(bytes) = read_saved(&dir.join(META), 64 << 10) else { return Vec::new() };
     let text = String::from_utf8_lossy(&bytes);
     text.lines().filter_map(|l| l.split_once(':')).map(|(k, v)| (k.trim().to_string(), v.trim().to_string())).collect()
 }
@@ -828,7 +828,7 @@ fn sweep(dir: &Path) {
             .and_then(|r| r.rsplit_once(".tier."))
             .and_then(|(_, pid)| pid.parse::<i32>().ok());
         if let Some(pid) = pid
-            && !super::alive(pid)
+            && !alive(pid)
         {
             let _ = std::fs::remove_file(e.path());
         }

@@ -6,6 +6,8 @@
 //! are bounded; `eval` and module imports are off; `print` goes to stderr.
 
 pub mod helpers;
+#[cfg(test)]
+mod helpers_tests;
 pub mod position;
 mod sandbox;
 pub mod tiers;

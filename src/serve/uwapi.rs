@@ -27,7 +27,7 @@
 //! An impartial game has a `misere` variant too: the same start, played misère (whoever
 //! makes the last move loses), its values from the misère game ([`offers_misere`]).
 
-use super::{Reply, Served, error, game_error};
+use super::served::{MAX_REPLY, Reply, Served, error, game_error};
 use crate::catalog::Session;
 use crate::game::{Board, GameError, Kind};
 use serde_json::{Value as Json, json};
@@ -646,7 +646,7 @@ impl Served {
         let over = self.session.ended(&pos).map_err(game_error)?;
         let children = if over.is_some() { Vec::new() } else { self.session.children(&pos).map_err(game_error)? };
         let need = (2 * children.len() + 1).saturating_mul(2 * pos.len() + 256);
-        if need > super::MAX_REPLY {
+        if need > MAX_REPLY {
             return Err(error(
                 413,
                 format!("this position has {} moves: its answer would be too large", children.len()),

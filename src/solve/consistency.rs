@@ -3,7 +3,7 @@
 //! the values of the position's moves (`gamesman check` on a game with nothing to compare it
 //! with).
 
-use super::Analyzer;
+use super::analyzer::Analyzer;
 use super::solution::Solution;
 use crate::game::{Game, GameError, GameExt, GameResult, Kind, Value};
 

@@ -7,7 +7,7 @@
 //! the one given where it first appears (above it in the tree, depth first); a drawing
 //! strategy goes round such a cycle for ever.
 
-use super::Analyzer;
+use super::analyzer::Analyzer;
 use crate::game::{Game, GameError, GameResult, Value};
 use serde_json::{Value as Json, json};
 use std::collections::HashSet;
