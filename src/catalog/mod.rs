@@ -691,3 +691,42 @@ pub fn load_path_within(path: &Path, budget: usize) -> Result<Definition> {
         _ => Err(anyhow!("{}: a game is a .rhai script or a .ron descriptor", path.display())),
     }
 }
+
+impl Catalog {
+    /// Open every term of a sum (each an impartial game) for its Grundy values: `how` says
+    /// which engine, the budget and the time limit; remoteness is never searched. The terms
+    /// of one game share one session (one interpreter, one memo): a sum of 10^4 Kayles rows
+    /// once opened 10^4 interpreters, each with the whole budget (2.6 GB with
+    /// `--max-memory 16`). The budget is divided between the sessions of different games.
+    pub fn open_sum(&self, terms: &[(String, String)], how: &How) -> Result<Vec<sum::Term>> {
+        let mut how = how.clone();
+        how.options.remoteness = false;
+        how.misere = false;
+        let games: std::collections::HashSet<&str> = terms.iter().map(|(g, _)| g.as_str()).collect();
+        how.options.max_memory /= games.len().max(1);
+        let mut sessions: std::collections::HashMap<&str, sum::Shared> = std::collections::HashMap::new();
+        let mut out = Vec::with_capacity(terms.len());
+        for (game, pos) in terms {
+            if let Some(shared) = sessions.get(game.as_str()) {
+                let position = shared.borrow().normalize(pos)?;
+                out.push(sum::Term { shared: shared.clone(), position });
+                continue;
+            }
+            let (session, position) = self.open_reading(game, &how, Some(pos))?;
+            let info = session.info();
+            if info.kind != Kind::Impartial {
+                let file = session.identity().map_or(game.as_str(), |id| id.file.as_str());
+                bail!(
+                    "{file}: {} is {}, and only impartial games add up in a sum (each player has the same moves)",
+                    info.name,
+                    info.kind
+                );
+            }
+            let position = position.expect("a position was given");
+            let shared: sum::Shared = std::rc::Rc::new(std::cell::RefCell::new(session));
+            sessions.insert(game.as_str(), shared.clone());
+            out.push(sum::Term { shared, position });
+        }
+        Ok(out)
+    }
+}

@@ -6,10 +6,9 @@
 //! position whose Grundy value makes the XOR zero. Under misère play the values do not
 //! combine, so the sum is a game of its own ([`SumGame`]), searched whole.
 
-use super::{Catalog, How, Session};
+use super::session::Session;
 use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, Value};
 use crate::solve::MoveInfo;
-use anyhow::{Result, bail};
 use std::cell::{RefCell, RefMut};
 use std::rc::Rc;
 
@@ -32,45 +31,6 @@ impl Term {
     /// "chomp 4432": the term for people (rows joined by `/`).
     pub fn label(&self) -> String {
         format!("{} {}", self.session().info().name, self.position.trim_end().replace('\n', "/"))
-    }
-}
-
-impl Catalog {
-    /// Open every term of a sum (each an impartial game) for its Grundy values: `how` says
-    /// which engine, the budget and the time limit; remoteness is never searched. The terms
-    /// of one game share one session (one interpreter, one memo): a sum of 10^4 Kayles rows
-    /// once opened 10^4 interpreters, each with the whole budget (2.6 GB with
-    /// `--max-memory 16`). The budget is divided between the sessions of different games.
-    pub fn open_sum(&self, terms: &[(String, String)], how: &How) -> Result<Vec<Term>> {
-        let mut how = how.clone();
-        how.options.remoteness = false;
-        how.misere = false;
-        let games: std::collections::HashSet<&str> = terms.iter().map(|(g, _)| g.as_str()).collect();
-        how.options.max_memory /= games.len().max(1);
-        let mut sessions: std::collections::HashMap<&str, Shared> = std::collections::HashMap::new();
-        let mut out = Vec::with_capacity(terms.len());
-        for (game, pos) in terms {
-            if let Some(shared) = sessions.get(game.as_str()) {
-                let position = shared.borrow().normalize(pos)?;
-                out.push(Term { shared: shared.clone(), position });
-                continue;
-            }
-            let (session, position) = self.open_reading(game, &how, Some(pos))?;
-            let info = session.info();
-            if info.kind != Kind::Impartial {
-                let file = session.identity().map_or(game.as_str(), |id| id.file.as_str());
-                bail!(
-                    "{file}: {} is {}, and only impartial games add up in a sum (each player has the same moves)",
-                    info.name,
-                    info.kind
-                );
-            }
-            let position = position.expect("a position was given");
-            let shared: Shared = Rc::new(RefCell::new(session));
-            sessions.insert(game.as_str(), shared.clone());
-            out.push(Term { shared, position });
-        }
-        Ok(out)
     }
 }
 
