@@ -25,7 +25,7 @@
 //! is kept and handed over through [`TierSpace::failure`], which the solver asks after each
 //! tier; after an error every answer is a harmless one, so the solve stops soon.
 
-use super::ScriptGame;
+use super::game::{Maker, ScriptGame, TierSpaceOf};
 use super::position::Key;
 use crate::game::tier::{Ranker, Tier, TierSpace, Tiers};
 use crate::game::{Game, GameError, GameExt, GameResult, Value};
@@ -539,8 +539,8 @@ pub struct ScriptTiers {
     id: u64,
     alive: Arc<()>,
     file: String,
-    source: Arc<str>,
-    budget: usize,
+    /// The loader's recipe for each thread's copy of the game.
+    maker: Maker,
     layout: Layout,
     failed: AtomicBool,
     failure: Mutex<Option<GameError>>,
@@ -558,13 +558,12 @@ const IMAGES_CHECKED_FIRST: u64 = 4096;
 const IMAGES_CHECKED_EVERY: u64 = 256;
 
 impl ScriptTiers {
-    pub(super) fn new(file: &str, source: Arc<str>, budget: usize, layout: Layout) -> ScriptTiers {
+    pub(super) fn new(file: &str, maker: Maker, layout: Layout) -> ScriptTiers {
         ScriptTiers {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             alive: Arc::new(()),
             file: file.to_string(),
-            source,
-            budget,
+            maker,
             layout,
             failed: AtomicBool::new(false),
             failure: Mutex::new(None),
@@ -600,7 +599,7 @@ impl ScriptTiers {
         if let Some(w) = found {
             return Ok(w);
         }
-        let game = ScriptGame::from_source_within(&self.file, &self.source, self.budget)?;
+        let game: ScriptGame = (self.maker)()?;
         let worker = Rc::new(Worker { game, last: RefCell::new(None) });
         WORKERS.with(|w| {
             let mut w = w.borrow_mut();
@@ -868,7 +867,7 @@ impl ScriptTiers {
 
     /// The canonical form of `pos` when the board declares `symmetries` (the least image of
     /// its text), natively; `None` otherwise (the script's `canonical`, if any, gives it).
-    pub(super) fn native_canonical(&self, pos: &Key) -> Option<GameResult<Key>> {
+    fn native_canonical_of(&self, pos: &Key) -> Option<GameResult<Key>> {
         let Layout::Board(b @ BoardLayout { text: Some(t), .. }) = &self.layout else { return None };
         if t.symmetries.is_empty() {
             return None;
@@ -1073,5 +1072,16 @@ impl Tiers for ScriptTiers {
     fn try_position(&self, tier: Tier, index: u64) -> GameResult<Key> {
         let w = self.worker()?;
         self.position_in(&w, tier, index)
+    }
+}
+
+impl TierSpaceOf for ScriptTiers {
+    fn as_tiers(&self) -> &dyn Tiers<Pos = Key> {
+        self
+    }
+
+    /// The least image of the position's text when the board declares `symmetries`.
+    fn native_canonical(&self, pos: &Key) -> Option<GameResult<Key>> {
+        self.native_canonical_of(pos)
     }
 }
