@@ -505,7 +505,7 @@ pub fn solve_tier_sliced(
     sink: &mut dyn FnMut(&[Rec]) -> GameResult<()>,
 ) -> GameResult<u64> {
     let n = space.tier_size(tier);
-    if slice == 0 || slice % SLICE_MIN != 0 {
+    if slice == 0 || !slice.is_multiple_of(SLICE_MIN) {
         return Err(GameError::Unsupported(format!("a slice of {slice} indices is not a multiple of {SLICE_MIN}")));
     }
     let name = space.tier_name(tier);
