@@ -187,7 +187,8 @@ impl<G: Game> Live<G> {
                 )));
             }
             let size = tiers.tier_size(t);
-            if size > u32::MAX as u64 {
+            // Past 2^32 a tier is solved only in slices: where no move stays in it.
+            if size > u32::MAX as u64 && tiers.moves_within(t) {
                 return Err(GameError::OutOfMemory(format!(
                     "{name}: the tier {} has {}, more than the 2^32 positions the tier solver indexes in a tier",
                     tiers.tier_name(t),
@@ -196,15 +197,16 @@ impl<G: Game> Live<G> {
             }
             // Past the budget: named once the walk is done (the first such tier in the order
             // the solver takes them), unless a tier past 2^32 is met on the way.
-            over |= tier::tier_bytes(tiers, t) > budget;
+            over |= tier::fit_bytes(tiers, t) > budget;
             Ok(())
         };
         let order = crate::game::tier::tier_order_checked(tiers, root_tier, &mut check)?;
-        if let Some(&t) = order.iter().find(|&&t| over && tier::tier_bytes(tiers, t) > budget) {
-            let need = tier::tier_bytes(tiers, t);
+        if let Some(&t) = order.iter().find(|&&t| over && tier::fit_bytes(tiers, t) > budget) {
+            let need = tier::fit_bytes(tiers, t);
             return Err(GameError::OutOfMemory(format!(
-                "{name}: the tier {} has {} positions, and solving it takes about {} MiB ({} bytes a position and 2 \
-                 for each of its child tiers'), more than the memory budget of {} MiB (--max-memory)",
+                "{name}: the tier {} has {} positions, and solving it takes at least {} MiB ({} bytes a position, or \
+                 of a slice of it, and 2 for each of its child tiers'), more than the memory budget of {} MiB \
+                 (--max-memory)",
                 tiers.tier_name(t),
                 tiers.tier_size(t),
                 need.div_ceil(1 << 20),

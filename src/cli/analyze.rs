@@ -30,6 +30,7 @@ pub struct AnalyzeArgs {
 /// `gamesman analyze`: the report of everything reachable (from the database where it holds
 /// one), saved with the database on `--save`.
 pub fn run(args: &AnalyzeArgs) -> Result<i32> {
+    super::args::hold_threads(args.threads);
     let progress = args.watch.progress();
     let mut session = args.g.open(Options { progress: progress.clone(), ..Options::default() })?;
     let root = args.g.position(&*session, "analyze")?;

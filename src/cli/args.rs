@@ -174,6 +174,16 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// `--threads N` given: every parallel part of the command (the solver's own pools and
+/// rayon's global pool, which the walk of a saved tier solve and lookups run on) holds to
+/// `N` threads. The first call of the process sets the global pool; later calls keep it.
+pub fn hold_threads(threads: Option<u16>) {
+    if let Some(n) = threads {
+        // Fails only once the global pool exists (a library caller's, or a second command).
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(usize::from(n).max(1)).build_global();
+    }
+}
+
 /// A number of seconds, 0 or more.
 pub(super) fn parse_seconds_or_zero(text: &str) -> Result<std::time::Duration, String> {
     if text.trim().parse::<f64>() == Ok(0.0) {

@@ -120,6 +120,7 @@ fn solve_or_sum(args: &SolveArgs, moves: bool) -> Result<i32> {
 
 /// `solve` and `moves` on one game.
 fn solve(args: &SolveArgs, moves: bool) -> Result<i32> {
+    args::hold_threads(args.threads);
     let opts = args.options();
     let progress = opts.progress.clone();
     let mut session = args.g.open(opts)?;

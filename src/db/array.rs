@@ -190,49 +190,189 @@ pub fn encode_tier_with(
         .into_par_iter()
         .map(|b| {
             let range = b * BLOCK_RECORDS as usize..((b + 1) * BLOCK_RECORDS as usize).min(records.len());
-            let chunk = &records[range.clone()];
-            let bytes: Option<Vec<u8>> = chunk.iter().map(|&r| symbol(r)).collect();
-            let (mut raw, mut flags) = match bytes {
-                Some(b) => (b, 0),
-                None => (chunk.iter().flat_map(|r| r.to_le_bytes()).collect(), WIDE),
-            };
-            if let Some(g) = grundy {
-                let g = &g[range];
-                if g.iter().all(|&x| x < 255 || x == NO_GRUNDY) {
-                    raw.extend(g.iter().map(|&x| x.min(255) as u8));
-                } else {
-                    raw.extend(g.iter().flat_map(|x| x.to_le_bytes()));
-                    flags |= GWIDE;
-                }
-            }
-            zstd::bulk::compress(&raw, ZSTD_LEVEL).map(|z| (z, flags)).map_err(|e| format!("compressing a block: {e}"))
+            compress_block(&records[range.clone()], grundy.map(|g| &g[range]))
         })
         .collect::<Result<_, String>>()?;
-    let head_len = FIXED + nblocks * 16 + 4;
-    let mut out = Vec::with_capacity(head_len + blocks.iter().map(|(b, _)| b.len()).sum::<usize>());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&tier.to_le_bytes());
-    out.extend_from_slice(&(records.len() as u64).to_le_bytes());
-    out.extend_from_slice(&BLOCK_RECORDS.to_le_bytes());
-    out.extend_from_slice(&(nblocks as u32).to_le_bytes());
-    out.extend_from_slice(&(if grundy.is_some() { FLAG_GRUNDY } else { 0 }).to_le_bytes());
-    out.extend_from_slice(&digest(identity));
-    let mut offset = head_len as u64;
+    let mut table = Vec::with_capacity(nblocks);
+    let mut offset = (FIXED + nblocks * 16 + 4) as u64;
     for (b, flags) in &blocks {
-        if b.len() as u64 >= GWIDE as u64 {
-            return Err("a compressed block of 1 GiB or more".into());
-        }
-        out.extend_from_slice(&offset.to_le_bytes());
-        out.extend_from_slice(&(b.len() as u32 | flags).to_le_bytes());
-        out.extend_from_slice(&crc32fast::hash(b).to_le_bytes());
+        table.push(block_entry(offset, b, *flags)?);
         offset += b.len() as u64;
     }
-    let crc = crc32fast::hash(&out);
-    out.extend_from_slice(&crc.to_le_bytes());
+    let mut out = header(tier, identity, records.len() as u64, grundy.is_some(), &table);
+    out.reserve(blocks.iter().map(|(b, _)| b.len()).sum::<usize>());
     for (b, _) in &blocks {
         out.extend_from_slice(b);
     }
     Ok(out)
+}
+
+/// One block's records (and Grundy values), as a block of a tier's file holds them: the
+/// compressed bytes and the flags of its length.
+fn compress_block(chunk: &[Rec], grundy: Option<&[u16]>) -> Result<(Vec<u8>, u32), String> {
+    let bytes: Option<Vec<u8>> = chunk.iter().map(|&r| symbol(r)).collect();
+    let (mut raw, mut flags) = match bytes {
+        Some(b) => (b, 0),
+        None => (chunk.iter().flat_map(|r| r.to_le_bytes()).collect(), WIDE),
+    };
+    if let Some(g) = grundy {
+        if g.iter().all(|&x| x < 255 || x == NO_GRUNDY) {
+            raw.extend(g.iter().map(|&x| x.min(255) as u8));
+        } else {
+            raw.extend(g.iter().flat_map(|x| x.to_le_bytes()));
+            flags |= GWIDE;
+        }
+    }
+    zstd::bulk::compress(&raw, ZSTD_LEVEL).map(|z| (z, flags)).map_err(|e| format!("compressing a block: {e}"))
+}
+
+/// A block's entry in the header: its offset, length with flags, and checksum.
+fn block_entry(offset: u64, block: &[u8], flags: u32) -> Result<(u64, u32, u32), String> {
+    if block.len() as u64 >= GWIDE as u64 {
+        return Err("a compressed block of 1 GiB or more".into());
+    }
+    Ok((offset, block.len() as u32 | flags, crc32fast::hash(block)))
+}
+
+/// The header of a tier's file of `records` records whose blocks are `table`.
+fn header(tier: Tier, identity: &str, records: u64, grundy: bool, table: &[(u64, u32, u32)]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(FIXED + table.len() * 16 + 4);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&tier.to_le_bytes());
+    out.extend_from_slice(&records.to_le_bytes());
+    out.extend_from_slice(&BLOCK_RECORDS.to_le_bytes());
+    out.extend_from_slice(&(table.len() as u32).to_le_bytes());
+    out.extend_from_slice(&(if grundy { FLAG_GRUNDY } else { 0 }).to_le_bytes());
+    out.extend_from_slice(&digest(identity));
+    for &(offset, len, crc) in table {
+        out.extend_from_slice(&offset.to_le_bytes());
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&crc.to_le_bytes());
+    }
+    let crc = crc32fast::hash(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+/// A tier's file written a slice of records at a time (records alone, no Grundy values):
+/// full blocks are compressed (on every core) and written as they come, the header last,
+/// under a temporary name renamed once [`TierWriter::finish`] has written it all. The file
+/// is the same, byte for byte, as [`write_tier`] writes for the same records. Dropped
+/// unfinished, it removes its temporary file.
+pub struct TierWriter {
+    tier: Tier,
+    identity: String,
+    records: u64,
+    path: PathBuf,
+    tmp: PathBuf,
+    file: Option<File>,
+    table: Vec<(u64, u32, u32)>,
+    /// Records given and not yet in a written block (fewer than a block, after each push).
+    pending: Vec<Rec>,
+    /// Records given so far, and where the next block goes.
+    given: u64,
+    offset: u64,
+}
+
+impl TierWriter {
+    /// Start the file of `tier`, of `records` records, in `dir`.
+    pub fn create(dir: &Path, tier: Tier, identity: &str, records: u64) -> DbResult<TierWriter> {
+        let path = dir.join(tier_file(tier));
+        let tmp = dir.join(format!("{}.{}.tmp", tier_file(tier), std::process::id()));
+        let file = File::create(&tmp).map_err(|e| io(&path, format!("cannot write: {e}")))?;
+        let nblocks = records.div_ceil(BLOCK_RECORDS as u64);
+        if nblocks > u32::MAX as u64 {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(io(&path, format!("a tier of {records} records has more blocks than a file holds")));
+        }
+        Ok(TierWriter {
+            tier,
+            identity: identity.to_string(),
+            records,
+            path,
+            tmp,
+            file: Some(file),
+            table: Vec::with_capacity(nblocks as usize),
+            pending: Vec::new(),
+            given: 0,
+            offset: FIXED as u64 + nblocks * 16 + 4,
+        })
+    }
+
+    fn fail(&self, e: impl std::fmt::Display) -> DbError {
+        io(&self.path, format!("cannot write: {e}"))
+    }
+
+    /// Compress and write `recs` (whole blocks, or the last one) after what is written.
+    fn write_blocks(&mut self, recs: &[Rec]) -> DbResult<()> {
+        use rayon::prelude::*;
+        let blocks: Vec<(Vec<u8>, u32)> = recs
+            .par_chunks(BLOCK_RECORDS as usize)
+            .map(|c| compress_block(c, None))
+            .collect::<Result<_, String>>()
+            .map_err(|e| self.fail(e))?;
+        let file = self.file.as_ref().expect("an open file");
+        for (b, flags) in &blocks {
+            file.write_all_at(b, self.offset).map_err(|e| self.fail(e))?;
+            let entry = block_entry(self.offset, b, *flags).map_err(|e| self.fail(e))?;
+            self.table.push(entry);
+            self.offset += b.len() as u64;
+        }
+        Ok(())
+    }
+
+    /// The next records of the tier, in order.
+    pub fn push(&mut self, recs: &[Rec]) -> DbResult<()> {
+        if self.given + recs.len() as u64 > self.records {
+            return Err(self.fail(format!("more than the tier's {} records", self.records)));
+        }
+        self.given += recs.len() as u64;
+        let block = BLOCK_RECORDS as usize;
+        let mut recs = recs;
+        if !self.pending.is_empty() {
+            let take = (block - self.pending.len()).min(recs.len());
+            self.pending.extend_from_slice(&recs[..take]);
+            recs = &recs[take..];
+            if self.pending.len() < block {
+                return Ok(());
+            }
+            let full = std::mem::take(&mut self.pending);
+            self.write_blocks(&full)?;
+        }
+        let whole = recs.len() / block * block;
+        self.write_blocks(&recs[..whole])?;
+        self.pending.extend_from_slice(&recs[whole..]);
+        Ok(())
+    }
+
+    /// Write the last block and the header, and give the file its name: its bytes.
+    pub fn finish(mut self) -> DbResult<u64> {
+        if self.given != self.records {
+            return Err(self.fail(format!("{} records of the tier's {} given", self.given, self.records)));
+        }
+        let last = std::mem::take(&mut self.pending);
+        self.write_blocks(&last)?;
+        let head = header(self.tier, &self.identity, self.records, false, &self.table);
+        let file = self.file.take().expect("an open file");
+        let done = file
+            .write_all_at(&head, 0)
+            .and_then(|()| file.sync_all())
+            .and_then(|()| std::fs::rename(&self.tmp, &self.path));
+        drop(file);
+        done.map_err(|e| {
+            let _ = std::fs::remove_file(&self.tmp);
+            self.fail(e)
+        })?;
+        Ok(self.offset)
+    }
+}
+
+impl Drop for TierWriter {
+    fn drop(&mut self) {
+        if self.file.is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// Every record of a tier's file held in memory (as [`encode_tier`] makes it), each checksum
@@ -792,6 +932,20 @@ impl ArrayDb {
         Ok(n)
     }
 
+    /// Start writing `tier` (of `size` records) a slice at a time; [`ArrayDb::finish`] ends it.
+    pub fn writer(&self, tier: Tier, size: u64) -> DbResult<TierWriter> {
+        TierWriter::create(&self.dir, tier, &self.identity, size)
+    }
+
+    /// Finish a tier's file begun with [`ArrayDb::writer`]: its bytes.
+    pub fn finish(&self, w: TierWriter) -> DbResult<u64> {
+        let tier = w.tier;
+        let n = w.finish()?;
+        self.tiers.lock().expect("tiers").remove(&tier);
+        self.cache.lock().expect("cache").forget(tier);
+        Ok(n)
+    }
+
     /// Save a tier's file made by [`encode_tier`] (checked by the caller, as
     /// [`decode_tier`] checks it), as [`ArrayDb::write`] saves records.
     pub fn write_bytes(&self, tier: Tier, bytes: &[u8]) -> DbResult<u64> {
@@ -862,6 +1016,46 @@ mod tests {
             assert!(decode_tier(&bad, 42, "h").is_err(), "a byte changed at {at} was not noticed");
         }
         assert!(decode_tier(&file[..file.len() - 1], 42, "h").is_err());
+    }
+
+    /// A tier written a slice at a time (slices of any length, across blocks) is the file
+    /// written whole, byte for byte; a writer given too few or too many records, or dropped
+    /// unfinished, leaves no file.
+    #[test]
+    fn a_tier_written_in_slices_is_the_tier_written_whole() {
+        let dir = std::env::temp_dir().join(format!("gamesman-writer-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let db = ArrayDb::create(&dir, "h").unwrap();
+        let n = BLOCK_RECORDS as usize * 2 + 7;
+        let values = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
+        // The first block's records all have a symbol (remoteness ≤ 83), the others not.
+        let records: Vec<Rec> = (0..n)
+            .map(|i| {
+                if i % 5 == 0 { 0 } else { rec(values[i % 4], (i as u32 * 7919) % if i < 1 << 17 { 84 } else { 4096 }) }
+            })
+            .collect();
+        let whole = encode_tier(42, "h", &records).unwrap();
+        for cuts in [vec![n], vec![1, 100_000, 200_000, n], vec![BLOCK_RECORDS as usize, n], vec![0, 5, n - 1, n]] {
+            let mut w = db.writer(42, n as u64).unwrap();
+            let mut from = 0;
+            for &to in &cuts {
+                w.push(&records[from..to]).unwrap();
+                from = to;
+            }
+            assert_eq!(db.finish(w).unwrap(), whole.len() as u64);
+            assert_eq!(std::fs::read(dir.join(tier_file(42))).unwrap(), whole, "cut at {cuts:?}");
+            assert_eq!(db.load(42, n as u64).unwrap(), records);
+            db.remove(42).unwrap();
+        }
+        let mut w = db.writer(42, n as u64).unwrap();
+        w.push(&records[..10]).unwrap();
+        assert!(w.push(&records).is_err(), "more than the tier");
+        assert!(db.finish(w).is_err(), "fewer than the tier");
+        let w = db.writer(42, n as u64).unwrap();
+        drop(w);
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, vec![std::ffi::OsString::from(IDENTITY)], "nothing but the identity left");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Format 3: records with Grundy values (one-byte blocks, a two-byte block with values

@@ -71,6 +71,12 @@ pub trait TierSpace: Sync {
     /// parents in the same tier, instead of keeping reversed edges. Called only when
     /// [`TierSpace::has_parents`] says so.
     fn parents_at(&self, _tier: Tier, _index: u64, _out: &mut Vec<(Tier, u64)>) {}
+    /// Whether a move from `tier` may stay in `tier`. `false` (every move leaves the tier,
+    /// as Connect-Four's) lets the solver take a tier too big for its memory budget in slices
+    /// of its indices. Fallback: `true`.
+    fn moves_within(&self, _tier: Tier) -> bool {
+        true
+    }
 }
 
 /// Positions by index: a game's positions in and out of index space.

@@ -504,6 +504,11 @@ impl TierSpace for Connect4 {
         self.tables.size(rows, cols, n)
     }
 
+    /// A move adds a piece: it always leaves the tier.
+    fn moves_within(&self, _tier: Tier) -> bool {
+        false
+    }
+
     fn tier_name(&self, tier: Tier) -> String {
         let (rows, cols, k, n) = tier_parts(tier);
         format!("{rows}x{cols}k{k} {n} pieces")

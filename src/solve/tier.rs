@@ -23,6 +23,15 @@
 //! ([`TierOptions::memory`]), each on the threads of one pool ([`TierOptions::threads`]). The
 //! arrays are the same byte for byte for any number of threads.
 //!
+//! **Threads**: every phase runs on the pool of [`TierOptions::threads`] (the scan, the
+//! gathering of its chunks, the reversed edges, each level, the draws, the compression), so
+//! the count given is the count used.
+//!
+//! **Slices** ([`solve_tier_sliced`]): a tier no move stays in ([`TierSpace::moves_within`])
+//! that does not fit the memory budget whole is solved a range of its indices at a time,
+//! each range written as it is done ([`crate::db::array::TierWriter`]): the same file, byte
+//! for byte. [`fit_bytes`] is the least a tier needs, whole or in slices.
+//!
 //! A tier whose array is already saved (and checks out whole: this game's, its size, every
 //! block's checksum) is not solved again, so a killed solve resumes at the first tier left
 //! unsolved; a damaged one is solved again. The solver knows nothing of any particular game.
@@ -51,7 +60,7 @@ use crate::progress::Progress;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicU8, AtomicU16};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32};
 
 /// What a tier solve did.
 #[derive(Clone, Debug, Default)]
@@ -82,6 +91,45 @@ fn claim(slot: &AtomicU16, r: Rec) -> bool {
 /// Environment variable: stop after solving this many tiers (to test resuming).
 pub const STOP_AFTER_ENV: &str = "GAMESMAN_STOP_AFTER_TIERS";
 
+/// Environment variable: set (to anything but `0`), each tier solved prints the seconds of its
+/// phases on standard error (`tier NAME: N indices, load …, scan …, gather …, edges …,
+/// propagate …, finish …`), the write after it (`write …`).
+pub const PHASES_ENV: &str = "GAMESMAN_TIER_PHASES";
+
+/// Whether [`PHASES_ENV`] asks for the phases' seconds.
+fn phases_shown() -> bool {
+    std::env::var(PHASES_ENV).is_ok_and(|v| !v.trim().is_empty() && v.trim() != "0")
+}
+
+/// The seconds of each phase of a tier's solve, printed where [`PHASES_ENV`] asks.
+struct Phases {
+    shown: bool,
+    last: std::time::Instant,
+    line: String,
+}
+
+impl Phases {
+    fn new(head: impl FnOnce() -> String) -> Phases {
+        let shown = phases_shown();
+        Phases { shown, last: std::time::Instant::now(), line: if shown { head() } else { String::new() } }
+    }
+
+    /// The phase `what` ends now.
+    fn end(&mut self, what: &str) {
+        if self.shown {
+            let now = std::time::Instant::now();
+            self.line.push_str(&format!(", {what} {:.3}", (now - self.last).as_secs_f64()));
+            self.last = now;
+        }
+    }
+
+    fn print(self) {
+        if self.shown {
+            eprintln!("{}", self.line);
+        }
+    }
+}
+
 /// Environment variable: `off` (or `0`) solves with reversed edges even where the game
 /// gives parent positions (to compare the two).
 pub const PARENTS_ENV: &str = "GAMESMAN_TIER_PARENTS";
@@ -105,11 +153,64 @@ pub struct TierOptions {
 /// Connect-Four).
 pub const TIER_BYTES_AN_INDEX: u64 = 32;
 
-/// Bytes solving `tier` takes, about: its own state and its child tiers' arrays (2 bytes an
-/// index).
+/// Bytes solving `tier` whole takes, about: its own state and its child tiers' arrays (2
+/// bytes an index).
 pub fn tier_bytes(space: &dyn TierSpace, tier: Tier) -> u64 {
-    let children: u64 = space.child_tiers(tier).iter().map(|&c| space.tier_size(c).saturating_mul(2)).sum();
-    space.tier_size(tier).saturating_mul(TIER_BYTES_AN_INDEX).saturating_add(children)
+    space.tier_size(tier).saturating_mul(TIER_BYTES_AN_INDEX).saturating_add(child_bytes(space, tier))
+}
+
+/// Bytes of the arrays of `tier`'s child tiers (2 bytes an index), held while it is solved.
+fn child_bytes(space: &dyn TierSpace, tier: Tier) -> u64 {
+    space.child_tiers(tier).iter().map(|&c| space.tier_size(c).saturating_mul(2)).sum()
+}
+
+/// Environment variable: solve every tier that no move stays in ([`TierSpace::moves_within`])
+/// in slices of this many indices (rounded up to a multiple of 16,384), whatever the memory
+/// budget: to test and measure the slices.
+pub const SLICE_ENV: &str = "GAMESMAN_TIER_SLICE";
+
+/// The fewest indices a slice holds (a slice is a whole number of scan chunks).
+pub const SLICE_MIN: u64 = CHUNK as u64;
+
+/// The indices of a slice where there is no memory budget (a tier past 2^32 indices).
+const SLICE_UNBOUNDED: u64 = 1 << 26;
+
+/// The least memory solving `tier` takes: [`tier_bytes`], or where no move stays in the tier,
+/// its child tiers' arrays and the smallest slice ([`SLICE_MIN`] indices).
+pub fn fit_bytes(space: &dyn TierSpace, tier: Tier) -> u64 {
+    let whole = tier_bytes(space, tier);
+    if space.moves_within(tier) {
+        return whole;
+    }
+    let slice = space.tier_size(tier).min(SLICE_MIN).saturating_mul(TIER_BYTES_AN_INDEX);
+    whole.min(child_bytes(space, tier).saturating_add(slice))
+}
+
+/// The indices of each slice `tier` is solved in under the budget of `opts` (as many as the
+/// room left by its child tiers' arrays holds at [`TIER_BYTES_AN_INDEX`], a multiple of
+/// [`SLICE_MIN`]); `None` to solve it whole: it fits, Grundy values are asked for, or a move
+/// may stay in the tier. A tier past 2^32 indices that no move stays in is always sliced.
+/// [`SLICE_ENV`] forces slices.
+pub fn slice_of(space: &dyn TierSpace, tier: Tier, opts: TierOptions) -> Option<u64> {
+    if opts.grundy || space.moves_within(tier) {
+        return None;
+    }
+    let size = space.tier_size(tier);
+    let forced: Option<u64> = std::env::var(SLICE_ENV).ok().and_then(|v| v.trim().parse().ok());
+    let slice = match forced {
+        Some(k) => k.max(1).div_ceil(SLICE_MIN) * SLICE_MIN,
+        // Past 2^32 indices a tier is solved only in slices (64-bit indices).
+        None if size > u32::MAX as u64 || (opts.memory > 0 && tier_bytes(space, tier) > opts.memory) => {
+            if opts.memory == 0 {
+                SLICE_UNBOUNDED
+            } else {
+                let room = opts.memory.saturating_sub(child_bytes(space, tier)) / TIER_BYTES_AN_INDEX;
+                (room / SLICE_MIN).max(1) * SLICE_MIN
+            }
+        }
+        None => return None,
+    };
+    (slice < size).then_some(slice)
 }
 
 impl TierOptions {
@@ -213,15 +314,20 @@ pub fn solve_with(
         let most = stop_after.map_or(usize::MAX, |s| s - stats.solved);
         let mut batch = vec![order[k]];
         let mut need = tier_bytes(space, order[k]);
+        // A tier solved in slices takes the budget alone.
+        let alone = slice_of(space, order[k], opts).is_some();
         k += 1;
-        while k < order.len() && batch.len() < most {
+        while k < order.len() && batch.len() < most && !alone {
             let t = order[k];
             if saved(t)? {
                 k += 1;
                 continue;
             }
             let more = tier_bytes(space, t);
-            if need.saturating_add(more) > opts.memory || space.child_tiers(t).iter().any(|c| batch.contains(c)) {
+            if need.saturating_add(more) > opts.memory
+                || space.child_tiers(t).iter().any(|c| batch.contains(c))
+                || slice_of(space, t, opts).is_some()
+            {
                 break;
             }
             need += more;
@@ -232,9 +338,18 @@ pub fn solve_with(
             batch
                 .par_iter()
                 .map(|&tier| {
-                    let (array, reps) =
-                        solve_tier_full(space, tier, opts, &mut |c| Ok(db.load_full(c, space.tier_size(c))?))?;
+                    let mut load = |c: Tier| -> GameResult<TierArray> { Ok(db.load_full(c, space.tier_size(c))?) };
+                    if let Some(slice) = slice_of(space, tier, opts) {
+                        let mut w = db.writer(tier, space.tier_size(tier))?;
+                        let reps = solve_tier_sliced(space, tier, opts, slice, &mut load, &mut |r| Ok(w.push(r)?))?;
+                        db.finish(w)?;
+                        return Ok(reps);
+                    }
+                    let (array, reps) = solve_tier_full(space, tier, opts, &mut load)?;
+                    let mut phases = Phases::new(|| format!("tier {}", space.tier_name(tier)));
                     db.write_full(tier, &array.records, array.grundy.as_deref())?;
+                    phases.end("write");
+                    phases.print();
                     Ok(reps)
                 })
                 .sum()
@@ -325,16 +440,19 @@ pub fn solve_tier_full(
         )));
     }
     let n = size as usize;
+    let name = space.tier_name(tier);
+    let mut phases = Phases::new(|| format!("tier {name}: {n} indices"));
     // The child tiers' arrays, for this tier only.
     let mut children_of: HashMap<Tier, TierArray> = HashMap::new();
     for c in space.child_tiers(tier) {
         children_of.insert(c, child(c)?);
     }
-    let name = space.tier_name(tier);
     if let Some(e) = space.failure() {
         return Err(e);
     }
+    phases.end("load");
     let chunks = scan(space, tier, opts, &children_of, &name);
+    phases.end("scan");
     if !opts.grundy {
         drop(std::mem::take(&mut children_of));
     }
@@ -345,35 +463,158 @@ pub fn solve_tier_full(
         return Err(GameError::Definition(e));
     }
     let mut state = State::gather(&chunks, n, opts.grundy);
+    phases.end("gather");
     let up = reversed_edges(space, tier, opts, &chunks, n, state.same_moves, state.edge_count);
     drop(chunks);
+    phases.end("edges");
     propagate(&mut state, &up, &name)?;
+    phases.end("propagate");
     let State { recs, waiting, first_wave, same_left, reps, .. } = state;
-    let mut recs: Vec<Rec> = recs.into_iter().map(AtomicU16::into_inner).collect();
     // What is left undecided goes round in circles: a draw.
     let draw = rec(Value::Draw, 0);
-    for i in waiting {
-        if recs[i as usize] == 0 {
-            recs[i as usize] = draw;
+    waiting.par_chunks(LEVEL_CHUNK).for_each(|part| {
+        for &i in part {
+            let _ = recs[i as usize].compare_exchange(0, draw, Relaxed, Relaxed);
         }
-    }
+    });
+    drop(waiting);
+    // The same allocation, its atomics taken as plain records.
+    let recs: Vec<Rec> = recs.into_iter().map(AtomicU16::into_inner).collect();
     let grundy =
         if opts.grundy { grundy_values(space, tier, &recs, &children_of, &up, first_wave, same_left)? } else { None };
+    phases.end("finish");
+    phases.print();
     Ok((TierArray { records: recs, grundy }, reps))
 }
 
-/// What the scan learns of one chunk of a tier's indices.
+/// Solve a tier that no move stays in ([`TierSpace::moves_within`] is `false`) in slices of
+/// `slice` indices (a multiple of [`SLICE_MIN`]), each handed to `sink` in order once solved
+/// and then dropped: how many representatives it has. Only the child tiers' arrays and one
+/// slice are held. With no move within the tier, a position's record follows from its
+/// children in other tiers alone, as [`solve_tier_full`] finds it: a losing child at
+/// remoteness r makes a win in r + 1; else a tying child a tie in r + 1; else a drawing child
+/// a draw; else (all wins, the scan decides it) a loss one more than the slowest. So the
+/// records are those of the tier solved whole, and the file written from them the same
+/// byte for byte.
+pub fn solve_tier_sliced(
+    space: &dyn TierSpace,
+    tier: Tier,
+    opts: TierOptions,
+    slice: u64,
+    child: &mut dyn FnMut(Tier) -> GameResult<TierArray>,
+    sink: &mut dyn FnMut(&[Rec]) -> GameResult<()>,
+) -> GameResult<u64> {
+    let n = space.tier_size(tier);
+    if slice == 0 || !slice.is_multiple_of(SLICE_MIN) {
+        return Err(GameError::Unsupported(format!("a slice of {slice} indices is not a multiple of {SLICE_MIN}")));
+    }
+    let name = space.tier_name(tier);
+    let mut phases = Phases::new(|| format!("tier {name}: {n} indices in slices of {slice}"));
+    let mut children_of: HashMap<Tier, TierArray> = HashMap::new();
+    for c in space.child_tiers(tier) {
+        children_of.insert(c, child(c)?);
+    }
+    if let Some(e) = space.failure() {
+        return Err(e);
+    }
+    phases.end("load");
+    let per = slice / SLICE_MIN;
+    let chunks_all = n.div_ceil(SLICE_MIN);
+    let mut reps = 0u64;
+    let mut first = 0u64;
+    while first < chunks_all {
+        let last = (first + per).min(chunks_all);
+        let (recs, r) = slice_records(space, tier, opts, &children_of, &name, first..last)?;
+        reps += r;
+        phases.end("scan");
+        sink(&recs)?;
+        phases.end("write");
+        first = last;
+    }
+    phases.print();
+    Ok(reps)
+}
+
+/// The records of the scan chunks `chunks` (chunk c: indices c × 16,384 up to the next
+/// chunk's or the tier's end) of a tier no move stays in, and how many representatives they
+/// hold: one slice of [`solve_tier_sliced`]. Indices are 64-bit all the way.
+fn slice_records(
+    space: &dyn TierSpace,
+    tier: Tier,
+    opts: TierOptions,
+    children_of: &HashMap<Tier, TierArray>,
+    name: &str,
+    chunks: std::ops::Range<u64>,
+) -> GameResult<(Vec<Rec>, u64)> {
+    let too_far = || {
+        GameError::Unsupported(format!("a remoteness in tier {name} passes {MAX_REMOTENESS}, more than a record holds"))
+    };
+    let n = space.tier_size(tier);
+    let base = chunks.start * SLICE_MIN;
+    let end = (chunks.end * SLICE_MIN).min(n);
+    let scanned: Vec<Chunk> = (chunks.start as usize..chunks.end as usize)
+        .into_par_iter()
+        .map(|c| scan_chunk(space, tier, opts, children_of, name, c))
+        .collect();
+    if let Some(e) = space.failure() {
+        return Err(e);
+    }
+    if let Some(e) = scanned.iter().find_map(|c| c.error.clone()) {
+        return Err(GameError::Definition(e));
+    }
+    if scanned.iter().any(|c| c.same_moves > 0) {
+        return Err(GameError::Definition(format!(
+            "tier {name} has a move within itself, though the game says no move stays in it (moves_within)"
+        )));
+    }
+    let mut recs: Vec<Rec> = vec![0; (end - base) as usize];
+    // Chunk k of the slice is part k of the records; a position is its offset in the chunk.
+    recs.par_chunks_mut(CHUNK).zip(&scanned).try_for_each(|(part, c)| {
+        for &(i, r) in &c.decided {
+            part[i as usize] = r;
+        }
+        let draw = rec(Value::Draw, 0);
+        for &(i, _, _, _) in &c.waiting {
+            part[i as usize] = draw;
+        }
+        for &(l, i) in &c.tie_events {
+            part[i as usize] = rec(Value::Tie, (l + 1).min(MAX_REMOTENESS));
+        }
+        for &(l, i) in &c.lose_events {
+            part[i as usize] = rec(Value::Win, l + 1);
+            if l + 1 >= MAX_REMOTENESS {
+                return Err(too_far());
+            }
+        }
+        // The retrograde analysis refuses a win or loss at the last remoteness a record holds.
+        if c.decided
+            .iter()
+            .any(|&(_, r)| matches!(unrec(r), Some((Value::Win | Value::Lose, Some(x))) if x >= MAX_REMOTENESS))
+        {
+            return Err(too_far());
+        }
+        Ok(())
+    })?;
+    Ok((recs, scanned.iter().map(|c| c.reps).sum()))
+}
+
+/// What the scan learns of one chunk of a tier's indices. A position is named by its offset
+/// from the chunk's first index (`base`), so that a tier past 2^32 indices (solved in slices)
+/// is numbered in full; the edges, kept only by a whole solve (at most 2^32 indices), name
+/// positions by their index.
 struct Chunk {
+    /// The chunk's first index.
+    base: u64,
     /// (parent, child) edges inside the tier (none kept when the game gives parents).
     edges: Vec<(u32, u32)>,
     /// Moves inside the tier.
     same_moves: u64,
-    /// (index, record) decided by the scan: primitives, stalemates, and positions all of
+    /// (offset, record) decided by the scan: primitives, stalemates, and positions all of
     /// whose children are in other tiers and are wins.
     decided: Vec<(u32, Rec)>,
-    /// (index, same-tier children, blocked, win_max1): positions waiting on the tier.
+    /// (offset, same-tier children, blocked, win_max1): positions waiting on the tier.
     waiting: Vec<(u32, u8, bool, u16)>,
-    /// (level, index): a losing child in another tier at that level.
+    /// (level, offset): a losing child in another tier at that level.
     lose_events: Vec<(u32, u32)>,
     tie_events: Vec<(u32, u32)>,
     reps: u64,
@@ -389,8 +630,8 @@ fn scan(
     children_of: &HashMap<Tier, TierArray>,
     name: &str,
 ) -> Vec<Chunk> {
-    let n = space.tier_size(tier) as usize;
-    (0..n.div_ceil(CHUNK)).into_par_iter().map(|c| scan_chunk(space, tier, opts, children_of, name, c)).collect()
+    let chunks = space.tier_size(tier).div_ceil(CHUNK as u64) as usize;
+    (0..chunks).into_par_iter().map(|c| scan_chunk(space, tier, opts, children_of, name, c)).collect()
 }
 
 /// [`scan`] of the indices of chunk `c`.
@@ -402,8 +643,10 @@ fn scan_chunk(
     name: &str,
     c: usize,
 ) -> Chunk {
-    let n = space.tier_size(tier) as usize;
+    let n = space.tier_size(tier);
+    let base = c as u64 * CHUNK as u64;
     let mut out = Chunk {
+        base,
         edges: Vec::new(),
         same_moves: 0,
         decided: Vec::new(),
@@ -415,20 +658,20 @@ fn scan_chunk(
     };
     let mut kids = Vec::with_capacity(64);
     let mut same_kids: Vec<u32> = Vec::new();
-    for i in (c * CHUNK) as u64..((c + 1) * CHUNK).min(n) as u64 {
+    for i in base..(base + CHUNK as u64).min(n) {
         if space.canonical_index(tier, i) != i {
             continue;
         }
         out.reps += 1;
-        let i32_ = i as u32;
+        let off = (i - base) as u32;
         if let Some(v) = space.primitive_at(tier, i) {
-            out.decided.push((i32_, rec(v, 0)));
+            out.decided.push((off, rec(v, 0)));
             continue;
         }
         kids.clear();
         space.children_at(tier, i, &mut kids);
         if kids.is_empty() {
-            out.decided.push((i32_, rec(space.stalemate_value(), 0)));
+            out.decided.push((off, rec(space.stalemate_value(), 0)));
             continue;
         }
         let mut same = 0u32;
@@ -439,7 +682,7 @@ fn scan_chunk(
                 if opts.parents {
                     same_kids.push(j as u32);
                 } else {
-                    out.edges.push((i32_, j as u32));
+                    out.edges.push((i as u32, j as u32));
                     same += 1;
                 }
                 continue;
@@ -473,16 +716,16 @@ fn scan_chunk(
             return out;
         }
         if let Some(l) = o.lose_min {
-            out.lose_events.push((l, i32_));
+            out.lose_events.push((l, off));
         }
         if let Some(t) = o.tie_min {
-            out.tie_events.push((t, i32_));
+            out.tie_events.push((t, off));
         }
         let blocked = o.lose_min.is_some() || o.tie_min.is_some() || o.draw;
         if same == 0 && !blocked {
-            out.decided.push((i32_, rec(Value::Lose, o.win_max1)));
+            out.decided.push((off, rec(Value::Lose, o.win_max1)));
         } else {
-            out.waiting.push((i32_, same as u8, blocked, o.win_max1 as u16));
+            out.waiting.push((off, same as u8, blocked, o.win_max1 as u16));
         }
     }
     out
@@ -523,13 +766,33 @@ struct State {
 }
 
 impl State {
-    /// The chunks of the scan gathered into the state of a tier of `n` indices.
+    /// The chunks of the scan gathered into the state of a tier of `n` indices: the arrays of
+    /// an index filled on every core (chunk `c` of the scan holds indices
+    /// `c × CHUNK .. (c + 1) × CHUNK`), the lists in the chunks' order.
     fn gather(chunks: &[Chunk], n: usize, grundy: bool) -> State {
-        let mut recs: Vec<Rec> = vec![0; n];
-        let mut left: Vec<u8> = vec![0; n];
+        let recs: Vec<AtomicU16> = std::iter::repeat_with(|| AtomicU16::new(0)).take(n).collect();
+        let left: Vec<AtomicU8> = std::iter::repeat_with(|| AtomicU8::new(0)).take(n).collect();
+        let mut same_left: Vec<u8> = if grundy { vec![0; n] } else { Vec::new() };
+        // Each chunk's indices lie in its own range: the stores never meet.
+        chunks.par_iter().for_each(|c| {
+            let b = c.base as usize;
+            for &(i, r) in &c.decided {
+                recs[b + i as usize].store(r, Relaxed);
+            }
+            for &(i, same, blocked, _) in &c.waiting {
+                left[b + i as usize].store(same | if blocked { 0x80 } else { 0 }, Relaxed);
+            }
+        });
+        if grundy {
+            same_left.par_chunks_mut(CHUNK).zip(chunks).for_each(|(part, c)| {
+                for &(i, same, _, _) in &c.waiting {
+                    part[i as usize] = same;
+                }
+            });
+        }
         let mut st = State {
-            recs: Vec::new(),
-            left: Vec::new(),
+            recs,
+            left,
             win_max1: hashbrown::HashMap::new(),
             levels: Vec::new(),
             ties: Vec::new(),
@@ -537,48 +800,42 @@ impl State {
             tie_at: Vec::new(),
             waiting: Vec::new(),
             first_wave: Vec::new(),
-            same_left: if grundy { vec![0; n] } else { Vec::new() },
+            same_left,
             reps: 0,
             edge_count: 0,
             same_moves: 0,
         };
         for c in chunks {
-            st.waiting.extend(c.waiting.iter().map(|w| w.0));
+            // The tier is solved whole: its indices fit 32 bits.
+            let b = c.base as u32;
+            st.waiting.extend(c.waiting.iter().map(|w| b + w.0));
             st.reps += c.reps;
             st.edge_count += c.edges.len();
             st.same_moves += c.same_moves;
             if grundy {
-                st.first_wave.extend(c.decided.iter().map(|d| d.0));
-                for &(i, same, _, _) in &c.waiting {
-                    st.same_left[i as usize] = same;
-                    if same == 0 {
-                        st.first_wave.push(i);
-                    }
-                }
+                st.first_wave.extend(c.decided.iter().map(|d| b + d.0));
+                st.first_wave.extend(c.waiting.iter().filter(|w| w.1 == 0).map(|w| b + w.0));
             }
             for &(i, r) in &c.decided {
-                recs[i as usize] = r;
+                let i = b + i;
                 let (v, rem) = unrec(r).expect("a record");
                 match v {
                     Value::Tie => push(&mut st.ties, 0, i),
                     _ => push(&mut st.levels, rem.unwrap_or(0), i),
                 }
             }
-            for &(i, same, blocked, w) in &c.waiting {
-                left[i as usize] = same | if blocked { 0x80 } else { 0 };
+            for &(i, _, _, w) in &c.waiting {
                 if w > 0 {
-                    st.win_max1.insert(i, w);
+                    st.win_max1.insert(b + i, w);
                 }
             }
             for &(l, i) in &c.lose_events {
-                push(&mut st.lose_at, l, i);
+                push(&mut st.lose_at, l, b + i);
             }
             for &(l, i) in &c.tie_events {
-                push(&mut st.tie_at, l, i);
+                push(&mut st.tie_at, l, b + i);
             }
         }
-        st.recs = recs.into_iter().map(AtomicU16::new).collect();
-        st.left = left.into_iter().map(AtomicU8::new).collect();
         st
     }
 }
@@ -601,23 +858,42 @@ fn reversed_edges<'a>(
     if opts.parents {
         return Up::Game(space, tier);
     }
-    let mut start: Vec<u32> = vec![0; n + 1];
-    for c in chunks {
+    // Counted and placed on every core; then each row sorted, so that a row lists its
+    // parents in increasing order whatever the threads did.
+    let count: Vec<AtomicU32> = std::iter::repeat_with(|| AtomicU32::new(0)).take(n + 1).collect();
+    chunks.par_iter().for_each(|c| {
         for &(_, j) in &c.edges {
-            start[j as usize + 1] += 1;
+            count[j as usize + 1].fetch_add(1, Relaxed);
         }
-    }
+    });
+    let mut start: Vec<u32> = count.into_iter().map(AtomicU32::into_inner).collect();
     for j in 0..n {
         start[j + 1] += start[j];
     }
-    let mut parents: Vec<u32> = vec![0; edge_count];
-    let mut fill = start.clone();
-    for c in chunks {
+    let fill: Vec<AtomicU32> = start.iter().map(|&s| AtomicU32::new(s)).collect();
+    let parents: Vec<AtomicU32> = std::iter::repeat_with(|| AtomicU32::new(0)).take(edge_count).collect();
+    chunks.par_iter().for_each(|c| {
         for &(i, j) in &c.edges {
-            parents[fill[j as usize] as usize] = i;
-            fill[j as usize] += 1;
+            parents[fill[j as usize].fetch_add(1, Relaxed) as usize].store(i, Relaxed);
         }
+    });
+    drop(fill);
+    let mut parents: Vec<u32> = parents.into_iter().map(AtomicU32::into_inner).collect();
+    // Rows in groups of CHUNK, each group's slice of `parents` apart from the others'.
+    let mut groups: Vec<(usize, &mut [u32])> = Vec::with_capacity(n.div_ceil(CHUNK));
+    let mut rest: &mut [u32] = &mut parents;
+    for g in (0..n).step_by(CHUNK) {
+        let end = (g + CHUNK).min(n);
+        let (here, after) = rest.split_at_mut((start[end] - start[g]) as usize);
+        groups.push((g, here));
+        rest = after;
     }
+    groups.into_par_iter().for_each(|(g, here)| {
+        let base = start[g];
+        for j in g..(g + CHUNK).min(n) {
+            here[(start[j] - base) as usize..(start[j + 1] - base) as usize].sort_unstable();
+        }
+    });
     Up::Rows { start, parents }
 }
 
@@ -824,4 +1100,211 @@ fn grundy_values(
     }
     // What the waves never reached is on a loop, or leads to one: no Grundy value.
     Ok(any.then_some(g))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game of four tiers of 40,000 indices (three chunks of the scan, the last one short),
+    /// every move one tier up: index i of tier t < 3 moves to indices (7i + 1) and (13i + 5)
+    /// (mod 40,000) of tier t + 1; tier 3 is all primitives, by i mod 4 a loss, win, tie and
+    /// draw for the player to move. In tier 1 an odd index is the image of the even one below
+    /// it (symmetry), and in tier 2 an index that is 6 mod 10 has no moves (a stalemate).
+    struct Ladder;
+
+    const SIZE: u64 = 40_000;
+
+    impl TierSpace for Ladder {
+        fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
+            if tier < 3 { vec![tier + 1] } else { Vec::new() }
+        }
+        fn tier_size(&self, _tier: Tier) -> u64 {
+            SIZE
+        }
+        fn tier_name(&self, tier: Tier) -> String {
+            format!("rung {tier}")
+        }
+        fn canonical_index(&self, tier: Tier, index: u64) -> u64 {
+            if tier == 1 { index & !1 } else { index }
+        }
+        fn primitive_at(&self, tier: Tier, index: u64) -> Option<Value> {
+            (tier == 3).then(|| [Value::Lose, Value::Win, Value::Tie, Value::Draw][(index % 4) as usize])
+        }
+        fn children_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+            if tier == 2 && index % 10 == 6 {
+                return;
+            }
+            for j in [(7 * index + 1) % SIZE, (13 * index + 5) % SIZE] {
+                out.push((tier + 1, self.canonical_index(tier + 1, j)));
+            }
+        }
+        fn moves_within(&self, _tier: Tier) -> bool {
+            false
+        }
+    }
+
+    /// Each tier of the ladder solved whole, leaves first.
+    fn whole() -> HashMap<Tier, Vec<Rec>> {
+        let mut done: HashMap<Tier, Vec<Rec>> = HashMap::new();
+        for t in (0..4).rev() {
+            let (a, _) = solve_tier(&Ladder, t, &mut |c| Ok(done[&c].clone())).unwrap();
+            done.insert(t, a);
+        }
+        done
+    }
+
+    /// The records of the ladder's tiers by the rules themselves, one position at a time
+    /// (a second implementation of the values the solvers must find).
+    fn by_hand(t: Tier, i: u64, below: &[Rec]) -> Rec {
+        if let Some(v) = Ladder.primitive_at(t, i) {
+            return rec(v, 0);
+        }
+        let mut kids = Vec::new();
+        Ladder.children_at(t, i, &mut kids);
+        if kids.is_empty() {
+            return rec(Value::Lose, 0);
+        }
+        let seen: Vec<(Value, u32)> =
+            kids.iter().map(|&(_, j)| unrec(below[j as usize]).map(|(v, r)| (v, r.unwrap_or(0))).unwrap()).collect();
+        let of = |want: Value| seen.iter().filter(move |s| s.0 == want).map(|s| s.1);
+        if let Some(r) = of(Value::Lose).min() {
+            rec(Value::Win, r + 1)
+        } else if let Some(r) = of(Value::Tie).min() {
+            rec(Value::Tie, r + 1)
+        } else if of(Value::Draw).next().is_some() {
+            rec(Value::Draw, 0)
+        } else {
+            rec(Value::Lose, of(Value::Win).max().unwrap() + 1)
+        }
+    }
+
+    #[test]
+    fn a_tier_in_slices_is_the_tier_solved_whole() {
+        let whole = whole();
+        for t in 0..3 {
+            // The whole solve against the rules, position by position.
+            for i in 0..SIZE {
+                let want = if Ladder.canonical_index(t, i) == i { by_hand(t, i, &whole[&(t + 1)]) } else { 0 };
+                assert_eq!(whole[&t][i as usize], want, "rung {t}, index {i}");
+            }
+            // In slices of one chunk, two, and more than the tier.
+            for slice in [SLICE_MIN, 2 * SLICE_MIN, 4 * SLICE_MIN] {
+                let mut got: Vec<Rec> = Vec::new();
+                let mut sizes = Vec::new();
+                let reps = solve_tier_sliced(
+                    &Ladder,
+                    t,
+                    TierOptions::default(),
+                    slice,
+                    &mut |c| Ok(TierArray { records: whole[&c].clone(), grundy: None }),
+                    &mut |r| {
+                        sizes.push(r.len() as u64);
+                        got.extend_from_slice(r);
+                        Ok(())
+                    },
+                )
+                .unwrap();
+                assert_eq!(got, whole[&t], "rung {t} in slices of {slice}");
+                assert_eq!(sizes.len() as u64, SIZE.div_ceil(slice), "slices of {slice}");
+                assert!(sizes.iter().all(|&s| s <= slice));
+                assert_eq!(reps, if t == 1 { SIZE / 2 } else { SIZE });
+            }
+        }
+        // Every kind of record is met (the test covers each rule).
+        let kinds: std::collections::HashSet<Value> =
+            whole.values().flatten().filter_map(|&r| unrec(r).map(|(v, _)| v)).collect();
+        assert_eq!(kinds.len(), 4);
+    }
+
+    #[test]
+    fn a_slice_that_is_not_whole_chunks_is_refused() {
+        let whole = whole();
+        let err = solve_tier_sliced(
+            &Ladder,
+            0,
+            TierOptions::default(),
+            SLICE_MIN + 1,
+            &mut |c| Ok(TierArray { records: whole[&c].clone(), grundy: None }),
+            &mut |_| Ok(()),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("multiple of 16384"), "{err}");
+    }
+
+    /// A tier past 2^32 indices: index i moves to index 50 × (i >> 32) + i mod 50 of a tier of
+    /// 100 primitives, wins below 50 and losses from 50, so an index below 2^32 is a loss in 1
+    /// and one past it a win in 1: a truncated index would read the wrong child.
+    struct Huge;
+
+    const HUGE: u64 = (1 << 32) + 2 * SLICE_MIN + 5;
+
+    impl TierSpace for Huge {
+        fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
+            if tier == 0 { vec![1] } else { Vec::new() }
+        }
+        fn tier_size(&self, tier: Tier) -> u64 {
+            if tier == 0 { HUGE } else { 100 }
+        }
+        fn tier_name(&self, tier: Tier) -> String {
+            format!("huge {tier}")
+        }
+        fn primitive_at(&self, tier: Tier, index: u64) -> Option<Value> {
+            (tier == 1).then_some(if index < 50 { Value::Win } else { Value::Lose })
+        }
+        fn children_at(&self, _tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+            out.push((1, 50 * (index >> 32) + index % 50));
+        }
+        fn moves_within(&self, _tier: Tier) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn indices_past_2_to_the_32_are_64_bit() {
+        let children: HashMap<Tier, TierArray> = [(
+            1,
+            TierArray {
+                records: (0..100).map(|j| Huge.primitive_at(1, j).map_or(0, |v| rec(v, 0))).collect(),
+                grundy: None,
+            },
+        )]
+        .into();
+        // The chunks on both sides of 2^32, and the last (5 indices).
+        let first = (1u64 << 32) / SLICE_MIN - 1;
+        let chunks = HUGE.div_ceil(SLICE_MIN);
+        assert_eq!(chunks, first + 4);
+        let opts = TierOptions::default();
+        let (recs, reps) = slice_records(&Huge, 0, opts, &children, "huge 0", first..chunks).unwrap();
+        assert_eq!(recs.len() as u64, 3 * SLICE_MIN + 5);
+        assert_eq!(reps, recs.len() as u64);
+        for (k, &r) in recs.iter().enumerate() {
+            let i = first * SLICE_MIN + k as u64;
+            let want = if i < 1 << 32 { rec(Value::Lose, 1) } else { rec(Value::Win, 1) };
+            assert_eq!(r, want, "index {i}");
+        }
+        // Such a tier is solved only in slices, and only where no move stays in it.
+        assert_eq!(slice_of(&Huge, 0, opts), Some(SLICE_UNBOUNDED));
+        assert_eq!(fit_bytes(&Huge, 0), 200 + SLICE_MIN * TIER_BYTES_AN_INDEX);
+        let whole = solve_tier(&Huge, 0, &mut |_| Ok(children[&1].records.clone())).unwrap_err();
+        assert!(whole.to_string().contains("2^32"), "{whole}");
+    }
+
+    #[test]
+    fn the_budget_sets_the_slices() {
+        // Whole: 40,000 × 32 bytes and the child's 80,000.
+        let whole = 40_000 * TIER_BYTES_AN_INDEX + 80_000;
+        assert_eq!(tier_bytes(&Ladder, 0), whole);
+        let opts = |memory| TierOptions { memory, ..TierOptions::default() };
+        assert_eq!(slice_of(&Ladder, 0, opts(whole)), None);
+        assert_eq!(slice_of(&Ladder, 0, opts(0)), None);
+        // Room for 30,000 indices: one chunk a slice; for 35,000: two chunks.
+        assert_eq!(slice_of(&Ladder, 0, opts(80_000 + 30_000 * 32)), Some(SLICE_MIN));
+        assert_eq!(slice_of(&Ladder, 0, opts(80_000 + 35_000 * 32)), Some(2 * SLICE_MIN));
+        // Too little room for a chunk: one chunk all the same (what fit_bytes checks first).
+        assert_eq!(slice_of(&Ladder, 0, opts(1)), Some(SLICE_MIN));
+        assert_eq!(fit_bytes(&Ladder, 0), 80_000 + SLICE_MIN * 32);
+        // Grundy values are computed only whole.
+        assert_eq!(slice_of(&Ladder, 0, TierOptions { grundy: true, ..opts(1) }), None);
+    }
 }

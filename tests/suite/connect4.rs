@@ -197,24 +197,51 @@ fn saved_arrays_are_locally_consistent() {
     }
 }
 
-/// A board whose tiers do not fit the memory budget is refused before anything is solved or
-/// written, with one line naming the tier (6×5's full-board tier holds C(30, 15) =
-/// 155,117,520 boards: 32 bytes each is 4.6 GiB, past the default 1 GiB); and the budget
-/// given on the command line is the one checked (4×4's largest tier, 34,320 boards, needs
-/// about 2 MiB).
+/// A board whose tiers do not fit the memory budget even in slices is refused before
+/// anything is solved or written, with one line naming the tier and what it needs: under
+/// `--max-memory 1`, 6×5's 29-piece tier holds the 30-piece tier's array, C(30, 15) =
+/// 155,117,520 boards at 2 bytes, and a slice of 16,384 indices at 32 bytes: 310,759,328
+/// bytes, 297 MiB rounded up (the 30-piece tier, a leaf, fits in slices).
 #[test]
 fn a_board_past_the_memory_budget_is_refused_up_front() {
     let dir = tmp("too-big");
-    let out = gamesman(&["solve", "connect4", "6x5", "--save", "--db", dir.to_str().unwrap()]);
+    let out = gamesman(&["solve", "connect4", "6x5", "--save", "--db", dir.to_str().unwrap(), "--max-memory", "1"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(err.contains("6x5k4 30 pieces has 155117520 positions") && err.contains("--max-memory"), "{err}");
+    assert!(
+        err.contains("6x5k4 29 pieces") && err.contains("at least 297 MiB") && err.contains("--max-memory"),
+        "{err}"
+    );
     assert!(!dir.exists(), "nothing written");
-    let out = gamesman(&["solve", "connect4", "4x4", "--save", "--db", dir.to_str().unwrap(), "--max-memory", "1"]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("4x4k4 14 pieces has 34320 positions"));
-    let out = gamesman(&["solve", "connect4", "4x4", "--save", "--db", dir.to_str().unwrap(), "--max-memory", "3"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A tier past the memory budget is solved in slices, and the save is the one solved whole,
+/// file for file and byte for byte: 4×4 under `--max-memory 1` (its 14-piece tier, 34,320
+/// boards at 32 bytes, is 1,098,240 bytes, past 1 MiB: three slices of 16,384), and with
+/// every tier forced into slices of 16,384 indices (`GAMESMAN_TIER_SLICE`).
+#[test]
+fn tiers_in_slices_save_the_same_bytes() {
+    let save = |name: &str, budget: Option<&str>, slice: Option<&str>| {
+        let dir = tmp(name);
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_gamesman"));
+        cmd.args(["solve", "connect4", "4x4", "--save", "--db", dir.to_str().unwrap()]);
+        if let Some(b) = budget {
+            cmd.args(["--max-memory", b]);
+        }
+        match slice {
+            Some(s) => cmd.env("GAMESMAN_TIER_SLICE", s),
+            None => cmd.env_remove("GAMESMAN_TIER_SLICE"),
+        };
+        let out = cmd.output().expect("gamesman runs");
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let files = common::files(&dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        files
+    };
+    let whole = save("whole", None, None);
+    // The 17 tiers (0 to 16 pieces) and the identity.
+    assert_eq!(whole.len(), 18, "{:?}", whole.keys());
+    assert_eq!(save("budget", Some("1"), None), whole);
+    assert_eq!(save("forced", None, Some("16384")), whole);
 }
