@@ -19,6 +19,7 @@ mod load;
 use board::{BMove, BPos};
 use load::{Checked, Family, GridMove, GridText, Pattern, Place, Shape, Symmetry, parse_octal};
 mod domino_sum;
+mod points;
 mod tiers;
 pub use tiers::{BoardTiers, MAX_TIER_CELLS};
 
@@ -36,6 +37,8 @@ pub enum DPos {
     Lights(Grid, usize),
     /// A board game (`board.rs`): two bitboards.
     Board(BPos),
+    /// A game on points joined by lines (`points/`).
+    Points(points::PPos),
 }
 
 impl Footprint for DPos {
@@ -44,7 +47,7 @@ impl Footprint for DPos {
             // By length, not capacity: a copy (one that crossed threads) is counted the same.
             DPos::Heaps(v) | DPos::Heights(v) => v.len() * 8,
             DPos::Grid(g) | DPos::Lights(g, _) => g.heap_bytes(),
-            DPos::Board(_) => 0,
+            DPos::Board(_) | DPos::Points(_) => 0,
         }
     }
 }
@@ -63,6 +66,8 @@ pub enum DMove {
     Press { cell: usize, free: bool },
     /// A piece or a domino on a board.
     Cells(BMove),
+    /// A move on points joined by lines.
+    Points(points::PMove),
 }
 
 pub struct DescriptorGame {
@@ -166,6 +171,9 @@ impl DescriptorGame {
         if let (None, Shape::Board(b)) = (&game.start, &game.shape) {
             game.start = b.empty_start();
         }
+        if let (None, Shape::Points(r)) = (&game.start, &game.shape) {
+            game.start = Some(r.empty_start());
+        }
         if let Some(s) = &game.start {
             game.parse(s).map_err(|e| place.bad_at("start", format!("the start position: {e}")))?;
         }
@@ -194,7 +202,7 @@ impl DescriptorGame {
                 Dynamic::from_array(v.iter().map(|&n| Dynamic::from_int(n as i64)).collect())
             }
             DPos::Grid(g) | DPos::Lights(g, _) => Dynamic::from(g.clone()),
-            DPos::Board(_) => Dynamic::UNIT,
+            DPos::Board(_) | DPos::Points(_) => Dynamic::UNIT,
         }
     }
 
@@ -440,6 +448,7 @@ impl Game for DescriptorGame {
     fn to_move(&self, pos: &DPos) -> GameResult<Option<usize>> {
         Ok(match (pos, &self.shape) {
             (DPos::Board(p), Shape::Board(b)) => b.to_move(p),
+            (DPos::Points(p), Shape::Points(r)) => Some(r.to_move(p)),
             _ => None,
         })
     }
@@ -461,6 +470,9 @@ impl Game for DescriptorGame {
     fn children(&self, pos: &DPos) -> GameResult<Vec<DPos>> {
         if let (DPos::Board(p), Shape::Board(b)) = (pos, &self.shape) {
             return Ok(b.children(p).into_iter().map(DPos::Board).collect());
+        }
+        if let (DPos::Points(p), Shape::Points(r)) = (pos, &self.shape) {
+            return Ok(r.children(p).into_iter().map(DPos::Points).collect());
         }
         let moves = self.moves(pos)?;
         moves.iter().map(|m| self.play(pos, m)).collect()
@@ -500,6 +512,7 @@ impl Game for DescriptorGame {
                 _ => Ok(DPos::Grid(Grid::parse(text).map_err(GameError::BadPosition)?)),
             },
             Shape::Board(b) => Ok(DPos::Board(b.parse(text).map_err(GameError::BadPosition)?)),
+            Shape::Points(r) => Ok(DPos::Points(r.parse(text).map_err(GameError::BadPosition)?)),
         }
     }
 
@@ -520,6 +533,10 @@ impl Game for DescriptorGame {
                 Shape::Board(b) => b.format(p),
                 _ => return Err(self.wrong_shape()),
             },
+            DPos::Points(p) => match &self.shape {
+                Shape::Points(r) => r.format(p),
+                _ => return Err(self.wrong_shape()),
+            },
         })
     }
 
@@ -528,6 +545,7 @@ impl Game for DescriptorGame {
             DPos::Lights(g, _) => Ok(g.to_rows('#', '0', "\n")),
             DPos::Grid(g) => Ok(g.to_rows('#', '.', "\n")),
             DPos::Board(p) if let Shape::Board(b) = &self.shape => Ok(b.show(p)),
+            DPos::Points(p) if let Shape::Points(r) = &self.shape => Ok(r.show(p)),
             _ => self.format(pos),
         }
     }
@@ -573,6 +591,7 @@ impl Game for DescriptorGame {
                 chase_moves(g, *next, *pattern)
             }
             (DPos::Board(p), Shape::Board(b)) => b.moves(p).into_iter().map(DMove::Cells).collect(),
+            (DPos::Points(p), Shape::Points(r)) => r.moves(p).into_iter().map(DMove::Points).collect(),
             _ => return Err(self.wrong_shape()),
         })
     }
@@ -619,6 +638,10 @@ impl Game for DescriptorGame {
                 let Shape::Board(b) = &self.shape else { return Err(illegal()) };
                 DPos::Board(b.play(p, *m).ok_or_else(illegal)?)
             }
+            (DPos::Points(p), DMove::Points(m)) => {
+                let Shape::Points(r) = &self.shape else { return Err(illegal()) };
+                DPos::Points(r.play(p, *m).ok_or_else(illegal)?)
+            }
             (DPos::Lights(g, next), DMove::Press { cell, free }) => {
                 let Shape::Grid { moves: GridMove::Toggle { pattern }, .. } = &self.shape else {
                     return Err(illegal());
@@ -661,6 +684,10 @@ impl Game for DescriptorGame {
                 (DPos::Board(p), Shape::Board(b)) => b.move_name(p, *m),
                 _ => return Err(self.wrong_shape()),
             },
+            DMove::Points(m) => match &self.shape {
+                Shape::Points(r) => r.move_name(*m),
+                _ => return Err(self.wrong_shape()),
+            },
         })
     }
 
@@ -690,6 +717,9 @@ impl Game for DescriptorGame {
         }
         if let (DPos::Board(p), Shape::Board(b)) = (pos, &self.shape) {
             return Ok(b.primitive(p)); // misère is in the board's rules
+        }
+        if let (DPos::Points(p), Shape::Points(r)) = (pos, &self.shape) {
+            return Ok(r.primitive(p));
         }
         let v = match pos {
             // Chomp: an empty board means the opponent just ate the poison.
@@ -806,6 +836,7 @@ impl Game for DescriptorGame {
                 Shape::Heaps { split, .. } => *split,
                 Shape::Grid { components, .. } => *components,
                 Shape::Board(b) => b.splits(),
+                Shape::Points(_) => false,
             }
     }
 
