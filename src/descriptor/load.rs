@@ -3,6 +3,7 @@
 //! kind, end and metadata; `DescriptorGame::from_source_within` then builds the game.
 
 use super::board::{self, BoardRules, BoardSpec};
+use super::points::{self, PointsRules, PointsSpec};
 use crate::game::{GameError, GameInfo, GameResult, Kind};
 use crate::script::ScriptHook;
 use crate::solve::sequence::HeapRules;
@@ -84,6 +85,23 @@ pub(super) enum Rules {
         ends: Vec<board::BoardEnd>,
         #[serde(default)]
         cells: Option<String>,
+    },
+    /// Pieces on points joined by lines, placed and moved (`points/`).
+    Points {
+        board: points::BoardSpec,
+        #[serde(default)]
+        marks: Option<String>,
+        moves: (Vec<points::MoveKind>, Vec<points::MoveKind>),
+        #[serde(default)]
+        hand: (u32, u32),
+        #[serde(default)]
+        towards: (points::Towards, points::Towards),
+        #[serde(default)]
+        mill: Option<usize>,
+        #[serde(default)]
+        pass: bool,
+        #[serde(default)]
+        ends: Vec<points::PointsEnd>,
     },
 }
 
@@ -191,6 +209,7 @@ pub(super) enum Shape {
     Heaps { families: Vec<Family>, count: Option<usize>, split: bool },
     Grid { moves: GridMove, symmetry: Symmetry, components: bool, text: GridText },
     Board(Box<BoardRules>),
+    Points(Box<PointsRules>),
 }
 
 // --- The loader ---------------------------------------------------------------------------
@@ -272,6 +291,14 @@ pub(super) fn check(place: &Place, d: Descriptor, dir: Option<&Path>) -> GameRes
             let rules = BoardRules::new(spec, matches!(d.end, End::Misere)).map_err(|e| place.bad_at("rules", e))?;
             let kind = rules.kind();
             (Shape::Board(Box::new(rules)), kind)
+        }
+        Rules::Points { board, marks, moves, hand, towards, mill, pass, ends } => {
+            if !matches!(d.end, End::Normal) {
+                return Err(place.bad_at("end", "a points game ends as its `ends` say".into()));
+            }
+            let spec = PointsSpec { board, marks, moves, hand, towards, mill, pass, ends };
+            let rules = PointsRules::new(spec).map_err(|(field, e)| place.bad_at(field, e))?;
+            (Shape::Points(Box::new(rules)), Kind::Partisan)
         }
     };
     if let Some(k) = d.kind {

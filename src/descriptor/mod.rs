@@ -22,6 +22,7 @@ mod load;
 use board::{BMove, BPos};
 use load::{Checked, Family, GridMove, GridText, Pattern, Place, Shape, Symmetry, parse_octal};
 mod domino_sum;
+mod points;
 mod tiers;
 pub use tiers::{BoardTiers, MAX_TIER_CELLS};
 
@@ -39,6 +40,8 @@ pub enum DPos {
     Lights(Grid, usize),
     /// A board game (`board.rs`): two bitboards.
     Board(BPos),
+    /// A game on points joined by lines (`points/`).
+    Points(points::PPos),
 }
 
 impl Footprint for DPos {
@@ -47,7 +50,7 @@ impl Footprint for DPos {
             // By length, not capacity: a copy (one that crossed threads) is counted the same.
             DPos::Heaps(v) | DPos::Heights(v) => v.len() * 8,
             DPos::Grid(g) | DPos::Lights(g, _) => g.heap_bytes(),
-            DPos::Board(_) => 0,
+            DPos::Board(_) | DPos::Points(_) => 0,
         }
     }
 }
@@ -66,6 +69,8 @@ pub enum DMove {
     Press { cell: usize, free: bool },
     /// A piece or a domino on a board.
     Cells(BMove),
+    /// A move on points joined by lines.
+    Points(points::PMove),
 }
 
 pub struct DescriptorGame {
@@ -169,6 +174,9 @@ impl DescriptorGame {
         if let (None, Shape::Board(b)) = (&game.start, &game.shape) {
             game.start = b.empty_start();
         }
+        if let (None, Shape::Points(r)) = (&game.start, &game.shape) {
+            game.start = Some(r.empty_start());
+        }
         if let Some(s) = &game.start {
             game.parse(s).map_err(|e| place.bad_at("start", format!("the start position: {e}")))?;
         }
@@ -197,7 +205,7 @@ impl DescriptorGame {
                 Dynamic::from_array(v.iter().map(|&n| Dynamic::from_int(n as i64)).collect())
             }
             DPos::Grid(g) | DPos::Lights(g, _) => Dynamic::from(g.clone()),
-            DPos::Board(_) => Dynamic::UNIT,
+            DPos::Board(_) | DPos::Points(_) => Dynamic::UNIT,
         }
     }
 
@@ -423,6 +431,9 @@ impl Game for DescriptorGame {
         if let (DPos::Board(p), Shape::Board(b)) = (pos, &self.shape) {
             return Ok(b.children(p).into_iter().map(DPos::Board).collect());
         }
+        if let (DPos::Points(p), Shape::Points(r)) = (pos, &self.shape) {
+            return Ok(r.children(p).into_iter().map(DPos::Points).collect());
+        }
         let moves = self.moves(pos)?;
         moves.iter().map(|m| self.play(pos, m)).collect()
     }
@@ -461,6 +472,7 @@ impl Game for DescriptorGame {
                 _ => Ok(DPos::Grid(Grid::parse(text).map_err(GameError::BadPosition)?)),
             },
             Shape::Board(b) => Ok(DPos::Board(b.parse(text).map_err(GameError::BadPosition)?)),
+            Shape::Points(r) => Ok(DPos::Points(r.parse(text).map_err(GameError::BadPosition)?)),
         }
     }
 
@@ -479,6 +491,10 @@ impl Game for DescriptorGame {
             }
             DPos::Board(p) => match &self.shape {
                 Shape::Board(b) => b.format(p),
+                _ => return Err(self.wrong_shape()),
+            },
+            DPos::Points(p) => match &self.shape {
+                Shape::Points(r) => r.format(p),
                 _ => return Err(self.wrong_shape()),
             },
         })
@@ -525,6 +541,7 @@ impl Game for DescriptorGame {
                 chase_moves(g, *next, *pattern)
             }
             (DPos::Board(p), Shape::Board(b)) => b.moves(p).into_iter().map(DMove::Cells).collect(),
+            (DPos::Points(p), Shape::Points(r)) => r.moves(p).into_iter().map(DMove::Points).collect(),
             _ => return Err(self.wrong_shape()),
         })
     }
@@ -571,6 +588,10 @@ impl Game for DescriptorGame {
                 let Shape::Board(b) = &self.shape else { return Err(illegal()) };
                 DPos::Board(b.play(p, *m).ok_or_else(illegal)?)
             }
+            (DPos::Points(p), DMove::Points(m)) => {
+                let Shape::Points(r) = &self.shape else { return Err(illegal()) };
+                DPos::Points(r.play(p, *m).ok_or_else(illegal)?)
+            }
             (DPos::Lights(g, next), DMove::Press { cell, free }) => {
                 let Shape::Grid { moves: GridMove::Toggle { pattern }, .. } = &self.shape else {
                     return Err(illegal());
@@ -613,6 +634,10 @@ impl Game for DescriptorGame {
                 (DPos::Board(p), Shape::Board(b)) => b.move_name(p, *m),
                 _ => return Err(self.wrong_shape()),
             },
+            DMove::Points(m) => match &self.shape {
+                Shape::Points(r) => r.move_name(*m),
+                _ => return Err(self.wrong_shape()),
+            },
         })
     }
 
@@ -634,6 +659,9 @@ impl Game for DescriptorGame {
         }
         if let (DPos::Board(p), Shape::Board(b)) = (pos, &self.shape) {
             return Ok(b.primitive(p)); // misère is in the board's rules
+        }
+        if let (DPos::Points(p), Shape::Points(r)) = (pos, &self.shape) {
+            return Ok(r.primitive(p));
         }
         let v = match pos {
             // Chomp: an empty board means the opponent just ate the poison.
@@ -720,6 +748,7 @@ impl View<DPos, DMove> for DescriptorGame {
     fn to_move(&self, pos: &DPos) -> GameResult<Option<usize>> {
         Ok(match (pos, &self.shape) {
             (DPos::Board(p), Shape::Board(b)) => b.to_move(p),
+            (DPos::Points(p), Shape::Points(r)) => Some(r.to_move(p)),
             _ => None,
         })
     }
@@ -734,6 +763,7 @@ impl View<DPos, DMove> for DescriptorGame {
             DPos::Lights(g, _) => Some(g.to_rows('#', '0', "\n")),
             DPos::Grid(g) => Some(g.to_rows('#', '.', "\n")),
             DPos::Board(p) if let Shape::Board(b) = &self.shape => Some(b.show(p)),
+            DPos::Points(p) if let Shape::Points(r) = &self.shape => Some(r.show(p)),
             _ => None,
         })
     }
@@ -859,6 +889,7 @@ impl DescriptorGame {
                 Shape::Heaps { split, .. } => *split,
                 Shape::Grid { components, .. } => *components,
                 Shape::Board(b) => b.splits(),
+                Shape::Points(_) => false,
             }
     }
 }

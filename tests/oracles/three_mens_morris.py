@@ -14,6 +14,8 @@ the greatest of its children; a position from which neither side can force a win
 draw. Every position with at most 3 pieces each (and a consistent turn) is solved.
 
 Usage: three_mens_morris.py [POSITION ...]   e.g. "xoo..x... x"
+       three_mens_morris.py --sample K   every K-th reachable position (in sorted order) as
+                                         JSON lines {"position", "value", "remoteness"}
 Prints `POSITION value remoteness` for each, and the counts of the positions reachable
 from the empty board (x to move) by value."""
 import itertools
@@ -140,6 +142,19 @@ def parse(text):
 
 def main():
     value, rem, kids = solve_all()
+    if sys.argv[1:2] == ["--sample"]:
+        import json
+        every = int(sys.argv[2])
+        root = ("." * 9, "x")
+        seen, todo = {root}, deque([root])
+        while todo:
+            for k in kids[todo.popleft()]:
+                if k not in seen:
+                    seen.add(k)
+                    todo.append(k)
+        for p in sorted(seen)[::every]:
+            print(json.dumps({"position": f"{p[0]} {p[1]}", "value": value[p], "remoteness": rem.get(p)}))
+        return
     for text in sys.argv[1:]:
         p = parse(text)
         print(text, value.get(p, "invalid"), rem.get(p, "-"))

@@ -24,6 +24,7 @@ mod native;
 mod never_abort;
 mod parallel;
 mod play;
+mod points;
 mod quixo;
 mod reference_vectors;
 mod script_engine;

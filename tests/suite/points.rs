@@ -1,0 +1,150 @@
+//! Games on points joined by lines (`rules: Points(...)`, src/descriptor/points/): the shipped
+//! Three Men's Morris, Toads and Frogs, Othello 4×4 and Kaooa against Python solvers written
+//! apart from gamesman (tests/oracles/), and the errors of a broken descriptor.
+
+use crate::common::{descriptor, descriptor_error, known, root, run_in, solve};
+use gamesman::game::{Game, GameExt, Value};
+
+/// `gamesman analyze GAME POSITION --no-db --json`: value, remoteness, positions by value.
+fn analyze(game: &str, pos: &str) -> serde_json::Value {
+    let path = format!("games/{game}.ron");
+    let (code, out, err) = run_in(&["analyze", &path, pos, "--no-db", "--json"], "");
+    assert_eq!(code, 0, "{game}: {err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+/// `(value, remoteness, positions, [win, lose, tie, draw])` of an analysis.
+fn summary(r: &serde_json::Value) -> (String, Option<u64>, u64, [u64; 4]) {
+    let by = &r["by_value"];
+    let n = |k: &str| by[k].as_u64().unwrap_or(0);
+    (
+        r["value"].as_str().unwrap_or("").to_string(),
+        r["remoteness"].as_u64(),
+        r["positions"].as_u64().unwrap_or(0),
+        [n("win"), n("lose"), n("tie"), n("draw")],
+    )
+}
+
+/// Every position of a sample the oracle solved: its value and remoteness here.
+fn agrees_with_sample(game: &str, data: &str) {
+    let g = descriptor(game);
+    let text = std::fs::read_to_string(root().join("tests/data").join(data)).unwrap();
+    let sample = known(&text);
+    assert!(sample.len() > 100, "{data}");
+    let mut wrong = Vec::new();
+    for k in &sample {
+        let r = solve(&g, &k.position, true);
+        if (r.value, r.remoteness) != (k.value, k.remoteness) {
+            wrong.push(format!(
+                "{}: {:?} {:?}, oracle {:?} {:?}",
+                k.position, r.value, r.remoteness, k.value, k.remoteness
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{game}:\n{}", wrong.join("\n"));
+}
+
+/// Three Men's Morris (tests/oracles/three_mens_morris.py, retrograde analysis): from the
+/// empty board a win in 9 for x; 5,390 positions reachable, 2,997 wins, 1,185 losses, 1,208
+/// draws; and every 50th reachable position's value and remoteness.
+#[test]
+fn three_mens_morris_agrees_with_its_oracle() {
+    let r = analyze("three-mens-morris", "......... x");
+    assert_eq!(summary(&r), ("win".into(), Some(9), 5_390, [2_997, 1_185, 0, 1_208]), "{r}");
+    agrees_with_sample("three-mens-morris", "points_three_mens_morris.jsonl");
+}
+
+/// Toads and Frogs (tests/oracles/toads_and_frogs.py, a memoised search): TTT..FFF is a win
+/// in 15 for the toads, 48 positions, 24 wins and 24 losses, and the same for the frogs to
+/// move (the mirror image); T.F..... a win in 3; .....TF. a loss in 2, as by hand: the toad's
+/// only move is the jump (......FT), the frog steps left and the toad on the last point is
+/// stuck.
+#[test]
+fn toads_and_frogs_agrees_with_its_oracle() {
+    let r = analyze("toads-and-frogs", "TTT..FFF T");
+    assert_eq!(summary(&r), ("win".into(), Some(15), 48, [24, 24, 0, 0]), "{r}");
+    let g = descriptor("toads-and-frogs");
+    for (pos, value, rem) in
+        [("TTT..FFF F", Value::Win, 15), ("T.F..... T", Value::Win, 3), (".....TF. T", Value::Lose, 2)]
+    {
+        let r = solve(&g, pos, true);
+        assert_eq!((r.value, r.remoteness), (value, Some(rem)), "{pos}");
+    }
+    let p = g.parse("TF.T.F.. T").unwrap();
+    let moves: Vec<String> = g.moves(&p).unwrap().iter().map(|m| g.move_name(&p, m).unwrap()).collect();
+    // The toad on 3 steps to 4; the one on 0 jumps the frog to 2; nothing moves left.
+    assert_eq!(moves, ["3-4", "0-2"]);
+}
+
+/// Othello 4×4 (tests/oracles/othello.py): a loss in 12 for Black, the first player (the
+/// published result: the second player wins); 62,789 positions reachable, 30,156 wins,
+/// 27,624 losses and 5,009 ties for the player to move.
+#[test]
+fn othello_4x4_agrees_with_its_oracle() {
+    let r = analyze("othello-4x4", "..../.ox./.xo./.... x");
+    assert_eq!(summary(&r), ("lose".into(), Some(12), 62_789, [30_156, 27_624, 5_009, 0]), "{r}");
+}
+
+/// Kaooa as GamesmanOne plays it (tests/oracles/kaooa.py, its rules transcribed from
+/// GamesmanOne's kaooa.c): the start is a draw; 21,696 positions reachable, 2,195 wins, 1,420
+/// losses and 18,081 draws; and every 200th reachable position's value and remoteness.
+#[test]
+fn kaooa_agrees_with_its_oracle() {
+    let r = analyze("kaooa", ".......... C 6 1");
+    assert_eq!(summary(&r), ("draw".into(), None, 21_696, [2_195, 1_420, 0, 18_081]), "{r}");
+    agrees_with_sample("kaooa", "points_kaooa.jsonl");
+    // A capture by hand: the vulture on 0 jumps the crow on 5 to 6 and the crow is gone.
+    let g = descriptor("kaooa");
+    let p = g.parse("V....C.... V 5 0").unwrap();
+    let names: Vec<String> = g.moves(&p).unwrap().iter().map(|m| g.move_name(&p, m).unwrap()).collect();
+    assert_eq!(names, ["0-9", "0-6"]);
+    let after = g.play(&p, &g.parse_move(&p, "0-6").unwrap()).unwrap();
+    assert_eq!(g.format(&after).unwrap(), "......V... C 5 0");
+}
+
+/// A descriptor around `rules`, as a file named t.ron.
+fn points_error(rules: &str) -> String {
+    descriptor_error("t.ron", &format!("(\n    name: \"t\",\n    rules: Points(\n{rules}\n    ),\n)"))
+}
+
+#[test]
+fn errors_name_the_file_line_and_column() {
+    for (rules, needle) in [
+        (
+            "        board: Lines(points: 4, lines: [[0, 1, 2], [2, 3, 4]]),\n        moves: ([Step], [Step]),",
+            "t.ron:4:9: line 1 ([2, 3, 4]) goes through point 4, but the board's points are 0 to 3",
+        ),
+        (
+            "        board: Morris(3),\n        moves: ([Step], [Step]),\n        hand: (5, 5),",
+            "t.ron:6:9: 5 and 5 pieces in hand cannot all be placed on a board of 9 points",
+        ),
+        ("        board: Morris(5),\n        moves: ([Step], [Step]),", "t.ron:4:9: there is no Morris(5) board"),
+        (
+            "        board: Hexagon(3),\n        moves: ([Step], [Step]),",
+            "t.ron:4:16: Unexpected variant named `Hexagon`",
+        ),
+        (
+            "        board: Row(4),\n        moves: ([Step], [Step]),\n        ends: [Line(5)],",
+            "t.ron:6:9: Line(5): the board's longest line has 4 points",
+        ),
+        (
+            "        board: Star,\n        moves: ([Step], [Step]),\n        towards: (Right, Left),",
+            "needs a board of rows",
+        ),
+    ] {
+        let e = points_error(rules);
+        assert!(e.contains(needle), "{rules}\n{e}");
+    }
+    // Positions that do not fit: a clear error each, never a panic.
+    let g = descriptor("kaooa");
+    for (text, needle) in [
+        ("C.... C 6 1", "the board has 10 points"),
+        (".......... X 6 1", "the side to move is C or V"),
+        (".......... C", "write the pieces in hand"),
+        ("CCCC...... C 5 1", "more than its 6 pieces"),
+        (".......... C six 1", "not a number"),
+    ] {
+        let e = g.parse(text).unwrap_err().to_string();
+        assert!(e.contains(needle), "{text:?}: {e}");
+    }
+}
