@@ -8,10 +8,7 @@
 //! and the last at bit t − 1. Different partitions have different keys, and every key is a
 //! sorted multiset of heaps: no symmetry is left to fold. Up to 128 tokens fit.
 
-use super::DPos;
 use super::load::Family;
-use crate::game::Value;
-use crate::game::packed::PackedPlay;
 
 /// A partition as (size, count) pairs, largest size first: at most 15 sizes for 128 tokens
 /// (1 + 2 + … + 16 is more), and room for the sizes a move adds.
@@ -115,9 +112,9 @@ impl HeapKeys {
     }
 }
 
-impl PackedPlay<DPos> for HeapKeys {
-    fn pack(&self, pos: &DPos) -> Option<u128> {
-        let DPos::Heaps(h) = pos else { return None };
+impl HeapKeys {
+    /// The key of heaps `h`; `None` when they do not hold the start's total.
+    pub(super) fn pack(&self, h: &[u64]) -> Option<u128> {
         let mut sizes: Vec<u64> = h.iter().copied().filter(|&n| n > 0).collect();
         if sizes.iter().sum::<u64>() != u64::from(self.total) {
             return None;
@@ -128,21 +125,18 @@ impl PackedPlay<DPos> for HeapKeys {
     }
 
     /// The heaps smallest first, as the game's own `canonical` writes them.
-    fn unpack(&self, key: u128) -> DPos {
+    pub(super) fn unpack(&self, key: u128) -> Vec<u64> {
         let mut parts: Parts = [(0, 0); 20];
         let n = Self::decode(key, &mut parts);
         let mut h = Vec::new();
         for &(size, count) in parts[..n].iter().rev() {
             h.extend(std::iter::repeat_n(u64::from(size), count as usize));
         }
-        DPos::Heaps(h)
+        h
     }
 
-    fn canonical(&self, key: u128) -> u128 {
-        key
-    }
-
-    fn children(&self, key: u128, out: &mut Vec<u128>) {
+    /// The keys one move from `key`, pushed on `out`.
+    pub(super) fn children(&self, key: u128, out: &mut Vec<u128>) {
         let mut parts: Parts = [(0, 0); 20];
         let n = Self::decode(key, &mut parts);
         let parts = &parts[..n];
@@ -166,10 +160,5 @@ impl PackedPlay<DPos> for HeapKeys {
                 }
             }
         }
-    }
-
-    /// No heap position ends but by having no move (the game's `stalemate`).
-    fn primitive(&self, _key: u128) -> Option<Value> {
-        None
     }
 }

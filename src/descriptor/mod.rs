@@ -884,7 +884,7 @@ impl Game for DescriptorGame {
             if self.primitive_hook.is_some() {
                 return None;
             }
-            return heap_keys::HeapKeys::new(families, h).map(|k| Box::new(k) as _);
+            return heap_keys::HeapKeys::new(families, h).map(|k| Box::new(HeapPlay(k)) as _);
         }
         let (DPos::Board(p), Shape::Board(b)) = (root, &self.shape) else { return None };
         if self.primitive_hook.is_some() || b.kind == Kind::Puzzle {
@@ -932,6 +932,30 @@ impl Game for DescriptorGame {
             (DPos::Board(p), Shape::Board(b)) => DPos::Board(b.canonical(p)),
             _ => pos.clone(),
         })
+    }
+}
+
+/// Heaps that split and merge as keys (`heap_keys.rs`) over descriptor positions.
+struct HeapPlay(heap_keys::HeapKeys);
+
+impl crate::game::packed::PackedPlay<DPos> for HeapPlay {
+    fn pack(&self, pos: &DPos) -> Option<u128> {
+        let DPos::Heaps(h) = pos else { return None };
+        self.0.pack(h)
+    }
+    /// The heaps smallest first, as the game's own `canonical` writes them.
+    fn unpack(&self, key: u128) -> DPos {
+        DPos::Heaps(self.0.unpack(key))
+    }
+    fn canonical(&self, key: u128) -> u128 {
+        key
+    }
+    fn children(&self, key: u128, out: &mut Vec<u128>) {
+        self.0.children(key, out)
+    }
+    /// No heap position ends but by having no move (the game's `stalemate`).
+    fn primitive(&self, _key: u128) -> Option<Value> {
+        None
     }
 }
 
