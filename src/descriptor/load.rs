@@ -118,6 +118,10 @@ pub(super) enum HeapMove {
     TakeEqual,
     /// Split one heap into two unequal non-empty heaps, taking nothing (Grundy's game).
     Split,
+    /// Split one heap into two or more equal heaps, taking nothing (Fair Shares).
+    SplitEqual,
+    /// Merge two heaps of different sizes into one (Varied Pairs).
+    MergeUnequal,
 }
 
 #[derive(Debug, Deserialize, Clone, Copy)]
@@ -203,6 +207,16 @@ pub(super) enum Family {
     Octal(HeapRules),
     TakeEqual,
     Split,
+    SplitEqual,
+    MergeUnequal,
+}
+
+impl Family {
+    /// Whether every move of this family keeps the number of tokens (it only splits or
+    /// merges heaps), so that the positions below a start are partitions of its total.
+    pub(super) fn keeps_tokens(&self) -> bool {
+        matches!(self, Family::Split | Family::SplitEqual | Family::MergeUnequal)
+    }
 }
 
 pub(super) enum Shape {
@@ -357,6 +371,8 @@ fn heap_shape(place: &Place, moves: Vec<HeapMove>, heaps: Option<usize>) -> Game
             HeapMove::TakeAny => Family::TakeAny,
             HeapMove::TakeEqual => Family::TakeEqual,
             HeapMove::Split => Family::Split,
+            HeapMove::SplitEqual => Family::SplitEqual,
+            HeapMove::MergeUnequal => Family::MergeUnequal,
             HeapMove::Subtract(mut set) => {
                 if set.is_empty() || set.contains(&0) {
                     return Err(place
@@ -384,18 +400,24 @@ fn heap_shape(place: &Place, moves: Vec<HeapMove>, heaps: Option<usize>) -> Game
     if heaps == Some(0) {
         return Err(place.bad_at("rules", "`heaps: Some(0)` leaves nothing to play with".into()));
     }
-    if heaps.is_some() && families.iter().any(|f| matches!(f, Family::Split)) {
-        return Err(place.bad_at(
-            "rules",
-            "Split makes two heaps of one, so the number of heaps changes: `heaps` does not apply".into(),
-        ));
+    for (family, name, does) in [
+        (Family::Split, "Split", "makes two heaps of one"),
+        (Family::SplitEqual, "SplitEqual", "makes several heaps of one"),
+        (Family::MergeUnequal, "MergeUnequal", "makes one heap of two"),
+    ] {
+        if heaps.is_some() && families.iter().any(|f| std::mem::discriminant(f) == std::mem::discriminant(&family)) {
+            return Err(
+                place.bad_at("rules", format!("{name} {does}, so the number of heaps changes: `heaps` does not apply"))
+            );
+        }
     }
     let equal = families.iter().any(|f| matches!(f, Family::TakeEqual));
     if equal && heaps == Some(1) {
         return Err(place.bad_at("rules", "TakeEqual takes from two heaps, but `heaps` is 1".into()));
     }
+    let merge = families.iter().any(|f| matches!(f, Family::MergeUnequal));
     // Heaps are independent games unless a move touches two of them.
-    Ok((Shape::Heaps { families, count: heaps, split: !equal }, Kind::Impartial))
+    Ok((Shape::Heaps { families, count: heaps, split: !equal && !merge }, Kind::Impartial))
 }
 
 /// The rules of a grid game: its move, symmetry, components and text, checked together.

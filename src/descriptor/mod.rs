@@ -22,6 +22,7 @@ mod load;
 use board::{BMove, BPos};
 use load::{Checked, Family, GridMove, GridText, Pattern, Place, Shape, Symmetry, parse_octal};
 mod domino_sum;
+mod heap_keys;
 mod points;
 mod tiers;
 pub use tiers::{BoardTiers, MAX_TIER_CELLS};
@@ -61,6 +62,8 @@ pub enum DMove {
     Heap { index: usize, take: u64, into: Vec<u64> },
     /// Take `take` from heaps `a` and `b`.
     Equal { a: usize, b: usize, take: u64 },
+    /// Merge heaps `a` and `b` into one.
+    Merge { a: usize, b: usize },
     /// Chomp: the square at column `col`, row `row` (from the bottom).
     Bite { col: usize, row: u64 },
     /// Remove the run of cells from (r0, c0) to (r1, c1).
@@ -220,6 +223,9 @@ impl DescriptorGame {
                     Family::Octal(r) => octal_takes(r, n).saturating_mul(if r.splits() { n / 2 + 2 } else { 2 }),
                     Family::TakeEqual => n.saturating_mul(h.len() as u64),
                     Family::Split => n / 2,
+                    // The heaps made, over all the splits: about n.
+                    Family::SplitEqual => n,
+                    Family::MergeUnequal => h.len() as u64,
                 });
             }
         }
@@ -267,7 +273,23 @@ impl DescriptorGame {
                             into: vec![a, n - a],
                         }));
                     }
-                    Family::TakeEqual => {}
+                    Family::SplitEqual => {
+                        out.extend((1..=n / 2).filter(|y| n % y == 0).map(|y| DMove::Heap {
+                            index: i,
+                            take: 0,
+                            into: vec![y; (n / y) as usize],
+                        }));
+                    }
+                    Family::TakeEqual | Family::MergeUnequal => {}
+                }
+            }
+        }
+        if families.iter().any(|f| matches!(f, Family::MergeUnequal)) {
+            for a in 0..h.len() {
+                for b in a + 1..h.len() {
+                    if h[a] != h[b] && h[a] > 0 && h[b] > 0 {
+                        out.push(DMove::Merge { a, b });
+                    }
                 }
             }
         }
@@ -330,7 +352,7 @@ fn heap_rules(families: &[Family]) -> Option<HeapRules> {
             Family::Subtract(set) => HeapRules::subtract(set),
             Family::TakeAny => HeapRules::take_any(),
             Family::Split => HeapRules::split_unequal(),
-            Family::TakeEqual => return None,
+            Family::TakeEqual | Family::SplitEqual | Family::MergeUnequal => return None,
         };
         rules = Some(match rules {
             Some(x) => x.union(&r),
@@ -556,7 +578,7 @@ impl Game for DescriptorGame {
                 }
                 let mut out = h.clone();
                 let Shape::Heaps { families, .. } = &self.shape else { return Err(illegal()) };
-                if families.iter().any(|f| matches!(f, Family::Octal(_) | Family::Split)) {
+                if families.iter().any(|f| matches!(f, Family::Octal(_) | Family::Split | Family::SplitEqual)) {
                     // Take-and-break (Kayles): the row is taken out and what is left of it
                     // (none, one or two rows) goes at the end, as kayles.rhai does.
                     out.remove(*index);
@@ -565,6 +587,17 @@ impl Game for DescriptorGame {
                     // Taking from a heap (Nim): heaps keep their places, an emptied one as 0.
                     out[*index] = into.first().copied().unwrap_or(0);
                 }
+                DPos::Heaps(out)
+            }
+            (DPos::Heaps(h), DMove::Merge { a, b }) => {
+                let (x, y) = match (h.get(*a), h.get(*b)) {
+                    (Some(&x), Some(&y)) if a != b && x != y => (x, y),
+                    _ => return Err(illegal()),
+                };
+                // The two heaps are taken out and their sum goes at the end.
+                let mut out: Vec<u64> =
+                    h.iter().enumerate().filter(|&(i, _)| i != *a && i != *b).map(|(_, &n)| n).collect();
+                out.push(x + y);
                 DPos::Heaps(out)
             }
             (DPos::Heaps(h), DMove::Equal { a, b, take }) => {
@@ -613,6 +646,10 @@ impl Game for DescriptorGame {
             DMove::Heap { index, take: 0, into } if into.len() == 2 => {
                 format!("heap {index}: split {}+{}", into[0], into[1])
             }
+            DMove::Heap { index, take: 0, into } if into.len() > 2 => {
+                format!("heap {index}: split {}x{}", into.len(), into[0])
+            }
+            DMove::Merge { a, b } => format!("heaps {a} and {b}: merge"),
             DMove::Heap { index, take, .. } => format!("heap {index}: take {take}"),
             DMove::Equal { a, b, take } => format!("heaps {a} and {b}: take {take}"),
             DMove::Bite { col, row } => format!("{col}:{row}"),
@@ -793,6 +830,13 @@ impl Hints<DPos> for DescriptorGame {
                 // Split alone keeps the tokens: below a heap of n are the partitions of n
                 // (none below a heap of 1 or 2, which cannot be split).
                 let only_split = families.iter().all(|f| matches!(f, Family::Split));
+                if !only_split && families.iter().all(Family::keeps_tokens) {
+                    // Splits and merges keep the tokens: the positions are the partitions
+                    // of the total.
+                    let total = h.iter().map(|&n| n as f64).sum::<f64>();
+                    let moves = families.len() as f64 * (total + h.len() as f64 * h.len() as f64);
+                    return Some(partitions(total) * moves.max(1.0));
+                }
                 let below = |n: f64| {
                     if only_split {
                         if n < 3.0 { 1.0 } else { partitions(n) }
@@ -914,9 +958,19 @@ impl Keys<DPos> for DescriptorGame {
             _ => None,
         }
     }
-    /// A board of pieces placed or dropped, or of dominoes with no other end, as keys for the
+
+    /// Heaps that split and merge, a board of pieces placed or dropped, or of dominoes with
+    /// no other end, as keys for the
     /// full search (`board.rs`, `domino_sum.rs`); `None` for the rest, or with a script hook.
     fn packed_play(&self, root: &DPos) -> Option<Box<dyn crate::game::packed::PackedPlay<DPos>>> {
+        // Heaps that merge (the game does not split into one game a heap) and only split or
+        // merge: partitions of the total as keys (`heap_keys.rs`).
+        if let (DPos::Heaps(h), Shape::Heaps { families, count: None, split: false }) = (root, &self.shape) {
+            if self.primitive_hook.is_some() {
+                return None;
+            }
+            return heap_keys::HeapKeys::new(families, h).map(|k| Box::new(HeapPlay(k)) as _);
+        }
         let (DPos::Board(p), Shape::Board(b)) = (root, &self.shape) else { return None };
         if self.primitive_hook.is_some() || b.kind == Kind::Puzzle {
             return None;
@@ -933,6 +987,30 @@ impl Keys<DPos> for DescriptorGame {
         let keys = b.piece_keys(p)?;
         keys.pack(p)?;
         Some(Box::new(PlayKeys::Pieces(keys)))
+    }
+}
+
+/// Heaps that split and merge as keys (`heap_keys.rs`) over descriptor positions.
+struct HeapPlay(heap_keys::HeapKeys);
+
+impl crate::game::packed::PackedPlay<DPos> for HeapPlay {
+    fn pack(&self, pos: &DPos) -> Option<u128> {
+        let DPos::Heaps(h) = pos else { return None };
+        self.0.pack(h)
+    }
+    /// The heaps smallest first, as the game's own `canonical` writes them.
+    fn unpack(&self, key: u128) -> DPos {
+        DPos::Heaps(self.0.unpack(key))
+    }
+    fn canonical(&self, key: u128) -> u128 {
+        key
+    }
+    fn children(&self, key: u128, out: &mut Vec<u128>) {
+        self.0.children(key, out)
+    }
+    /// No heap position ends but by having no move (the game's `stalemate`).
+    fn primitive(&self, _key: u128) -> Option<Value> {
+        None
     }
 }
 

@@ -469,3 +469,55 @@ fn grundys_game_agrees_with_its_script() {
     assert_eq!(code, 0, "misère: {out}{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Fair Shares and Varied Pairs (`games/fsvp.ron`: `SplitEqual` and `MergeUnequal`), loopy:
+/// every position for N = 4..12 and 20, as GamesmanOne solved them and as the retrograde
+/// oracle `tests/oracles/fsvp.py` agrees (tests/data/README.md), value and remoteness.
+#[test]
+fn fsvp_agrees_with_gamesmanone_on_every_position_to_20() {
+    let text = std::fs::read_to_string(root().join("tests/data/fsvp.jsonl")).unwrap();
+    let game = descriptor("fsvp");
+    let mut seen = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        let n = row["n"].as_u64().unwrap();
+        if n > 20 {
+            continue;
+        }
+        let heaps: Vec<String> = row["heaps"].as_array().unwrap().iter().map(|h| h.to_string()).collect();
+        let position = heaps.join(",");
+        let r = solve(&game, &position, true);
+        let want = match row["value"].as_str().unwrap() {
+            "win" => Value::Win,
+            "lose" => Value::Lose,
+            "draw" => Value::Draw,
+            v => panic!("{v}"),
+        };
+        assert_eq!(r.value, want, "N = {n}: {position}");
+        assert_eq!(r.remoteness.map(u64::from), row["remoteness"].as_u64(), "N = {n}: {position}");
+        *seen.entry(n).or_insert(0) += 1;
+    }
+    // Every partition of each N (p(N), OEIS A000041).
+    let p = [(4, 5), (5, 7), (6, 11), (7, 15), (8, 22), (9, 30), (10, 42), (11, 56), (12, 77), (20, 627)];
+    assert_eq!(seen, p.into_iter().collect());
+}
+
+#[test]
+fn fsvp_moves_and_their_errors() {
+    let game = descriptor("fsvp");
+    let pos = game.parse("6,3,1").unwrap();
+    let mut kids: Vec<String> =
+        game.children(&pos).unwrap().iter().map(|c| game.format(&game.canonical(c).unwrap()).unwrap()).collect();
+    kids.sort();
+    kids.dedup();
+    // 6 into 3+3, 2+2+2 or six 1s; 3 into three 1s; merges 6+3, 6+1, 3+1.
+    let mut want = vec!["1,3,3,3", "1,2,2,2,3", "1,1,1,1,1,1,1,3", "1,1,1,1,6", "1,9", "3,7", "4,6"];
+    want.sort();
+    assert_eq!(kids, want);
+    // Two equal heaps cannot merge, and 1s cannot split: the end.
+    assert!(game.children(&game.parse("1,1,1").unwrap()).unwrap().is_empty());
+    let e = descriptor_error("m.ron", "(name: \"m\", rules: Heaps(moves: [MergeUnequal], heaps: Some(3)))");
+    assert!(e.contains("MergeUnequal makes one heap of two"), "{e}");
+    let e = descriptor_error("s.ron", "(name: \"s\", rules: Heaps(moves: [SplitEqual], heaps: Some(2)))");
+    assert!(e.contains("SplitEqual makes several heaps of one"), "{e}");
+}
