@@ -5,7 +5,7 @@
 //! and column), then checked as a whole (impossible combinations are errors too), and becomes
 //! a [`DescriptorGame`], which implements [`Game`] like a script does.
 
-use crate::game::{Footprint, Game, GameError, GameInfo, GameResult, Kind, MAX_MOVES, Shortcut, Value};
+use crate::game::{Game, GameError, GameInfo, GameResult, Kind, MAX_MOVES, Shortcut, Value};
 use crate::grid::Grid;
 use crate::script::ScriptHook;
 use crate::script::helpers::parse_heaps;
@@ -16,38 +16,15 @@ use std::path::Path;
 mod board;
 pub use board::MoveSym;
 mod load;
-use board::{BMove, BPos};
+use board::BMove;
 use load::{Checked, Family, GridMove, GridText, Pattern, Place, Shape, Symmetry, parse_octal};
 mod domino_sum;
+mod pos;
+pub use pos::DPos;
 mod tiers;
 pub use tiers::{BoardTiers, MAX_TIER_CELLS};
 
 // --- The game ----------------------------------------------------------------------------
-
-/// A position of a descriptor game.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum DPos {
-    Heaps(Vec<u64>),
-    /// Chomp: column heights.
-    Heights(Vec<u64>),
-    Grid(Grid),
-    /// A toggle puzzle: the board, and the first cell that may still be pressed (presses
-    /// commute and two cancel, so a solution presses cells in order, each at most once).
-    Lights(Grid, usize),
-    /// A board game (`board.rs`): two bitboards.
-    Board(BPos),
-}
-
-impl Footprint for DPos {
-    fn heap_bytes(&self) -> usize {
-        match self {
-            // By length, not capacity: a copy (one that crossed threads) is counted the same.
-            DPos::Heaps(v) | DPos::Heights(v) => v.len() * 8,
-            DPos::Grid(g) | DPos::Lights(g, _) => g.heap_bytes(),
-            DPos::Board(_) => 0,
-        }
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DMove {
