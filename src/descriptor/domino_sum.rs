@@ -824,19 +824,32 @@ mod tests {
 /// The endgame database of parts (`crate::solve::part_db`) on Cram's keys.
 #[cfg(test)]
 mod part_db_tests {
-    use crate::descriptor::DescriptorGame;
+    use super::super::board::BoardRules;
+    use super::super::load::{self, Place, Shape};
+    use super::DominoSum;
     use crate::game::packed::PartBox;
-    use crate::game::{Game, GameExt};
     use crate::progress::Progress;
     use crate::solve::part_db::*;
-    use std::path::Path;
+
+    /// Cram's rules, read and checked from the shipped `games/cram.ron`.
+    fn cram_rules() -> BoardRules {
+        let text = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/games/cram.ron"));
+        let place = Place { file: "cram.ron", text, budget: crate::solve::DEFAULT_MAX_MEMORY };
+        match load::check(&place, load::parse(&place).unwrap(), None).unwrap().shape {
+            Shape::Board(rules) => *rules,
+            _ => panic!("cram.ron is not a board"),
+        }
+    }
+
+    /// Cram's keys of the position `board` (the game's `packed_sum`).
+    fn cram_keys(board: &str) -> DominoSum {
+        DominoSum::new(&cram_rules().parse(board).unwrap()).unwrap()
+    }
 
     /// Cram's space of keys on an `rows`×`cols` board (the key is `cols` wide when that is the
     /// shorter side, as here), and its parts within `bound`.
     fn cram(board: &str, bound: &str) -> Box<dyn PartBox> {
-        let game = DescriptorGame::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/games/cram.ron"))).unwrap();
-        let root = game.parse(board).unwrap();
-        game.packed_sum(&root).unwrap().parts_within(bound).unwrap().unwrap()
+        Box::new(cram_keys(board).parts_within(bound).unwrap())
     }
 
     /// The Grundy value of every set of empty cells of a `w`-wide, `h`-high grid (bit
@@ -989,16 +1002,15 @@ mod part_db_tests {
 
     #[test]
     fn bounds_the_board_cannot_hold_are_refused() {
-        let game = DescriptorGame::load(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/games/cram.ron"))).unwrap();
-        let space = game.packed_sum(&game.parse("4x9").unwrap()).unwrap();
+        let space = cram_keys("4x9");
         for (bound, why) in
             [("3x8", "shorter side"), ("4x10", "shorter side"), ("4", "not a box"), ("8x5x", "not a box")]
         {
-            let e = space.parts_within(bound).unwrap().err().unwrap();
+            let e = space.parts_within(bound).err().unwrap();
             assert!(e.contains(why), "{bound}: {e}");
         }
-        let space = game.packed_sum(&game.parse("6x7").unwrap()).unwrap();
-        assert!(space.parts_within("6x6").unwrap().err().unwrap().contains("at most 32 cells"));
-        assert_eq!(space.parts_within("5x6").unwrap().unwrap().name(), "6x5");
+        let space = cram_keys("6x7");
+        assert!(space.parts_within("6x6").err().unwrap().contains("at most 32 cells"));
+        assert_eq!(space.parts_within("5x6").unwrap().name(), "6x5");
     }
 }

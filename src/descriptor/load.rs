@@ -72,7 +72,7 @@ pub(super) enum Rules {
         #[serde(default)]
         text: GridText,
     },
-    /// Pieces or dominoes placed on a board, or pieces that move (`board.rs`).
+    /// Pieces or dominoes placed on a board, or pieces that move (`board/`).
     Board {
         #[serde(default)]
         size: Option<String>,

@@ -6,8 +6,8 @@
 //! a [`DescriptorGame`], which implements [`Game`] like a script does.
 
 use crate::game::{
-    Capabilities, ClosedForm, Footprint, Game, GameError, GameExt, GameInfo, GameResult, Hints, Keys, Kind, MAX_MOVES,
-    Parallel, Replica, Shortcut, Split, Value, View,
+    Capabilities, ClosedForm, Game, GameError, GameExt, GameInfo, GameResult, Hints, Keys, Kind, MAX_MOVES, Parallel,
+    Replica, Shortcut, Split, Value, View,
 };
 use crate::grid::Grid;
 use crate::script::ScriptHook;
@@ -19,42 +19,17 @@ use std::path::Path;
 mod board;
 pub use board::MoveSym;
 mod load;
-use board::{BMove, BPos};
+use board::BMove;
 use load::{Checked, Family, GridMove, GridText, Pattern, Place, Shape, Symmetry, parse_octal};
 mod domino_sum;
 mod heap_keys;
 mod points;
+mod pos;
+pub use pos::DPos;
 mod tiers;
 pub use tiers::{BoardTiers, MAX_TIER_CELLS};
 
 // --- The game ----------------------------------------------------------------------------
-
-/// A position of a descriptor game.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum DPos {
-    Heaps(Vec<u64>),
-    /// Chomp: column heights.
-    Heights(Vec<u64>),
-    Grid(Grid),
-    /// A toggle puzzle: the board, and the first cell that may still be pressed (presses
-    /// commute and two cancel, so a solution presses cells in order, each at most once).
-    Lights(Grid, usize),
-    /// A board game (`board.rs`): two bitboards.
-    Board(BPos),
-    /// A game on points joined by lines (`points/`).
-    Points(points::PPos),
-}
-
-impl Footprint for DPos {
-    fn heap_bytes(&self) -> usize {
-        match self {
-            // By length, not capacity: a copy (one that crossed threads) is counted the same.
-            DPos::Heaps(v) | DPos::Heights(v) => v.len() * 8,
-            DPos::Grid(g) | DPos::Lights(g, _) => g.heap_bytes(),
-            DPos::Board(_) | DPos::Points(_) => 0,
-        }
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DMove {
@@ -97,7 +72,7 @@ pub struct DescriptorGame {
 impl DescriptorGame {
     /// A board whose pieces move (`Step`, `Jump`, `Slide`, `Hanoi`): the symmetries its rules
     /// keep on `pos`'s board, derived from the board and the rules (the identity first; see
-    /// `board.rs`, `BoardRules::moving_symmetries`); empty for every other game.
+    /// `board/`, `BoardRules::moving_symmetries`); empty for every other game.
     pub fn moving_symmetries(&self, pos: &DPos) -> Vec<MoveSym> {
         match (pos, &self.shape) {
             (DPos::Board(p), Shape::Board(b)) => b.moving_symmetries(p.rows, p.cols).into_owned(),
@@ -939,7 +914,7 @@ impl DescriptorGame {
 }
 
 impl Keys<DPos> for DescriptorGame {
-    /// A board puzzle's positions as keys (`board.rs`), unless a script hook decides the ends.
+    /// A board puzzle's positions as keys (`board/`), unless a script hook decides the ends.
     fn packed(&self, root: &DPos) -> Option<Box<dyn crate::game::packed::Packed<DPos> + '_>> {
         match (root, &self.shape) {
             (DPos::Board(p), Shape::Board(b)) if self.primitive_hook.is_none() => {
@@ -961,7 +936,7 @@ impl Keys<DPos> for DescriptorGame {
 
     /// Heaps that split and merge, a board of pieces placed or dropped, or of dominoes with
     /// no other end, as keys for the
-    /// full search (`board.rs`, `domino_sum.rs`); `None` for the rest, or with a script hook.
+    /// full search (`board/`, `domino_sum.rs`); `None` for the rest, or with a script hook.
     fn packed_play(&self, root: &DPos) -> Option<Box<dyn crate::game::packed::PackedPlay<DPos>>> {
         // Heaps that merge (the game does not split into one game a heap) and only split or
         // merge: partitions of the total as keys (`heap_keys.rs`).
@@ -1041,7 +1016,7 @@ impl crate::game::packed::PackedSum<DPos> for DominoKeys {
     }
 }
 
-/// A two-player board's keys over descriptor positions: pieces (`board.rs`) or dominoes
+/// A two-player board's keys over descriptor positions: pieces (`board/`) or dominoes
 /// (`domino_sum.rs`).
 enum PlayKeys {
     Pieces(board::PieceKeys),
@@ -1088,7 +1063,7 @@ impl crate::game::packed::PackedPlay<DPos> for PlayKeys {
     }
 }
 
-/// A board puzzle's packing (`board.rs`) over descriptor positions.
+/// A board puzzle's packing (`board/`) over descriptor positions.
 struct PackedBoard<'a>(board::BoardPacking<'a>);
 
 impl crate::game::packed::Packed<DPos> for PackedBoard<'_> {

@@ -26,8 +26,8 @@
 //! - **Sizes**: a board of more than 64 cells has no index; its position falls in a tier
 //!   that says so and whose size (2^64 − 1) every save refuses with one line.
 
-use super::DPos;
 use super::board::{BPos, BoardMove, BoardRules, BoardShape, Orientation, Pieces};
+use super::pos::DPos;
 use crate::game::tier::{Ranker, Tier, TierSpace, Tiers};
 use crate::game::{Kind, Value};
 use std::sync::OnceLock;

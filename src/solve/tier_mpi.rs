@@ -409,28 +409,9 @@ fn schedule(
     progress: &Progress,
 ) -> GameResult<TierStats> {
     let n = order.len();
-    let at: HashMap<Tier, usize> = order.iter().enumerate().map(|(i, &t)| (t, i)).collect();
-    let mut kids: Vec<Vec<usize>> = Vec::with_capacity(n);
-    for &t in order {
-        let mut k: Vec<usize> = space.child_tiers(t).iter().filter_map(|c| at.get(c).copied()).collect();
-        k.sort_unstable();
-        k.dedup();
-        kids.push(k);
-    }
-    let mut parents: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, k) in kids.iter().enumerate() {
-        for &c in k {
-            parents[c].push(i);
-        }
-    }
-    let mut solved: Vec<bool> = order.iter().map(|&t| db.has(t, space.tier_size(t))).collect::<Result<_, _>>()?;
-    // Unsolved child tiers a tier waits for; unsolved parent tiers that still need a tier.
-    let mut kids_left: Vec<usize> = kids.iter().map(|k| k.iter().filter(|&&c| !solved[c]).count()).collect();
-    let mut parents_left: Vec<usize> = parents.iter().map(|p| p.iter().filter(|&&q| !solved[q]).count()).collect();
-    let mut ready: BTreeSet<usize> = (0..n).filter(|&i| !solved[i] && kids_left[i] == 0).collect();
-    let mut stats = TierStats { tiers: n, ..TierStats::default() };
-    stats.positions = order.iter().map(|&t| space.tier_size(t)).sum();
-    let saved_before = solved.iter().filter(|&&s| s).count();
+    let workers = (world.size() - 1) as usize;
+    let mut sched = Schedule::new(space, order, db, workers)?;
+    let saved_before = sched.solved.iter().filter(|&&s| s).count();
     SAVED.store(saved_before, Ordering::Relaxed);
     TOTAL.store(n, Ordering::Relaxed);
     let _ = DIR.set(db.path().display().to_string().into_bytes());
@@ -440,147 +421,239 @@ fn schedule(
         libc::signal(libc::SIGINT, stopped as *const () as libc::sighandler_t);
     }
     let stop_after: Option<usize> = std::env::var(STOP_AFTER_ENV).ok().and_then(|v| v.trim().parse().ok());
-
-    let workers = (world.size() - 1) as usize;
-    // Per worker (index = rank): the tiers it holds, the tiers it may drop, its tier now.
-    let mut held: Vec<HashSet<usize>> = vec![HashSet::new(); workers + 1];
-    let mut drop_list: Vec<Vec<usize>> = vec![Vec::new(); workers + 1];
-    let mut busy: Vec<Option<usize>> = vec![None; workers + 1];
-    let mut failure: Option<GameError> = None;
-    let name = |i: usize| space.tier_name(order[i]);
     loop {
-        // Stop handing out tiers on an error, at the time limit, or where the test hook says.
-        if failure.is_none() {
-            if progress.expired() {
-                failure = Some(GameError::TimeLimit(format!(
-                    "the time limit ran out after {} of {n} tiers (the solved tiers are saved: run again to resume)",
-                    SAVED.load(Ordering::Relaxed)
-                )));
-            } else if stop_after.is_some_and(|k| stats.solved >= k) && solved.iter().any(|&s| !s) {
-                failure = Some(GameError::Unsupported(format!(
-                    "stopped after {} tiers, as {STOP_AFTER_ENV} asks (run again to resume)",
-                    stats.solved
-                )));
-            }
-        }
-        while failure.is_none()
-            && let Some(w) = (1..=workers).find(|&w| busy[w].is_none())
-            && !ready.is_empty()
-            && stop_after.is_none_or(|k| stats.solved + busy.iter().flatten().count() < k)
-        {
-            // The ready tier of whose child tiers this worker holds the most (then the first).
-            let i = *ready
-                .iter()
-                .max_by_key(|&&i| (kids[i].iter().filter(|c| held[w].contains(c)).count(), std::cmp::Reverse(i)))
-                .expect("a ready tier");
-            ready.remove(&i);
-            let mut msg = Out::default().u8(WORK_SOLVE).u64(order[i]).u64(drop_list[w].len() as u64);
-            for &d in &drop_list[w] {
-                msg = msg.u64(order[d]);
-            }
-            let send_kids: Vec<usize> = kids[i].iter().copied().filter(|c| !held[w].contains(c)).collect();
-            msg = msg.u64(send_kids.len() as u64);
-            for &c in &send_kids {
-                match db.file_bytes(order[c], space.tier_size(order[c])) {
-                    Ok(file) => msg = msg.u64(order[c]).bytes(&file),
-                    Err(e) => {
-                        failure = Some(e.into());
-                        break;
-                    }
-                }
-            }
-            if failure.is_some() {
-                break;
-            }
-            drop_list[w].clear();
-            held[w].extend(send_kids);
-            send(world, w as Rank, TAG_WORK, &msg.0);
-            busy[w] = Some(i);
-        }
-        if busy.iter().all(Option::is_none) {
+        sched.check_stop(progress, stop_after);
+        sched.hand_out(world, space, order, db, stop_after);
+        if sched.busy.iter().all(Option::is_none) {
             break;
         }
         let head = wait(world, None);
         let (from, msg) = receive(world, head);
         let w = from as usize;
-        let Some(i) = busy.get(w).copied().flatten() else {
-            failure.get_or_insert(GameError::Unsupported(format!("MPI rank {from} answered with no tier to solve")));
+        let Some(i) = sched.busy.get(w).copied().flatten() else {
+            sched
+                .failure
+                .get_or_insert(GameError::Unsupported(format!("MPI rank {from} answered with no tier to solve")));
             continue;
         };
-        busy[w] = None;
-        let done = msg.and_then(|bytes| {
-            let mut r = In(&bytes);
-            match r.u8()? {
-                REPLY_DONE => {
-                    let (t, reps, file) = (r.u64()?, r.u64()?, r.bytes()?);
-                    if t != order[i] {
-                        return Err(format!("it sent tier {t:x} for tier {}", name(i)));
-                    }
-                    decode_tier(file, t, identity)
-                        .map_err(|e| format!("tier {} fails its check on arrival: {e}", name(i)))?;
-                    Ok(Ok((reps, file.to_vec())))
-                }
-                REPLY_FAILED => {
-                    let _ = r.u64()?;
-                    Ok(Err(String::from_utf8_lossy(r.bytes()?).into_owned()))
-                }
-                k => Err(format!("a reply of unknown kind {k}")),
-            }
-        });
-        let (reps, file) = match done {
+        sched.busy[w] = None;
+        let (reps, file) = match read_reply(msg, space, order[i], identity) {
             Ok(Ok(x)) => x,
             Ok(Err(why)) => {
-                failure.get_or_insert(GameError::Unsupported(format!("an MPI worker failed: {why}")));
+                sched.failure.get_or_insert(GameError::Unsupported(format!("an MPI worker failed: {why}")));
                 continue;
             }
             Err(e) => {
-                failure.get_or_insert(GameError::Database(format!("MPI rank {from}: {e}")));
+                sched.failure.get_or_insert(GameError::Database(format!("MPI rank {from}: {e}")));
                 continue;
             }
         };
         if let Err(e) = db.write_bytes(order[i], &file) {
-            failure.get_or_insert(e.into());
+            sched.failure.get_or_insert(e.into());
             continue;
         }
-        held[w].insert(i);
-        solved[i] = true;
-        SAVED.fetch_add(1, Ordering::Relaxed);
-        stats.solved += 1;
-        stats.representatives += reps;
-        if let Err(e) = progress.tick(stats.representatives, 0) {
-            failure.get_or_insert(e);
-        }
-        for &p in &parents[i] {
-            kids_left[p] -= 1;
-            if kids_left[p] == 0 && !solved[p] {
-                ready.insert(p);
-            }
-        }
-        // A child tier whose parents are all solved is needed no more: its holders drop it.
-        for &c in &kids[i] {
-            parents_left[c] -= 1;
-            if parents_left[c] == 0 {
-                for v in 1..=workers {
-                    if held[v].remove(&c) {
-                        drop_list[v].push(c);
-                    }
-                }
-            }
-        }
+        sched.settle(w, i, reps, progress);
     }
     unsafe {
         libc::signal(libc::SIGTERM, libc::SIG_DFL);
         libc::signal(libc::SIGINT, libc::SIG_DFL);
     }
-    if let Some(e) = failure {
+    if let Some(e) = sched.failure {
         return Err(e);
     }
-    if let Some(i) = (0..n).find(|&i| !solved[i]) {
+    if let Some(i) = (0..n).find(|&i| !sched.solved[i]) {
         return Err(GameError::Unsupported(format!(
             "tier {} was never ready (its child tiers form a cycle?)",
-            name(i)
+            space.tier_name(order[i])
         )));
     }
+    let mut stats = sched.stats;
     stats.bytes = db.bytes();
     Ok(stats)
+}
+
+/// The coordinator's state while it schedules: the tiers (by their index in the order), their
+/// child and parent tiers, which are solved and ready, and per worker (index = rank) the
+/// tiers it holds, the tiers it may drop and its tier now.
+struct Schedule {
+    kids: Vec<Vec<usize>>,
+    parents: Vec<Vec<usize>>,
+    solved: Vec<bool>,
+    /// Unsolved child tiers a tier waits for; unsolved parent tiers that still need a tier.
+    kids_left: Vec<usize>,
+    parents_left: Vec<usize>,
+    ready: BTreeSet<usize>,
+    held: Vec<HashSet<usize>>,
+    drop_list: Vec<Vec<usize>>,
+    busy: Vec<Option<usize>>,
+    stats: TierStats,
+    failure: Option<GameError>,
+}
+
+impl Schedule {
+    /// The tiers' graph, and which are solved already (in the database) and ready.
+    fn new(space: &dyn TierSpace, order: &[Tier], db: &ArrayDb, workers: usize) -> GameResult<Schedule> {
+        let n = order.len();
+        let at: HashMap<Tier, usize> = order.iter().enumerate().map(|(i, &t)| (t, i)).collect();
+        let mut kids: Vec<Vec<usize>> = Vec::with_capacity(n);
+        for &t in order {
+            let mut k: Vec<usize> = space.child_tiers(t).iter().filter_map(|c| at.get(c).copied()).collect();
+            k.sort_unstable();
+            k.dedup();
+            kids.push(k);
+        }
+        let mut parents: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, k) in kids.iter().enumerate() {
+            for &c in k {
+                parents[c].push(i);
+            }
+        }
+        let solved: Vec<bool> = order.iter().map(|&t| db.has(t, space.tier_size(t))).collect::<Result<_, _>>()?;
+        let kids_left: Vec<usize> = kids.iter().map(|k| k.iter().filter(|&&c| !solved[c]).count()).collect();
+        let parents_left: Vec<usize> = parents.iter().map(|p| p.iter().filter(|&&q| !solved[q]).count()).collect();
+        let ready: BTreeSet<usize> = (0..n).filter(|&i| !solved[i] && kids_left[i] == 0).collect();
+        let mut stats = TierStats { tiers: n, ..TierStats::default() };
+        stats.positions = order.iter().map(|&t| space.tier_size(t)).sum();
+        Ok(Schedule {
+            kids,
+            parents,
+            solved,
+            kids_left,
+            parents_left,
+            ready,
+            held: vec![HashSet::new(); workers + 1],
+            drop_list: vec![Vec::new(); workers + 1],
+            busy: vec![None; workers + 1],
+            stats,
+            failure: None,
+        })
+    }
+
+    /// Stop handing out tiers on an error, at the time limit, or where the test hook says.
+    fn check_stop(&mut self, progress: &Progress, stop_after: Option<usize>) {
+        if self.failure.is_some() {
+            return;
+        }
+        if progress.expired() {
+            self.failure = Some(GameError::TimeLimit(format!(
+                "the time limit ran out after {} of {} tiers (the solved tiers are saved: run again to resume)",
+                SAVED.load(Ordering::Relaxed),
+                self.solved.len()
+            )));
+        } else if stop_after.is_some_and(|k| self.stats.solved >= k) && self.solved.iter().any(|&s| !s) {
+            self.failure = Some(GameError::Unsupported(format!(
+                "stopped after {} tiers, as {STOP_AFTER_ENV} asks (run again to resume)",
+                self.stats.solved
+            )));
+        }
+    }
+
+    /// Give each idle worker a ready tier, with the child tiers it lacks and the tiers it may
+    /// drop.
+    fn hand_out(
+        &mut self,
+        world: &SimpleCommunicator,
+        space: &dyn TierSpace,
+        order: &[Tier],
+        db: &ArrayDb,
+        stop_after: Option<usize>,
+    ) {
+        let workers = self.busy.len() - 1;
+        while self.failure.is_none()
+            && let Some(w) = (1..=workers).find(|&w| self.busy[w].is_none())
+            && !self.ready.is_empty()
+            && stop_after.is_none_or(|k| self.stats.solved + self.busy.iter().flatten().count() < k)
+        {
+            // The ready tier of whose child tiers this worker holds the most (then the first).
+            let (kids, held) = (&self.kids, &self.held);
+            let i = *self
+                .ready
+                .iter()
+                .max_by_key(|&&i| (kids[i].iter().filter(|c| held[w].contains(c)).count(), std::cmp::Reverse(i)))
+                .expect("a ready tier");
+            self.ready.remove(&i);
+            let mut msg = Out::default().u8(WORK_SOLVE).u64(order[i]).u64(self.drop_list[w].len() as u64);
+            for &d in &self.drop_list[w] {
+                msg = msg.u64(order[d]);
+            }
+            let send_kids: Vec<usize> = self.kids[i].iter().copied().filter(|c| !self.held[w].contains(c)).collect();
+            msg = msg.u64(send_kids.len() as u64);
+            for &c in &send_kids {
+                match db.file_bytes(order[c], space.tier_size(order[c])) {
+                    Ok(file) => msg = msg.u64(order[c]).bytes(&file),
+                    Err(e) => {
+                        self.failure = Some(e.into());
+                        break;
+                    }
+                }
+            }
+            if self.failure.is_some() {
+                break;
+            }
+            self.drop_list[w].clear();
+            self.held[w].extend(send_kids);
+            send(world, w as Rank, TAG_WORK, &msg.0);
+            self.busy[w] = Some(i);
+        }
+    }
+
+    /// Tier `i`, saved from worker `w`: count it, make ready the parents it completes, and
+    /// let the holders drop the child tiers no unsolved tier needs now.
+    fn settle(&mut self, w: usize, i: usize, reps: u64, progress: &Progress) {
+        self.held[w].insert(i);
+        self.solved[i] = true;
+        SAVED.fetch_add(1, Ordering::Relaxed);
+        self.stats.solved += 1;
+        self.stats.representatives += reps;
+        if let Err(e) = progress.tick(self.stats.representatives, 0) {
+            self.failure.get_or_insert(e);
+        }
+        for &p in &self.parents[i] {
+            self.kids_left[p] -= 1;
+            if self.kids_left[p] == 0 && !self.solved[p] {
+                self.ready.insert(p);
+            }
+        }
+        // A child tier whose parents are all solved is needed no more: its holders drop it.
+        let workers = self.held.len() - 1;
+        for &c in &self.kids[i] {
+            self.parents_left[c] -= 1;
+            if self.parents_left[c] == 0 {
+                for v in 1..=workers {
+                    if self.held[v].remove(&c) {
+                        self.drop_list[v].push(c);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A worker's reply for tier `t`: its representatives and the tier's file (checked), or the
+/// worker's own failure (`Ok(Err)`), or a reply that cannot be read (`Err`).
+fn read_reply(
+    msg: Result<Vec<u8>, String>,
+    space: &dyn TierSpace,
+    want: Tier,
+    identity: &str,
+) -> Result<Result<(u64, Vec<u8>), String>, String> {
+    msg.and_then(|bytes| {
+        let mut r = In(&bytes);
+        match r.u8()? {
+            REPLY_DONE => {
+                let (t, reps, file) = (r.u64()?, r.u64()?, r.bytes()?);
+                if t != want {
+                    return Err(format!("it sent tier {t:x} for tier {}", space.tier_name(want)));
+                }
+                decode_tier(file, t, identity)
+                    .map_err(|e| format!("tier {} fails its check on arrival: {e}", space.tier_name(want)))?;
+                Ok(Ok((reps, file.to_vec())))
+            }
+            REPLY_FAILED => {
+                let _ = r.u64()?;
+                Ok(Err(String::from_utf8_lossy(r.bytes()?).into_owned()))
+            }
+            k => Err(format!("a reply of unknown kind {k}")),
+        }
+    })
 }
