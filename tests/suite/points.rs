@@ -27,9 +27,15 @@ fn summary(r: &serde_json::Value) -> (String, Option<u64>, u64, [u64; 4]) {
 
 /// Every position of a sample the oracle solved: its value and remoteness here.
 fn agrees_with_sample(game: &str, data: &str) {
-    let g = descriptor(game);
     let text = std::fs::read_to_string(root().join("tests/data").join(data)).unwrap();
-    let sample = known(&text);
+    agrees_with(game, data, &text);
+}
+
+/// Every position of `text` (JSON lines of position, value, remoteness): its value and
+/// remoteness here.
+fn agrees_with(game: &str, data: &str, text: &str) {
+    let g = descriptor(game);
+    let sample = known(text);
     assert!(sample.len() > 100, "{data}");
     let mut wrong = Vec::new();
     for k in &sample {
@@ -147,4 +153,25 @@ fn errors_name_the_file_line_and_column() {
         let e = g.parse(text).unwrap_err().to_string();
         assert!(e.contains(needle), "{text:?}: {e}");
     }
+}
+
+/// Kaooa against GamesmanOne itself: the start and 200 positions of random games, valued by
+/// GamesmanOne's own solve (`tests/oracles/gamesmanone_boards.py` →
+/// `tests/data/kaooa-gamesmanone.jsonl`: its points in its order, the side to move, the crows
+/// in hand), each written as gamesman's position text (the vulture is in hand until it is on
+/// the board).
+#[test]
+fn kaooa_agrees_with_gamesmanone() {
+    let raw = std::fs::read_to_string(root().join("tests/data/kaooa-gamesmanone.jsonl")).unwrap();
+    let mut text = String::new();
+    for line in raw.lines() {
+        let j: serde_json::Value = serde_json::from_str(line).unwrap();
+        let points = j["points"].as_str().unwrap().to_uppercase();
+        let side = if j["to_move"] == "crow" { "C" } else { "V" };
+        let vulture_in_hand = if points.contains('V') { 0 } else { 1 };
+        let position = format!("{points} {side} {} {vulture_in_hand}", j["crows_in_hand"]);
+        let row = serde_json::json!({ "position": position, "value": j["value"], "remoteness": j["remoteness"] });
+        text.push_str(&format!("{row}\n"));
+    }
+    agrees_with("kaooa", "kaooa-gamesmanone.jsonl", &text);
 }
