@@ -490,7 +490,7 @@ impl PointsRules {
             _ => return Err(format!("the side to move is {} or {}, not {side:?}", self.marks[0], self.marks[1])),
         };
         let hand = match &words[2..] {
-            [] if !self.removes => {
+            [] if !self.removes || self.hand == [0, 0] => {
                 let mut hand = [0u8; 2];
                 for (s, h) in hand.iter_mut().enumerate() {
                     let on = own[s].count_ones() as u8;
