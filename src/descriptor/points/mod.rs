@@ -153,7 +153,7 @@ impl PointsRules {
         let n = layout.points;
         let marks: Vec<char> = spec.marks.as_deref().unwrap_or("xo").chars().collect();
         if marks.len() != 2
-            || marks[0].to_ascii_lowercase() == marks[1].to_ascii_lowercase()
+            || marks[0].eq_ignore_ascii_case(&marks[1])
             || marks.iter().any(|c| !c.is_ascii_alphanumeric())
         {
             return Err((
@@ -438,7 +438,7 @@ impl PointsRules {
                 _ => {}
             }
         }
-        let line = |m: u64| self.line_masks.iter().any(|&w| w & m == w);
+        let line = |m: u64| self.line_masks.iter().any(|&w| (m & w) ^ w == 0);
         if line(p.own[o]) {
             return Some(Value::Lose);
         }
