@@ -153,7 +153,7 @@ impl PointsRules {
         let n = layout.points;
         let marks: Vec<char> = spec.marks.as_deref().unwrap_or("xo").chars().collect();
         if marks.len() != 2
-            || marks[0].to_ascii_lowercase() == marks[1].to_ascii_lowercase()
+            || marks[0].eq_ignore_ascii_case(&marks[1])
             || marks.iter().any(|c| !c.is_ascii_alphanumeric())
         {
             return Err((
@@ -438,7 +438,7 @@ impl PointsRules {
                 _ => {}
             }
         }
-        let line = |m: u64| self.line_masks.iter().any(|&w| w & m == w);
+        let line = |m: u64| self.line_masks.iter().any(|&w| (m & w) ^ w == 0);
         if line(p.own[o]) {
             return Some(Value::Lose);
         }
@@ -490,7 +490,7 @@ impl PointsRules {
             _ => return Err(format!("the side to move is {} or {}, not {side:?}", self.marks[0], self.marks[1])),
         };
         let hand = match &words[2..] {
-            [] if !self.removes => {
+            [] if !self.removes || self.hand == [0, 0] => {
                 let mut hand = [0u8; 2];
                 for (s, h) in hand.iter_mut().enumerate() {
                     let on = own[s].count_ones() as u8;
