@@ -121,11 +121,11 @@ pub trait SessionAnswers {
     fn moves(&mut self, text: &str) -> GameResult<Vec<MoveInfo>>;
     /// `moves` in two steps, the first: every move with its value, `each` called with each
     /// as soon as it is known (and whether its remoteness is still to come). A remoteness
-    /// that needs a full search is left out (`None`) for [`Session::fill_remoteness`].
+    /// that needs a full search is left out (`None`) for [`SessionAnswers::fill_remoteness`].
     fn move_values(&mut self, text: &str, each: &mut dyn FnMut(&MoveInfo, bool)) -> GameResult<Vec<MoveInfo>>;
     /// `moves` in two steps, the second: the remoteness `move_values` left out, filled in
     /// `list` where the full search finishes in its share of time (else
-    /// [`Session::remoteness_note`] says why). Nothing to do when none was left out.
+    /// [`SessionAnswers::remoteness_note`] says why). Nothing to do when none was left out.
     fn fill_remoteness(&mut self, list: &mut [MoveInfo]) -> GameResult<()>;
     /// Did `move_values` leave a remoteness for later?
     fn remoteness_pending(&self) -> bool;

@@ -33,7 +33,7 @@ pub struct Options {
     /// Threads for a large value search (see [`ValueSolver::with_threads`]).
     pub threads: usize,
     /// How long a value search runs on one thread before it goes over to all of them
-    /// (default [`value::PARALLEL_AFTER`]).
+    /// (default [`super::value::PARALLEL_AFTER`]).
     pub parallel_after: Option<std::time::Duration>,
     /// The endgame database of part nimbers the nimber search on keys asks first
     /// ([`part_db`]); `None`: none.

@@ -1,4 +1,4 @@
-//! Generic solvers over [`Game`], and the report that combines them.
+//! Generic solvers over [`Game`](crate::game::Game), and the report that combines them.
 //!
 //! - [`value`]: win / lose / tie / draw and remoteness (loopy games included).
 //! - [`grundy`]: Grundy values with decomposition (`split`) and symmetry (`canonical`).

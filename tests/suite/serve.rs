@@ -1025,7 +1025,9 @@ fn uw_check_position(what: &str, puzzle: bool, asked: &str, a: &Json, centers: O
             assert!(key(prev) <= key(m), "{what}: moves sorted best first ({prev} before {m})");
         }
     }
-    if value == "win" && !puzzle && moves.iter().all(|m| m["positionValue"] != "unsolved") {
+    // A win has a winning move first, unless it is won with no move at all (a misère game's
+    // player who cannot move).
+    if value == "win" && !puzzle && !moves.is_empty() && moves.iter().all(|m| m["positionValue"] != "unsolved") {
         assert_eq!(moves.first().map(|m| m["moveValue"].as_str().unwrap()), Some("win"), "{what}");
     }
     moves.iter().map(|m| m["position"].as_str().unwrap().to_string()).collect()
