@@ -1,0 +1,206 @@
+//! The tier solver's tests: a small game solved whole and in slices against a second
+//! evaluator of its rules, and the index arithmetic past 2^32.
+
+use super::*;
+
+/// A game of four tiers of 40,000 indices (three chunks of the scan, the last one short),
+/// every move one tier up: index i of tier t < 3 moves to indices (7i + 1) and (13i + 5)
+/// (mod 40,000) of tier t + 1; tier 3 is all primitives, by i mod 4 a loss, win, tie and
+/// draw for the player to move. In tier 1 an odd index is the image of the even one below
+/// it (symmetry), and in tier 2 an index that is 6 mod 10 has no moves (a stalemate).
+struct Ladder;
+
+const SIZE: u64 = 40_000;
+
+impl TierSpace for Ladder {
+    fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
+        if tier < 3 { vec![tier + 1] } else { Vec::new() }
+    }
+    fn tier_size(&self, _tier: Tier) -> u64 {
+        SIZE
+    }
+    fn tier_name(&self, tier: Tier) -> String {
+        format!("rung {tier}")
+    }
+    fn canonical_index(&self, tier: Tier, index: u64) -> u64 {
+        if tier == 1 { index & !1 } else { index }
+    }
+    fn primitive_at(&self, tier: Tier, index: u64) -> Option<Value> {
+        (tier == 3).then(|| [Value::Lose, Value::Win, Value::Tie, Value::Draw][(index % 4) as usize])
+    }
+    fn children_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+        if tier == 2 && index % 10 == 6 {
+            return;
+        }
+        for j in [(7 * index + 1) % SIZE, (13 * index + 5) % SIZE] {
+            out.push((tier + 1, self.canonical_index(tier + 1, j)));
+        }
+    }
+    fn moves_within(&self, _tier: Tier) -> bool {
+        false
+    }
+}
+
+/// Each tier of the ladder solved whole, leaves first.
+fn whole() -> HashMap<Tier, Vec<Rec>> {
+    let mut done: HashMap<Tier, Vec<Rec>> = HashMap::new();
+    for t in (0..4).rev() {
+        let (a, _) = solve_tier(&Ladder, t, &mut |c| Ok(done[&c].clone())).unwrap();
+        done.insert(t, a);
+    }
+    done
+}
+
+/// The records of the ladder's tiers by the rules themselves, one position at a time
+/// (a second implementation of the values the solvers must find).
+fn by_hand(t: Tier, i: u64, below: &[Rec]) -> Rec {
+    if let Some(v) = Ladder.primitive_at(t, i) {
+        return rec(v, 0);
+    }
+    let mut kids = Vec::new();
+    Ladder.children_at(t, i, &mut kids);
+    if kids.is_empty() {
+        return rec(Value::Lose, 0);
+    }
+    let seen: Vec<(Value, u32)> =
+        kids.iter().map(|&(_, j)| unrec(below[j as usize]).map(|(v, r)| (v, r.unwrap_or(0))).unwrap()).collect();
+    let of = |want: Value| seen.iter().filter(move |s| s.0 == want).map(|s| s.1);
+    if let Some(r) = of(Value::Lose).min() {
+        rec(Value::Win, r + 1)
+    } else if let Some(r) = of(Value::Tie).min() {
+        rec(Value::Tie, r + 1)
+    } else if of(Value::Draw).next().is_some() {
+        rec(Value::Draw, 0)
+    } else {
+        rec(Value::Lose, of(Value::Win).max().unwrap() + 1)
+    }
+}
+
+#[test]
+fn a_tier_in_slices_is_the_tier_solved_whole() {
+    let whole = whole();
+    for t in 0..3 {
+        // The whole solve against the rules, position by position.
+        for i in 0..SIZE {
+            let want = if Ladder.canonical_index(t, i) == i { by_hand(t, i, &whole[&(t + 1)]) } else { 0 };
+            assert_eq!(whole[&t][i as usize], want, "rung {t}, index {i}");
+        }
+        // In slices of one chunk, two, and more than the tier.
+        for slice in [SLICE_MIN, 2 * SLICE_MIN, 4 * SLICE_MIN] {
+            let mut got: Vec<Rec> = Vec::new();
+            let mut sizes = Vec::new();
+            let reps = solve_tier_sliced(
+                &Ladder,
+                t,
+                TierOptions::default(),
+                slice,
+                &mut |c| Ok(TierArray { records: whole[&c].clone(), grundy: None }),
+                &mut |r| {
+                    sizes.push(r.len() as u64);
+                    got.extend_from_slice(r);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            assert_eq!(got, whole[&t], "rung {t} in slices of {slice}");
+            assert_eq!(sizes.len() as u64, SIZE.div_ceil(slice), "slices of {slice}");
+            assert!(sizes.iter().all(|&s| s <= slice));
+            assert_eq!(reps, if t == 1 { SIZE / 2 } else { SIZE });
+        }
+    }
+    // Every kind of record is met (the test covers each rule).
+    let kinds: std::collections::HashSet<Value> =
+        whole.values().flatten().filter_map(|&r| unrec(r).map(|(v, _)| v)).collect();
+    assert_eq!(kinds.len(), 4);
+}
+
+#[test]
+fn a_slice_that_is_not_whole_chunks_is_refused() {
+    let whole = whole();
+    let err = solve_tier_sliced(
+        &Ladder,
+        0,
+        TierOptions::default(),
+        SLICE_MIN + 1,
+        &mut |c| Ok(TierArray { records: whole[&c].clone(), grundy: None }),
+        &mut |_| Ok(()),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("multiple of 16384"), "{err}");
+}
+
+/// A tier past 2^32 indices: index i moves to index 50 × (i >> 32) + i mod 50 of a tier of
+/// 100 primitives, wins below 50 and losses from 50, so an index below 2^32 is a loss in 1
+/// and one past it a win in 1: a truncated index would read the wrong child.
+struct Huge;
+
+const HUGE: u64 = (1 << 32) + 2 * SLICE_MIN + 5;
+
+impl TierSpace for Huge {
+    fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
+        if tier == 0 { vec![1] } else { Vec::new() }
+    }
+    fn tier_size(&self, tier: Tier) -> u64 {
+        if tier == 0 { HUGE } else { 100 }
+    }
+    fn tier_name(&self, tier: Tier) -> String {
+        format!("huge {tier}")
+    }
+    fn primitive_at(&self, tier: Tier, index: u64) -> Option<Value> {
+        (tier == 1).then_some(if index < 50 { Value::Win } else { Value::Lose })
+    }
+    fn children_at(&self, _tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+        out.push((1, 50 * (index >> 32) + index % 50));
+    }
+    fn moves_within(&self, _tier: Tier) -> bool {
+        false
+    }
+}
+
+#[test]
+fn indices_past_2_to_the_32_are_64_bit() {
+    let children: HashMap<Tier, TierArray> = [(
+        1,
+        TierArray {
+            records: (0..100).map(|j| Huge.primitive_at(1, j).map_or(0, |v| rec(v, 0))).collect(),
+            grundy: None,
+        },
+    )]
+    .into();
+    // The chunks on both sides of 2^32, and the last (5 indices).
+    let first = (1u64 << 32) / SLICE_MIN - 1;
+    let chunks = HUGE.div_ceil(SLICE_MIN);
+    assert_eq!(chunks, first + 4);
+    let opts = TierOptions::default();
+    let (recs, reps) = slice_records(&Huge, 0, opts, &children, "huge 0", first..chunks).unwrap();
+    assert_eq!(recs.len() as u64, 3 * SLICE_MIN + 5);
+    assert_eq!(reps, recs.len() as u64);
+    for (k, &r) in recs.iter().enumerate() {
+        let i = first * SLICE_MIN + k as u64;
+        let want = if i < 1 << 32 { rec(Value::Lose, 1) } else { rec(Value::Win, 1) };
+        assert_eq!(r, want, "index {i}");
+    }
+    // Such a tier is solved only in slices, and only where no move stays in it.
+    assert_eq!(slice_of(&Huge, 0, opts), Some(SLICE_UNBOUNDED));
+    assert_eq!(fit_bytes(&Huge, 0), 200 + SLICE_MIN * TIER_BYTES_AN_INDEX);
+    let whole = solve_tier(&Huge, 0, &mut |_| Ok(children[&1].records.clone())).unwrap_err();
+    assert!(whole.to_string().contains("2^32"), "{whole}");
+}
+
+#[test]
+fn the_budget_sets_the_slices() {
+    // Whole: 40,000 × 32 bytes and the child's 80,000.
+    let whole = 40_000 * TIER_BYTES_AN_INDEX + 80_000;
+    assert_eq!(tier_bytes(&Ladder, 0), whole);
+    let opts = |memory| TierOptions { memory, ..TierOptions::default() };
+    assert_eq!(slice_of(&Ladder, 0, opts(whole)), None);
+    assert_eq!(slice_of(&Ladder, 0, opts(0)), None);
+    // Room for 30,000 indices: one chunk a slice; for 35,000: two chunks.
+    assert_eq!(slice_of(&Ladder, 0, opts(80_000 + 30_000 * 32)), Some(SLICE_MIN));
+    assert_eq!(slice_of(&Ladder, 0, opts(80_000 + 35_000 * 32)), Some(2 * SLICE_MIN));
+    // Too little room for a chunk: one chunk all the same (what fit_bytes checks first).
+    assert_eq!(slice_of(&Ladder, 0, opts(1)), Some(SLICE_MIN));
+    assert_eq!(fit_bytes(&Ladder, 0), 80_000 + SLICE_MIN * 32);
+    // Grundy values are computed only whole.
+    assert_eq!(slice_of(&Ladder, 0, TierOptions { grundy: true, ..opts(1) }), None);
+}
