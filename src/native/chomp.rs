@@ -527,6 +527,10 @@ impl Game for Chomp {
     }
 
     fn moves(&self, x: &Vec<u32>) -> GameResult<Vec<(usize, u32)>> {
+        let squares: u64 = x.iter().map(|&h| u64::from(h)).sum();
+        if squares > crate::game::MAX_MOVES {
+            return Err(super::common::too_many_moves(squares - 1));
+        }
         Ok((0..x.len()).flat_map(|c| (0..x[c]).map(move |r| (c, r))).filter(|&m| m != (0, 0)).collect())
     }
 
@@ -678,5 +682,14 @@ mod tests {
         // rectangle the move is to lower the second column to 11.
         assert_eq!(assignment("12,12", usize::MAX).unwrap(), "WIN: 12,11");
         assert_eq!(assignment("12,11", usize::MAX).unwrap(), "LOSS");
+    }
+
+    #[test]
+    fn a_board_of_too_many_squares_has_its_moves_refused_not_listed() {
+        let chomp = Chomp::new(GameInfo::native("chomp", "Chomp", Kind::Impartial));
+        // A 3×2 board has 5 moves (every square but the poison).
+        assert_eq!(chomp.moves(&vec![2, 2, 2]).unwrap().len(), 5);
+        let err = chomp.moves(&vec![1_999_999_992]).unwrap_err().to_string();
+        assert!(err.contains("1999999991 moves, more than the 1000000"), "{err}");
     }
 }

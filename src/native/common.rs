@@ -79,12 +79,12 @@ pub fn format_big_heaps(heaps: &[BigUint]) -> String {
     heaps.iter().map(BigUint::to_string).collect::<Vec<_>>().join(",")
 }
 
-/// Refuse to list more moves than this (a heap of 10^9 has 10^9 moves).
-pub const MAX_LISTED_MOVES: u64 = 1_000_000;
-
-pub(super) fn too_many_moves(n: &BigUint) -> GameError {
+/// A position with `n` moves, more than [`MAX_MOVES`](crate::game::MAX_MOVES), is refused
+/// when its moves are asked for (a heap of 10^9 has 10^9 moves).
+pub(super) fn too_many_moves(n: impl std::fmt::Display) -> GameError {
     GameError::Unsupported(format!(
-        "this position has {n} moves, too many to list (`solve` still gives the winning moves)"
+        "this position has {n} moves, more than the {} a position may list",
+        crate::game::MAX_MOVES
     ))
 }
 

@@ -21,4 +21,4 @@ pub mod nimrod;
 pub mod quixo;
 pub mod tactix;
 
-pub use common::{MAX_LISTED_MOVES, format_big_heaps, grid_board, parse_big_heaps, parse_decimal};
+pub use common::{format_big_heaps, grid_board, parse_big_heaps, parse_decimal};

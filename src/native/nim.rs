@@ -7,7 +7,7 @@
 //! 1 the move on it must leave an odd number of 1-heaps.
 
 use super::command::{Call, Io};
-use super::common::{MAX_LISTED_MOVES, format_big_heaps, parse_big_heaps, too_many_moves};
+use super::common::{format_big_heaps, parse_big_heaps, too_many_moves};
 use crate::game::{Capabilities, ClosedForm, Game, GameInfo, GameResult, Hints, Kind, Shortcut, Split, Value};
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
@@ -96,8 +96,8 @@ impl Game for Nim {
 
     fn moves(&self, pos: &Self::Pos) -> GameResult<Vec<NimMove>> {
         let total: BigUint = pos.iter().sum();
-        if total > BigUint::from(MAX_LISTED_MOVES) {
-            return Err(too_many_moves(&total));
+        if total > BigUint::from(crate::game::MAX_MOVES) {
+            return Err(too_many_moves(total));
         }
         let mut out = Vec::new();
         for (i, h) in pos.iter().enumerate() {

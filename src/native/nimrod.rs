@@ -7,7 +7,7 @@
 //! [`GRUNDY_TABLE`], and are not claimed beyond.
 
 use super::command::{Call, Io, Work};
-use super::common::{MAX_LISTED_MOVES, format_big_heaps, parse_big_heaps, too_many_moves};
+use super::common::{format_big_heaps, parse_big_heaps, too_many_moves};
 use crate::game::{
     Capabilities, ClosedForm, Footprint, Game, GameError, GameInfo, GameResult, Hints, Kind, Shortcut, Value, View,
 };
@@ -169,8 +169,8 @@ impl Game for Nimrod {
 
     fn moves(&self, p: &Piles) -> GameResult<Vec<NimrodMove>> {
         let total = &p.0 + &p.1 + (&p.0).min(&p.1);
-        if total > BigUint::from(MAX_LISTED_MOVES) {
-            return Err(too_many_moves(&total));
+        if total > BigUint::from(crate::game::MAX_MOVES) {
+            return Err(too_many_moves(total));
         }
         let (a, b) = (p.0.to_u64().expect("small"), p.1.to_u64().expect("small"));
         let z = BigUint::zero;

@@ -104,7 +104,16 @@ fn mutate(seed: &[u8], other: &[u8], edits: &[Edit]) -> Vec<u8> {
 }
 
 /// Run `check` on `cases()` mutated inputs of `target`'s corpus (the seeds themselves first).
+/// With `FUZZ_LAST=path`, each input is written there before it is checked, so an input that
+/// kills the process (out of memory, a hang stopped by a signal) is left behind to read.
 fn fuzz(target: &str, check: impl Fn(&[u8])) {
+    let last = std::env::var_os("FUZZ_LAST").map(|p| std::path::PathBuf::from(p).with_extension(target));
+    let check = |input: &[u8]| {
+        if let Some(path) = &last {
+            std::fs::write(path, input).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+        check(input)
+    };
     let seeds = corpus(target);
     for s in &seeds {
         check(s);
