@@ -310,6 +310,11 @@ impl<S: Space> ValueSearch<S> {
         })
     }
 
+    /// Room for `n` more positions solved for good (a whole graph about to be completed).
+    pub fn reserve_complete(&mut self, n: usize) {
+        self.complete.reserve(n);
+    }
+
     /// Remember `sol` (and `grundy`) for `key` for good: a position of a game solved whole.
     pub fn complete(&mut self, key: S::Key, sol: Solution, grundy: Option<u64>) {
         self.complete.insert(key, Rec::of(sol, grundy));
@@ -428,6 +433,12 @@ impl<G: Game> ValueSolver<G> {
         self.search.visited() + self.packed.visited()
     }
 
+    /// Of [`ValueSolver::visited`], the positions expanded as keys (see
+    /// [`GameExt::packed_play`]), loopy games' explorations included.
+    pub fn visited_on_keys(&self) -> u64 {
+        self.packed.visited()
+    }
+
     /// Memo entries dropped to keep to the memory budget.
     pub fn evicted(&self) -> u64 {
         self.search.evicted() + self.packed.evicted()
@@ -444,8 +455,23 @@ impl<G: Game> ValueSolver<G> {
             match search.solve(root, None) {
                 Ok(answer) => return Ok(answer),
                 Err(Stop::Error(e)) => return Err(e),
-                // The game's play loops after all: the search below finds its draws.
-                Err(Stop::Loop | Stop::Parallel) => {
+                // The game's play loops: retrograde analysis of everything reachable, on
+                // the keys, as `solve_loopy` does on positions.
+                // The search on keys runs on one thread (it is given no time to go parallel),
+                // and so does this exploration: keys are cheap to expand, and the answers are
+                // the same for any number of threads. The memory budget bounds the graph, the
+                // time limit and progress are those of the search.
+                Err(Stop::Loop) => {
+                    let progress = search.progress().clone();
+                    let graph = Graph::explore(root, self.budget, &progress, |k| search.node(k))?;
+                    let solutions = graph.retrograde();
+                    search.reserve_complete(graph.len());
+                    for (k, sol) in graph.nodes.into_positions().zip(solutions) {
+                        search.complete(k, sol, None);
+                    }
+                    return Ok(search.known(&root).expect("the whole game is solved"));
+                }
+                Err(Stop::Parallel) => {
                     self.packed.turn_off();
                 }
             }

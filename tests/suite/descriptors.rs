@@ -502,6 +502,47 @@ fn fsvp_agrees_with_gamesmanone_on_every_position_to_20() {
     assert_eq!(seen, p.into_iter().collect());
 }
 
+/// Fair Shares and Varied Pairs loops, and its keys (partitions, `heap_keys.rs`) are solved
+/// whole by retrograde analysis on the keys themselves: every position the solver expands is
+/// a key, and every partition of 30 gets the value and remoteness of the search on positions
+/// (a second implementation, the one checked against GamesmanOne above).
+#[test]
+fn fsvp_loops_are_solved_on_keys() {
+    use gamesman::solve::value::ValueSolver;
+    let game = std::rc::Rc::new(descriptor("fsvp"));
+    let mut keys = ValueSolver::new(game.clone(), 1 << 28, false);
+    let mut plain = ValueSolver::new(game.clone(), 1 << 28, false).without_keys();
+    let start = game.parse("30").unwrap();
+    let (root, _) = keys.solve(&start).unwrap();
+    assert!(keys.visited() > 0);
+    assert_eq!(keys.visited_on_keys(), keys.visited(), "a position searched off the keys");
+    assert_eq!(plain.solve(&start).unwrap().0, root);
+    assert_eq!(plain.visited_on_keys(), 0);
+    // Every partition of 30, largest part first.
+    fn partitions(left: u64, max: u64, cur: &mut Vec<u64>, out: &mut Vec<String>) {
+        if left == 0 {
+            out.push(cur.iter().map(u64::to_string).collect::<Vec<_>>().join(","));
+        }
+        for p in (1..=left.min(max)).rev() {
+            cur.push(p);
+            partitions(left - p, p, cur, out);
+            cur.pop();
+        }
+    }
+    let mut all = Vec::new();
+    partitions(30, 30, &mut Vec::new(), &mut all);
+    assert_eq!(all.len(), 5604, "p(30), OEIS A000041");
+    let mut draws = 0;
+    for text in &all {
+        let pos = game.parse(text).unwrap();
+        let (k, p) = (keys.solve(&pos).unwrap().0, plain.solve(&pos).unwrap().0);
+        assert_eq!(k, p, "{text}");
+        draws += usize::from(k.value == Value::Draw);
+    }
+    assert_eq!(keys.visited_on_keys(), keys.visited());
+    assert!(draws > 0, "a loopy game with no draws among 5,604 positions");
+}
+
 #[test]
 fn fsvp_moves_and_their_errors() {
     let game = descriptor("fsvp");
