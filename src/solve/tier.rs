@@ -30,7 +30,10 @@
 //! **Slices** ([`solve_tier_sliced`]): a tier no move stays in ([`TierSpace::moves_within`])
 //! that does not fit the memory budget whole is solved a range of its indices at a time,
 //! each range written as it is done ([`crate::db::array::TierWriter`]): the same file, byte
-//! for byte. [`fit_bytes`] is the least a tier needs, whole or in slices.
+//! for byte. A tier a move may stay in that does not fit whole is solved in passes
+//! ([`solve_tier_passes`]): only its records and its child tiers' arrays are held, and each
+//! pass asks the game again for the children of the positions still undecided; the same file
+//! too. [`fit_bytes`] is the least a tier needs, whole, in slices or in passes.
 //!
 //! A tier whose array is already saved (and checks out whole: this game's, its size, every
 //! block's checksum) is not solved again, so a killed solve resumes at the first tier left
@@ -153,10 +156,15 @@ pub struct TierOptions {
 /// Connect-Four).
 pub const TIER_BYTES_AN_INDEX: u64 = 32;
 
+/// Bytes the solver holds an index of a tier that a move may stay in, solved whole, at most:
+/// [`TIER_BYTES_AN_INDEX`] and the tier's own edges (37–40 measured on Quixo 4×4).
+pub const WITHIN_BYTES_AN_INDEX: u64 = 48;
+
 /// Bytes solving `tier` whole takes, about: its own state and its child tiers' arrays (2
 /// bytes an index).
 pub fn tier_bytes(space: &dyn TierSpace, tier: Tier) -> u64 {
-    space.tier_size(tier).saturating_mul(TIER_BYTES_AN_INDEX).saturating_add(child_bytes(space, tier))
+    let each = if space.moves_within(tier) { WITHIN_BYTES_AN_INDEX } else { TIER_BYTES_AN_INDEX };
+    space.tier_size(tier).saturating_mul(each).saturating_add(child_bytes(space, tier))
 }
 
 /// Bytes of the arrays of `tier`'s child tiers (2 bytes an index), held while it is solved.
@@ -180,19 +188,29 @@ const SLICE_UNBOUNDED: u64 = 1 << 26;
 pub fn fit_bytes(space: &dyn TierSpace, tier: Tier) -> u64 {
     let whole = tier_bytes(space, tier);
     if space.moves_within(tier) {
-        return whole;
+        let passes = space.tier_size(tier).saturating_mul(PASS_BYTES_AN_INDEX).saturating_add(PASS_SLACK);
+        return whole.min(child_bytes(space, tier).saturating_add(passes));
     }
     let slice = space.tier_size(tier).min(SLICE_MIN).saturating_mul(TIER_BYTES_AN_INDEX);
     whole.min(child_bytes(space, tier).saturating_add(slice))
 }
 
+/// Bytes a tier that a move may stay in takes an index when it is solved in passes
+/// ([`solve_tier_passes`]): its records, and nothing else.
+pub const PASS_BYTES_AN_INDEX: u64 = 2;
+
+/// Bytes a pass takes besides the records and the child tiers' arrays, at most: each thread's
+/// list of children and the writer's block.
+const PASS_SLACK: u64 = 4 << 20;
+
 /// The indices of each slice `tier` is solved in under the budget of `opts` (as many as the
 /// room left by its child tiers' arrays holds at [`TIER_BYTES_AN_INDEX`], a multiple of
-/// [`SLICE_MIN`]); `None` to solve it whole: it fits, Grundy values are asked for, or a move
-/// may stay in the tier. A tier past 2^32 indices that no move stays in is always sliced.
-/// [`SLICE_ENV`] forces slices.
+/// [`SLICE_MIN`]); `None` to solve it whole: it fits, or Grundy values are asked for. A tier
+/// past 2^32 indices is always sliced. A tier a move may stay in is solved in passes
+/// ([`solve_tier_passes`]), each pass taking the tier a slice at a time. [`SLICE_ENV`] forces
+/// slices.
 pub fn slice_of(space: &dyn TierSpace, tier: Tier, opts: TierOptions) -> Option<u64> {
-    if opts.grundy || space.moves_within(tier) {
+    if opts.grundy {
         return None;
     }
     let size = space.tier_size(tier);
@@ -210,7 +228,8 @@ pub fn slice_of(space: &dyn TierSpace, tier: Tier, opts: TierOptions) -> Option<
         }
         None => return None,
     };
-    (slice < size).then_some(slice)
+    // A tier a move may stay in is solved in passes whenever slices are asked for.
+    (slice < size || space.moves_within(tier)).then_some(slice)
 }
 
 impl TierOptions {
@@ -341,7 +360,12 @@ pub fn solve_with(
                     let mut load = |c: Tier| -> GameResult<TierArray> { Ok(db.load_full(c, space.tier_size(c))?) };
                     if let Some(slice) = slice_of(space, tier, opts) {
                         let mut w = db.writer(tier, space.tier_size(tier))?;
-                        let reps = solve_tier_sliced(space, tier, opts, slice, &mut load, &mut |r| Ok(w.push(r)?))?;
+                        let mut sink = |r: &[Rec]| -> GameResult<()> { Ok(w.push(r)?) };
+                        let reps = if space.moves_within(tier) {
+                            solve_tier_passes(space, tier, slice, &mut load, &mut sink)?
+                        } else {
+                            solve_tier_sliced(space, tier, opts, slice, &mut load, &mut sink)?
+                        };
                         db.finish(w)?;
                         return Ok(reps);
                     }
@@ -1101,6 +1125,9 @@ fn grundy_values(
     // What the waves never reached is on a loop, or leads to one: no Grundy value.
     Ok(any.then_some(g))
 }
+
+mod passes;
+pub use passes::solve_tier_passes;
 
 #[cfg(test)]
 mod tests;

@@ -155,16 +155,20 @@ fn a_stopped_solve_resumes() {
 
 /// The tier solver gives the same arrays, byte for byte, on one thread (one tier at a time,
 /// its levels in order) as on three (each level split between them, and tiers that do not
-/// move to one another solved at once), and under a budget that leaves room for one tier at
-/// a time.
+/// move to one another solved at once), under a budget that leaves room for one tier at a
+/// time, and with every tier solved in passes over slices.
 #[test]
 fn the_arrays_are_the_same_for_any_number_of_threads() {
-    let dirs = [tmp("t1"), tmp("t3"), tmp("t3small")];
-    let runs: [&[&str]; 3] = [&["--threads", "1"], &["--threads", "3"], &["--threads", "3", "--max-memory", "8"]];
-    for (dir, extra) in dirs.iter().zip(runs) {
+    let dirs = [tmp("t1"), tmp("t3"), tmp("t3small"), tmp("t3passes")];
+    let runs: [&[&str]; 4] =
+        [&["--threads", "1"], &["--threads", "3"], &["--threads", "3", "--max-memory", "8"], &["--threads", "3"]];
+    // The last: every tier solved in passes over slices (a tier that moves stay in, as under a
+    // budget too small to hold it whole).
+    let envs: [&[(&str, &str)]; 4] = [&[], &[], &[], &[("GAMESMAN_TIER_SLICE", "1")]];
+    for ((dir, extra), env) in dirs.iter().zip(runs).zip(envs) {
         let mut args = vec!["solve", "quixo", "3x3", "--save", "--db", dir.to_str().unwrap()];
         args.extend(extra);
-        let out = gamesman(&args, &[]);
+        let out = gamesman(&args, env);
         assert!(out.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
     let mut files = 0;

@@ -204,3 +204,91 @@ fn the_budget_sets_the_slices() {
     // Grundy values are computed only whole.
     assert_eq!(slice_of(&Ladder, 0, TierOptions { grundy: true, ..opts(1) }), None);
 }
+
+/// A tier of 40,000 indices that moves stay in, over a tier of primitives (by i mod 4 a loss,
+/// win, tie and draw): index i of tier 0 moves to (3i + 1) and (5i + 2) (mod 40,000) in its
+/// own tier, and where i is a multiple of 3 to 7i (mod 40,000) of tier 1; a multiple of 11 is
+/// a primitive loss, 6 mod 13 has no move; from 39,000 on, i moves only to the next even
+/// index of a ring of 1,000 (a loop: draws). An odd index is the image of the even one below
+/// it. The tier below gives ties.
+struct Loops;
+
+impl TierSpace for Loops {
+    fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
+        if tier == 0 { vec![1] } else { Vec::new() }
+    }
+    fn tier_size(&self, _tier: Tier) -> u64 {
+        SIZE
+    }
+    fn tier_name(&self, tier: Tier) -> String {
+        format!("loops {tier}")
+    }
+    fn canonical_index(&self, tier: Tier, index: u64) -> u64 {
+        if tier == 0 { index & !1 } else { index }
+    }
+    fn primitive_at(&self, tier: Tier, index: u64) -> Option<Value> {
+        match tier {
+            0 => (index < 39_000 && index.is_multiple_of(11)).then_some(Value::Lose),
+            _ => Some([Value::Lose, Value::Win, Value::Tie, Value::Draw][(index % 4) as usize]),
+        }
+    }
+    fn children_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+        if tier != 0 {
+            return;
+        }
+        if index >= 39_000 {
+            out.push((0, (39_000 + (index - 39_000 + 2) % 1_000) & !1));
+            return;
+        }
+        if index % 13 == 6 {
+            return;
+        }
+        for j in [(3 * index + 1) % SIZE, (5 * index + 2) % SIZE] {
+            out.push((0, j & !1));
+        }
+        if index.is_multiple_of(3) {
+            out.push((1, (7 * index) % SIZE));
+        }
+    }
+    fn moves_within(&self, tier: Tier) -> bool {
+        tier == 0
+    }
+}
+
+/// A tier that moves stay in, solved in passes (slices of one chunk, and the whole tier at
+/// once, on one thread and on three) gives the records of the retrograde analysis, with
+/// every value among them.
+#[test]
+fn a_tier_in_passes_is_the_tier_solved_whole() {
+    let below: Vec<Rec> = (0..SIZE).map(|j| rec(Loops.primitive_at(1, j).unwrap(), 0)).collect();
+    let child = || TierArray { records: below.clone(), grundy: None };
+    let opts = TierOptions::for_space(&Loops, false);
+    let (whole, reps) = solve_tier_full(&Loops, 0, opts, &mut |_| Ok(child())).unwrap();
+    assert_eq!(reps, SIZE / 2);
+    for v in [Value::Win, Value::Lose, Value::Tie, Value::Draw] {
+        assert!(whole.records.iter().any(|&r| unrec(r).map(|x| x.0) == Some(v)), "no {v}");
+    }
+    assert!(whole.records.iter().any(|&r| matches!(unrec(r), Some((Value::Lose, Some(x))) if x > 2)));
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        for slice in [SLICE_MIN, 3 * SLICE_MIN] {
+            let mut got: Vec<Rec> = Vec::new();
+            let reps_passes = pool
+                .install(|| {
+                    solve_tier_passes(&Loops, 0, slice, &mut |_| Ok(child()), &mut |r| {
+                        got.extend_from_slice(r);
+                        Ok(())
+                    })
+                })
+                .unwrap();
+            assert_eq!(reps_passes, reps);
+            assert_eq!(got, whole.records, "{threads} threads, slices of {slice}");
+        }
+    }
+    // Asked for slices (the budget or SLICE_ENV), such a tier goes in passes, which take 2
+    // bytes an index and the child tiers' arrays.
+    // (Whole, this small tier takes less.)
+    assert_eq!(tier_bytes(&Loops, 0), SIZE * WITHIN_BYTES_AN_INDEX + 2 * SIZE);
+    assert_eq!(fit_bytes(&Loops, 0), (2 * SIZE + 2 * SIZE + PASS_SLACK).min(tier_bytes(&Loops, 0)));
+    assert_eq!(slice_of(&Loops, 0, TierOptions { memory: 1, ..opts }), Some(SLICE_MIN));
+}
