@@ -169,8 +169,8 @@ impl<G: Game> Live<G> {
             return Err(GameError::Unsupported(format!("{}: this game has no tiers", self.info().name)));
         };
         let root_tier = tiers.try_locate(root)?.0;
-        // The solver holds a tier's state (at most about 32 bytes an index; 24–27 on
-        // Connect-Four) and its child tiers' arrays (2 bytes an index).
+        // The solver holds a tier's state and its child tiers' arrays (2 bytes an index); a
+        // tier that does not fit whole is solved in slices or in passes (`tier::fit_bytes`).
         // The walk of the tier graph is held too: each tier is checked as the walk meets it,
         // and the walk itself (some 64 bytes a tier) keeps to the budget.
         let budget = self.budget() as u64;
