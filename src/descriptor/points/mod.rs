@@ -10,9 +10,11 @@
 //! of a line to the one after it.
 
 mod boards;
+mod keys;
 
 use crate::game::Value;
 pub use boards::BoardSpec;
+pub use keys::{PointsKeys, PointsTiers};
 use serde::Deserialize;
 
 /// A kind of move, in a side's list (`moves: ([...], [...])`).
@@ -101,6 +103,7 @@ pub struct PMove {
 }
 
 /// The rules of a points game, checked.
+#[derive(Clone)]
 pub struct PointsRules {
     n: usize,
     full: u64,
