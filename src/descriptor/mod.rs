@@ -66,7 +66,7 @@ pub struct DescriptorGame {
     /// The memory budget its numbers were checked against.
     budget: usize,
     /// Positions by index, for a board game whose rules qualify (`tiers.rs`).
-    tiers: Option<Box<BoardTiers>>,
+    tiers: Option<Box<dyn crate::game::tier::Tiers<Pos = DPos> + Send>>,
 }
 
 impl DescriptorGame {
@@ -146,7 +146,10 @@ impl DescriptorGame {
             tiers: None,
         };
         if let (Shape::Board(b), None) = (&game.shape, &game.primitive_hook) {
-            game.tiers = BoardTiers::new(b).ok().map(Box::new);
+            game.tiers = BoardTiers::new(b).ok().map(|t| Box::new(t) as _);
+        }
+        if let (Shape::Points(r), None, false) = (&game.shape, &game.primitive_hook, game.misere) {
+            game.tiers = points::PointsTiers::new(r, DPos::Points, unwrap_points).ok().map(|t| Box::new(t) as _);
         }
         // A fixed size with nothing placed yet is a start of its own (tic-tac-toe's `3x3`).
         if let (None, Shape::Board(b)) = (&game.start, &game.shape) {
@@ -946,6 +949,12 @@ impl Keys<DPos> for DescriptorGame {
             }
             return heap_keys::HeapKeys::new(families, h).map(|k| Box::new(HeapPlay(k)) as _);
         }
+        if let (DPos::Points(_), Shape::Points(r)) = (root, &self.shape) {
+            if self.primitive_hook.is_some() || self.misere {
+                return None;
+            }
+            return points::PointsKeys::new(r, DPos::Points, unwrap_points).map(|k| Box::new(k) as _);
+        }
         let (DPos::Board(p), Shape::Board(b)) = (root, &self.shape) else { return None };
         if self.primitive_hook.is_some() || b.kind == Kind::Puzzle {
             return None;
@@ -963,6 +972,11 @@ impl Keys<DPos> for DescriptorGame {
         keys.pack(p)?;
         Some(Box::new(PlayKeys::Pieces(keys)))
     }
+}
+
+/// The points position of a descriptor position, if it is one.
+fn unwrap_points(p: &DPos) -> Option<&points::PPos> {
+    if let DPos::Points(q) = p { Some(q) } else { None }
 }
 
 /// Heaps that split and merge as keys (`heap_keys.rs`) over descriptor positions.

@@ -3,6 +3,7 @@
 //! apart from gamesman (tests/oracles/), and the errors of a broken descriptor.
 
 use crate::common::{descriptor, descriptor_error, known, root, run_in, solve};
+use gamesman::descriptor::DPos;
 use gamesman::game::{Game, GameExt, Value};
 
 /// `gamesman analyze GAME POSITION --no-db --json`: value, remoteness, positions by value.
@@ -174,4 +175,110 @@ fn kaooa_agrees_with_gamesmanone() {
         text.push_str(&format!("{row}\n"));
     }
     agrees_with("kaooa", "kaooa-gamesmanone.jsonl", &text);
+}
+
+/// A little random walk: from `start`, `steps` moves chosen by a linear congruential
+/// generator, every position met (the start included).
+fn random_walk(g: &gamesman::descriptor::DescriptorGame, start: &str, seed: u64, steps: usize) -> Vec<DPos> {
+    let mut x = seed;
+    let mut p = g.parse(start).unwrap();
+    let mut out = vec![p.clone()];
+    for _ in 0..steps {
+        let kids = g.children(&p).unwrap();
+        if kids.is_empty() || g.primitive(&p).unwrap().is_some() {
+            break;
+        }
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        p = kids[(x >> 33) as usize % kids.len()].clone();
+        out.push(p.clone());
+    }
+    out
+}
+
+/// Keys and tiers on random reachable positions of every shipped points game: key →
+/// position → key and (tier, index) → position → (tier, index) come back, and the children
+/// listed on keys are the keys of the game's own children, in order.
+#[test]
+fn keys_and_tiers_round_trip_on_random_positions() {
+    let games = [
+        ("three-mens-morris", "......... x"),
+        ("kaooa", ".......... C 6 1"),
+        ("toads-and-frogs", "TTT..FFF T"),
+        ("othello-4x4", "..../.ox./.xo./.... x"),
+        ("six-mens-morris", "................ x 6 6"),
+    ];
+    for (name, start) in games {
+        let g = descriptor(name);
+        let root = g.parse(start).unwrap();
+        let keys = g.packed_play(&root).unwrap_or_else(|| panic!("{name} has keys"));
+        let tiers = g.tiers().unwrap_or_else(|| panic!("{name} has tiers"));
+        let mut n = 0;
+        for seed in 1..=40u64 {
+            for p in random_walk(&g, start, seed, 60) {
+                let k = keys.pack(&p).unwrap();
+                assert_eq!(keys.unpack(k), p, "{name}: {}", g.format(&p).unwrap());
+                let mut on_keys = Vec::new();
+                keys.children(k, &mut on_keys);
+                let own: Vec<u128> = g.children(&p).unwrap().iter().map(|c| keys.pack(c).unwrap()).collect();
+                assert_eq!(on_keys, own, "{name}: {}", g.format(&p).unwrap());
+                assert_eq!(keys.primitive(k), g.primitive(&p).unwrap(), "{name}");
+                let (t, i) = tiers.locate(&p);
+                assert!(i < tiers.tier_size(t), "{name}");
+                assert_eq!(tiers.position(t, i), p, "{name}: {}", g.format(&p).unwrap());
+                // Every child lies in this tier (only where a move may stay) or a child tier.
+                let kids = tiers.child_tiers(t);
+                for c in g.children(&p).unwrap() {
+                    let (ct, _) = tiers.locate(&c);
+                    assert!(
+                        ct == t && tiers.moves_within(t) || kids.contains(&ct),
+                        "{name}: {}",
+                        g.format(&c).unwrap()
+                    );
+                }
+                n += 1;
+            }
+        }
+        assert!(n > 100, "{name}");
+    }
+}
+
+/// Three Men's Morris and Kaooa solved by tiers into the array database (`solve --save`):
+/// the start, every position of the oracle's samples read from the arrays, and `analyze`'s
+/// counts of the reachable positions by value from the arrays, all as the Python solvers
+/// found them (the same counts as the plain search's in the tests above).
+#[test]
+fn three_mens_morris_and_kaooa_by_tiers_agree_with_their_oracles() {
+    use gamesman::catalog::{Catalog, Database, How};
+    let cases = [
+        (
+            "three-mens-morris",
+            "......... x",
+            "points_three_mens_morris.jsonl",
+            ("win", Some(9)),
+            5_390,
+            [2_997, 1_185, 0, 1_208],
+        ),
+        ("kaooa", ".......... C 6 1", "points_kaooa.jsonl", ("draw", None), 21_696, [2_195, 1_420, 0, 18_081]),
+    ];
+    for (name, start, data, (value, remoteness), positions, by_value) in cases {
+        let dir = crate::common::temp_dir(&format!("points-tiers-{name}"));
+        let path = root().join(format!("games/{name}.ron"));
+        let path = path.to_str().unwrap();
+        let db = dir.to_str().unwrap();
+        let (code, _, err) = run_in(&["solve", path, start, "--save", "--db", db], "");
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(dir.join("identity").exists(), "{name}: an array database, not a redb file");
+        let how = How { database: Database::At(dir.clone()), ..How::default() };
+        let mut s = Catalog::new().open(path, &how).expect("the descriptor opens");
+        let text = std::fs::read_to_string(root().join("tests/data").join(data)).unwrap();
+        let sample = known(&text);
+        assert!(sample.len() > 100, "{data}");
+        let wrong = crate::common::disagreements_from_database(s.as_mut(), &sample);
+        assert!(wrong.is_empty(), "{name}: {} disagreements, e.g. {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
+        let (code, out, err) = run_in(&["analyze", path, start, "--db", db, "--json"], "");
+        assert_eq!(code, 0, "{name}: {err}");
+        let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(summary(&j), (value.to_string(), remoteness, positions, by_value), "{name}: {j}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
