@@ -12,8 +12,8 @@
 //! A position whose record says it is over (remoteness 0) is not expanded.
 //!
 //! Memory: a bit an index of every tier walked, plus the tier being walked's records (2
-//! bytes an index) and its frontier (8 bytes an index, twice while a round's results are
-//! joined), checked against the budget before anything is allocated.
+//! bytes an index) and two bits an index for its frontier (this round's and the next),
+//! checked against the budget before anything is allocated.
 
 use crate::db::array::{ArrayDb, TierArray, unrec};
 use crate::game::tier::{Tier, TierSpace, tier_order};
@@ -46,23 +46,28 @@ impl Reached {
 
     /// The marked indices, in order.
     pub fn indices(&self) -> impl Iterator<Item = u64> + '_ {
-        self.words.iter().enumerate().flat_map(|(w, word)| {
-            let mut bits = word.load(Ordering::Relaxed);
-            std::iter::from_fn(move || {
-                if bits == 0 {
-                    return None;
-                }
-                let b = bits.trailing_zeros() as u64;
-                bits &= bits - 1;
-                Some(w as u64 * 64 + b)
-            })
-        })
+        marked(&self.words, 0)
     }
 
     /// How many indices are marked.
     pub fn count(&self) -> u64 {
         self.words.iter().map(|w| w.load(Ordering::Relaxed).count_ones() as u64).sum()
     }
+}
+
+/// The indices marked in `words`, in order, the first word's first bit being index `first`.
+fn marked(words: &[AtomicU64], first: u64) -> impl Iterator<Item = u64> + '_ {
+    words.iter().enumerate().flat_map(move |(w, word)| {
+        let mut bits = word.load(Ordering::Relaxed);
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let b = bits.trailing_zeros() as u64;
+            bits &= bits - 1;
+            Some(first + w as u64 * 64 + b)
+        })
+    })
 }
 
 /// What the walk calls with each tier walked: the tier, its records (and Grundy values,
@@ -73,7 +78,7 @@ pub type Visit<'a> = dyn FnMut(Tier, &TierArray, &Reached) -> GameResult<()> + '
 pub fn walk_bytes(space: &dyn TierSpace, order: &[Tier]) -> u64 {
     let bits: u64 = order.iter().map(|&t| space.tier_size(t).div_ceil(64) * 8).sum();
     let largest = order.iter().map(|&t| space.tier_size(t)).max().unwrap_or(0);
-    bits + largest * (2 + 16)
+    bits + largest * 2 + 2 * largest.div_ceil(64) * 8
 }
 
 /// Walk every position reachable from `root` (a representative: the tier and index of
@@ -129,59 +134,63 @@ pub fn walk(
             )));
         }
         let here = reached.remove(&t).expect("every tier of the walk has its bits");
-        let mut frontier: Vec<u64> = here.indices().collect();
-        while !frontier.is_empty() {
+        let size = space.tier_size(t);
+        let mut frontier = Reached::new(size);
+        for (f, h) in frontier.words.iter_mut().zip(&here.words) {
+            *f.get_mut() = h.load(Ordering::Relaxed);
+        }
+        let mut round = frontier.count();
+        while round > 0 {
             if progress.expired() {
                 return Err(GameError::TimeLimit(format!(
                     "the time limit ran out walking tier {} ({walked} positions reached so far)",
                     space.tier_name(t)
                 )));
             }
-            walked += frontier.len() as u64;
+            walked += round;
             progress.tick(walked, 0)?;
-            let next: GameResult<Vec<Vec<u64>>> = frontier
-                .par_chunks(1 << 12)
-                .map(|chunk| {
-                    let mut kids = Vec::new();
-                    let mut fresh = Vec::new();
-                    for &i in chunk {
-                        // A game over (a primitive or a stalemate) has no moves to follow.
-                        match unrec(records[i as usize]) {
-                            Some((_, Some(0))) => continue,
-                            Some(_) => {}
-                            None => {
-                                return Err(GameError::Database(format!(
-                                    "{}: tier {} index {i} is reached but has no record",
-                                    db.path().display(),
-                                    space.tier_name(t)
-                                )));
-                            }
-                        }
-                        kids.clear();
-                        space.children_at(t, i, &mut kids);
-                        for &(ct, ci) in &kids {
-                            let Some(bits) = (if ct == t { Some(&here) } else { reached.get(&ct) }) else {
-                                return Err(GameError::Unsupported(format!(
-                                    "a move from tier {} leads to tier {}, which is not among its child tiers",
-                                    space.tier_name(t),
-                                    space.tier_name(ct)
-                                )));
-                            };
-                            if ci >= space.tier_size(ct) {
-                                return Err(GameError::Unsupported(format!(
-                                    "a move leads to index {ci}, past the size of tier {}",
-                                    space.tier_name(ct)
-                                )));
-                            }
-                            if !bits.set(ci) && ct == t {
-                                fresh.push(ci);
-                            }
+            let next = Reached::new(size);
+            // Each task takes 64 words of the frontier: 4,096 indices.
+            frontier.words.par_chunks(64).enumerate().try_for_each(|(c, words)| -> GameResult<()> {
+                let mut kids = Vec::new();
+                for i in marked(words, c as u64 * 64 * 64) {
+                    // A game over (a primitive or a stalemate) has no moves to follow.
+                    match unrec(records[i as usize]) {
+                        Some((_, Some(0))) => continue,
+                        Some(_) => {}
+                        None => {
+                            return Err(GameError::Database(format!(
+                                "{}: tier {} index {i} is reached but has no record",
+                                db.path().display(),
+                                space.tier_name(t)
+                            )));
                         }
                     }
-                    Ok(fresh)
-                })
-                .collect();
-            frontier = next?.concat();
+                    kids.clear();
+                    space.children_at(t, i, &mut kids);
+                    for &(ct, ci) in &kids {
+                        let Some(bits) = (if ct == t { Some(&here) } else { reached.get(&ct) }) else {
+                            return Err(GameError::Unsupported(format!(
+                                "a move from tier {} leads to tier {}, which is not among its child tiers",
+                                space.tier_name(t),
+                                space.tier_name(ct)
+                            )));
+                        };
+                        if ci >= space.tier_size(ct) {
+                            return Err(GameError::Unsupported(format!(
+                                "a move leads to index {ci}, past the size of tier {}",
+                                space.tier_name(ct)
+                            )));
+                        }
+                        if !bits.set(ci) && ct == t {
+                            next.set(ci);
+                        }
+                    }
+                }
+                Ok(())
+            })?;
+            frontier = next;
+            round = frontier.count();
             if let Some(e) = space.failure() {
                 return Err(e);
             }
