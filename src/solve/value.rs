@@ -23,7 +23,7 @@ use super::graph::{Graph, Node};
 use super::memo::{Memo, Stored, value_code, value_of};
 use super::solution::Solution;
 use super::space::{GameSpace, KeySearch, KeySpace, Keyed, Path, Space, Stop};
-use crate::game::{Game, GameError, GameExt, GameResult, Value};
+use crate::game::{Footprint, Game, GameError, GameExt, GameResult, Value};
 use crate::progress::Progress;
 use hashbrown::{HashMap, HashSet};
 use std::time::Instant;
@@ -310,9 +310,20 @@ impl<S: Space> ValueSearch<S> {
         })
     }
 
-    /// Room for `n` more positions solved for good (a whole graph about to be completed).
-    pub fn reserve_complete(&mut self, n: usize) {
-        self.complete.reserve(n);
+    /// Solve everything reachable from `root` by retrograde analysis (a game whose play
+    /// loops): the graph within `budget`, each position then remembered for good.
+    pub fn solve_whole(&mut self, root: &S::Key, budget: usize) -> GameResult<(Solution, Option<u64>)>
+    where
+        S::Key: Clone + Eq + std::hash::Hash + Footprint,
+    {
+        let progress = self.progress().clone();
+        let graph = Graph::explore(root.clone(), budget, &progress, |k| self.node(k))?;
+        let solutions = graph.retrograde();
+        self.complete.reserve(graph.len());
+        for (k, sol) in graph.nodes.into_positions().zip(solutions) {
+            self.complete(k, sol, None);
+        }
+        Ok(self.known(root).expect("the whole game is solved"))
     }
 
     /// Remember `sol` (and `grundy`) for `key` for good: a position of a game solved whole.
@@ -461,16 +472,7 @@ impl<G: Game> ValueSolver<G> {
                 // and so does this exploration: keys are cheap to expand, and the answers are
                 // the same for any number of threads. The memory budget bounds the graph, the
                 // time limit and progress are those of the search.
-                Err(Stop::Loop) => {
-                    let progress = search.progress().clone();
-                    let graph = Graph::explore(root, self.budget, &progress, |k| search.node(k))?;
-                    let solutions = graph.retrograde();
-                    search.reserve_complete(graph.len());
-                    for (k, sol) in graph.nodes.into_positions().zip(solutions) {
-                        search.complete(k, sol, None);
-                    }
-                    return Ok(search.known(&root).expect("the whole game is solved"));
-                }
+                Err(Stop::Loop) => return search.solve_whole(&root, self.budget),
                 Err(Stop::Parallel) => {
                     self.packed.turn_off();
                 }
@@ -533,14 +535,7 @@ impl<G: Game> ValueSolver<G> {
     /// A loopy game: retrograde analysis of everything reachable from `root` (Grundy values
     /// are not defined there).
     fn solve_loopy(&mut self, root: &G::Pos) -> GameResult<(Solution, Option<u64>)> {
-        let progress = self.search.progress().clone();
-        let search = &mut self.search;
-        let graph = Graph::explore(root.clone(), self.budget, &progress, |pos| search.node(pos))?;
-        let solutions = graph.retrograde();
-        for (pos, sol) in graph.nodes.into_positions().zip(solutions) {
-            self.search.complete(pos, sol, None);
-        }
-        Ok(self.search.known(root).expect("the whole game is solved"))
+        self.search.solve_whole(root, self.budget)
     }
 
     /// Explore everything reachable from `root` on every thread (each with its own copy of
