@@ -63,7 +63,7 @@ use crate::progress::Progress;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64};
 
 /// What a tier solve did.
 #[derive(Clone, Debug, Default)]
@@ -156,15 +156,25 @@ pub struct TierOptions {
 /// Connect-Four).
 pub const TIER_BYTES_AN_INDEX: u64 = 32;
 
-/// Bytes the solver holds an index of a tier that a move may stay in, solved whole, at most:
+/// Bytes the solver holds an index of a tier that a move may stay in, solved whole, at least:
 /// [`TIER_BYTES_AN_INDEX`] and the tier's own edges (37–40 measured on Quixo 4×4).
 pub const WITHIN_BYTES_AN_INDEX: u64 = 48;
 
 /// Bytes solving `tier` whole takes, about: its own state and its child tiers' arrays (2
 /// bytes an index).
 pub fn tier_bytes(space: &dyn TierSpace, tier: Tier) -> u64 {
-    let each = if space.moves_within(tier) { WITHIN_BYTES_AN_INDEX } else { TIER_BYTES_AN_INDEX };
+    let each = if space.moves_within(tier) { within_bytes_an_index(space) } else { TIER_BYTES_AN_INDEX };
     space.tier_size(tier).saturating_mul(each).saturating_add(child_bytes(space, tier))
+}
+
+/// Bytes an index of a tier a move may stay in takes, solved whole, foreseen: where the game
+/// gives parents, [`TIER_BYTES_AN_INDEX`] (no edges are kept); else
+/// [`WITHIN_BYTES_AN_INDEX`]. A game whose positions have many moves within their tier
+/// takes more: the scan counts the edges it keeps (12 bytes each, with the rows they become)
+/// and gives the tier up to passes once they pass the room the budget leaves
+/// ([`TierOptions::memory`]).
+pub fn within_bytes_an_index(space: &dyn TierSpace) -> u64 {
+    if TierOptions::for_space(space, false).parents { TIER_BYTES_AN_INDEX } else { WITHIN_BYTES_AN_INDEX }
 }
 
 /// Bytes of the arrays of `tier`'s child tiers (2 bytes an index), held while it is solved.
@@ -219,17 +229,20 @@ pub fn slice_of(space: &dyn TierSpace, tier: Tier, opts: TierOptions) -> Option<
         Some(k) => k.max(1).div_ceil(SLICE_MIN) * SLICE_MIN,
         // Past 2^32 indices a tier is solved only in slices (64-bit indices).
         None if size > u32::MAX as u64 || (opts.memory > 0 && tier_bytes(space, tier) > opts.memory) => {
-            if opts.memory == 0 {
-                SLICE_UNBOUNDED
-            } else {
-                let room = opts.memory.saturating_sub(child_bytes(space, tier)) / TIER_BYTES_AN_INDEX;
-                (room / SLICE_MIN).max(1) * SLICE_MIN
-            }
+            if opts.memory == 0 { SLICE_UNBOUNDED } else { slice_in(space, tier, opts.memory) }
         }
         None => return None,
     };
     // A tier a move may stay in is solved in passes whenever slices are asked for.
     (slice < size || space.moves_within(tier)).then_some(slice)
+}
+
+/// The indices of a slice of `tier` under a budget of `memory` bytes: as many as the room
+/// left by its child tiers' arrays holds at [`TIER_BYTES_AN_INDEX`], a multiple of
+/// [`SLICE_MIN`].
+fn slice_in(space: &dyn TierSpace, tier: Tier, memory: u64) -> u64 {
+    let room = memory.saturating_sub(child_bytes(space, tier)) / TIER_BYTES_AN_INDEX;
+    (room / SLICE_MIN).max(1) * SLICE_MIN
 }
 
 impl TierOptions {
@@ -369,7 +382,18 @@ pub fn solve_with(
                         db.finish(w)?;
                         return Ok(reps);
                     }
-                    let (array, reps) = solve_tier_full(space, tier, opts, &mut load)?;
+                    // The budget less what the batch's other tiers are foreseen to take.
+                    let own =
+                        TierOptions { memory: opts.memory.saturating_sub(need - tier_bytes(space, tier)), ..opts };
+                    let Some((array, reps)) = solve_tier_whole(space, tier, own, &mut load)? else {
+                        // Its moves within it would pass the budget: in passes.
+                        let mut w = db.writer(tier, space.tier_size(tier))?;
+                        let mut sink = |r: &[Rec]| -> GameResult<()> { Ok(w.push(r)?) };
+                        let slice = slice_in(space, tier, own.memory);
+                        let reps = solve_tier_passes(space, tier, slice, &mut load, &mut sink)?;
+                        db.finish(w)?;
+                        return Ok(reps);
+                    };
                     let mut phases = Phases::new(|| format!("tier {}", space.tier_name(tier)));
                     db.write_full(tier, &array.records, array.grundy.as_deref())?;
                     phases.end("write");
@@ -456,6 +480,26 @@ pub fn solve_tier_full(
     opts: TierOptions,
     child: &mut dyn FnMut(Tier) -> GameResult<TierArray>,
 ) -> GameResult<(TierArray, u64)> {
+    solve_tier_whole(space, tier, opts, child)?.ok_or_else(|| {
+        GameError::OutOfMemory(format!(
+            "tier {}: its moves within it take more than the memory budget of {} MiB",
+            space.tier_name(tier),
+            opts.memory >> 20
+        ))
+    })
+}
+
+/// [`solve_tier_full`], or `None` where the budget ([`TierOptions::memory`], 0: none) cannot
+/// hold the reversed edges of the tier's moves within it (12 bytes each, on top of
+/// [`TIER_BYTES_AN_INDEX`] and 4 bytes an index, and the child tiers' arrays): the scan stops
+/// once it has kept more (past it by at most a chunk's edges a thread), and the caller solves
+/// the tier in passes instead.
+fn solve_tier_whole(
+    space: &dyn TierSpace,
+    tier: Tier,
+    opts: TierOptions,
+    child: &mut dyn FnMut(Tier) -> GameResult<TierArray>,
+) -> GameResult<Option<(TierArray, u64)>> {
     let size = space.tier_size(tier);
     if size > u32::MAX as u64 {
         return Err(GameError::OutOfMemory(format!(
@@ -475,7 +519,13 @@ pub fn solve_tier_full(
         return Err(e);
     }
     phases.end("load");
-    let chunks = scan(space, tier, opts, &children_of, &name);
+    let room = match opts.memory {
+        0 => u64::MAX,
+        m => m.saturating_sub(child_bytes(space, tier) + size * (TIER_BYTES_AN_INDEX + 4)),
+    };
+    let Some(chunks) = scan(space, tier, opts, &children_of, &name, room) else {
+        return Ok(None);
+    };
     phases.end("scan");
     if !opts.grundy {
         drop(std::mem::take(&mut children_of));
@@ -490,7 +540,7 @@ pub fn solve_tier_full(
     phases.end("gather");
     let up = reversed_edges(space, tier, opts, &chunks, n, state.same_moves, state.edge_count);
     drop(chunks);
-    phases.end("edges");
+    phases.end(&format!("edges ({} kept)", state.edge_count));
     propagate(&mut state, &up, &name)?;
     phases.end("propagate");
     let State { recs, waiting, first_wave, same_left, reps, .. } = state;
@@ -508,7 +558,7 @@ pub fn solve_tier_full(
         if opts.grundy { grundy_values(space, tier, &recs, &children_of, &up, first_wave, same_left)? } else { None };
     phases.end("finish");
     phases.print();
-    Ok((TierArray { records: recs, grundy }, reps))
+    Ok(Some((TierArray { records: recs, grundy }, reps)))
 }
 
 /// Solve a tier that no move stays in ([`TierSpace::moves_within`] is `false`) in slices of
@@ -646,16 +696,29 @@ struct Chunk {
 }
 
 /// The scan, on every core: each representative of the tier against its children in other
-/// tiers (`children_of`), chunk by chunk.
+/// tiers (`children_of`), chunk by chunk; `None` once the edges kept take more than `room`
+/// bytes (12 an edge).
 fn scan(
     space: &dyn TierSpace,
     tier: Tier,
     opts: TierOptions,
     children_of: &HashMap<Tier, TierArray>,
     name: &str,
-) -> Vec<Chunk> {
+    room: u64,
+) -> Option<Vec<Chunk>> {
     let chunks = space.tier_size(tier).div_ceil(CHUNK as u64) as usize;
-    (0..chunks).into_par_iter().map(|c| scan_chunk(space, tier, opts, children_of, name, c)).collect()
+    let kept = AtomicU64::new(0);
+    (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            if kept.load(Relaxed) > room {
+                return None;
+            }
+            let chunk = scan_chunk(space, tier, opts, children_of, name, c);
+            let bytes = chunk.edges.len() as u64 * 12;
+            (kept.fetch_add(bytes, Relaxed) + bytes <= room).then_some(chunk)
+        })
+        .collect()
 }
 
 /// [`scan`] of the indices of chunk `c`.

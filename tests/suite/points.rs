@@ -61,6 +61,19 @@ fn three_mens_morris_agrees_with_its_oracle() {
     agrees_with_sample("three-mens-morris", "points_three_mens_morris.jsonl");
 }
 
+/// Teeko on a 4×4 board (tests/games/teeko_4x4.ron; tests/oracles/teeko.py, retrograde
+/// analysis): from the empty board a draw; 2,400,087 positions reachable, 506,518 wins,
+/// 85,166 losses, 1,808,403 draws (its sample is checked by tiers below).
+#[test]
+fn teeko_4x4_agrees_with_its_oracle() {
+    let path = root().join("tests/games/teeko_4x4.ron");
+    let (code, out, err) =
+        run_in(&["analyze", path.to_str().unwrap(), "..../..../..../.... b", "--no-db", "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(summary(&r), ("draw".into(), None, 2_400_087, [506_518, 85_166, 0, 1_808_403]), "{r}");
+}
+
 /// Toads and Frogs (tests/oracles/toads_and_frogs.py, a memoised search): TTT..FFF is a win
 /// in 15 for the toads, 48 positions, 24 wins and 24 losses, and the same for the frogs to
 /// move (the mirror image); T.F..... a win in 3; .....TF. a loss in 2, as by hand: the toad's
@@ -138,6 +151,10 @@ fn errors_name_the_file_line_and_column() {
             "        board: Star,\n        moves: ([Step], [Step]),\n        towards: (Right, Left),",
             "needs a board of rows",
         ),
+        (
+            "        board: Morris(6),\n        moves: ([Step], [Step]),\n        ends: [Square],",
+            "t.ron:6:9: Square needs a board of at least 2 rows and 2 columns (Grid)",
+        ),
     ] {
         let e = points_error(rules);
         assert!(e.contains(needle), "{rules}\n{e}");
@@ -206,6 +223,7 @@ fn keys_and_tiers_round_trip_on_random_positions() {
         ("toads-and-frogs", "TTT..FFF T"),
         ("othello-4x4", "..../.ox./.xo./.... x"),
         ("six-mens-morris", "................ x 6 6"),
+        ("teeko", "...../...../...../...../..... b"),
     ];
     for (name, start) in games {
         let g = descriptor(name);
@@ -242,27 +260,44 @@ fn keys_and_tiers_round_trip_on_random_positions() {
     }
 }
 
-/// Three Men's Morris and Kaooa solved by tiers into the array database (`solve --save`):
-/// the start, every position of the oracle's samples read from the arrays, and `analyze`'s
-/// counts of the reachable positions by value from the arrays, all as the Python solvers
-/// found them (the same counts as the plain search's in the tests above).
+/// Three Men's Morris, Kaooa and Teeko on a 4×4 board (tests/games/teeko_4x4.ron) solved by
+/// tiers into the array database (`solve --save`): the start, every position of the oracle's
+/// samples read from the arrays, and `analyze`'s counts of the reachable positions by value
+/// from the arrays, all as the Python solvers found them (the same counts as the plain
+/// search's in the tests above).
 #[test]
-fn three_mens_morris_and_kaooa_by_tiers_agree_with_their_oracles() {
+fn three_mens_morris_kaooa_and_teeko_by_tiers_agree_with_their_oracles() {
     use gamesman::catalog::{Catalog, Database, How};
     let cases = [
         (
-            "three-mens-morris",
+            "games/three-mens-morris.ron",
             "......... x",
             "points_three_mens_morris.jsonl",
             ("win", Some(9)),
             5_390,
             [2_997, 1_185, 0, 1_208],
         ),
-        ("kaooa", ".......... C 6 1", "points_kaooa.jsonl", ("draw", None), 21_696, [2_195, 1_420, 0, 18_081]),
+        (
+            "games/kaooa.ron",
+            ".......... C 6 1",
+            "points_kaooa.jsonl",
+            ("draw", None),
+            21_696,
+            [2_195, 1_420, 0, 18_081],
+        ),
+        (
+            "tests/games/teeko_4x4.ron",
+            "..../..../..../.... b",
+            "points_teeko_4x4.jsonl",
+            ("draw", None),
+            2_400_087,
+            [506_518, 85_166, 0, 1_808_403],
+        ),
     ];
-    for (name, start, data, (value, remoteness), positions, by_value) in cases {
+    for (file, start, data, (value, remoteness), positions, by_value) in cases {
+        let name = file.rsplit('/').next().unwrap().trim_end_matches(".ron");
         let dir = crate::common::temp_dir(&format!("points-tiers-{name}"));
-        let path = root().join(format!("games/{name}.ron"));
+        let path = root().join(file);
         let path = path.to_str().unwrap();
         let db = dir.to_str().unwrap();
         let (code, _, err) = run_in(&["solve", path, start, "--save", "--db", db], "");

@@ -3,8 +3,9 @@
 //! star, or lines given one by one), pieces of one kind a side, placed from a hand and then
 //! moved, stepping along a line, jumping over an opponent's piece (capturing it or not),
 //! flying, flanking and turning lines of the opponent's pieces (Othello), removing a piece
-//! after forming a mill, passing when stuck; ends by a line of K, by the count of pieces, by
-//! pieces lost, or by having no move. See "Games on points" in `docs/descriptors.md`.
+//! after forming a mill, passing when stuck; ends by a line of K, by a unit square of one's
+//! pieces, by the count of pieces, by pieces lost, or by having no move. See "Games on
+//! points" in `docs/descriptors.md`.
 //!
 //! Points are joined where they follow each other on a line; a jump goes over the next point
 //! of a line to the one after it.
@@ -51,6 +52,9 @@ pub enum Towards {
 pub enum PointsEnd {
     /// K of a player's pieces in a row on a line: that player has won.
     Line(usize),
+    /// A player's pieces on the four corners of a unit square of the board's rows and
+    /// columns (Teeko's 2×2 square): that player has won.
+    Square,
     /// When neither player can move, more pieces on the board wins (equal: a tie).
     MostPieces,
     /// A player with fewer than K pieces, on the board and in hand, has lost.
@@ -206,6 +210,15 @@ impl PointsRules {
                         return Err(("ends", format!("Line({k}): the board's longest line has {longest} points")));
                     }
                     line_masks.extend(windows(&layout.lines, k));
+                }
+                PointsEnd::Square => {
+                    let Some((rows, cols)) = layout.grid.filter(|&(r, c)| r >= 2 && c >= 2) else {
+                        return Err(("ends", "Square needs a board of at least 2 rows and 2 columns (Grid)".into()));
+                    };
+                    let at = |r: usize, c: usize| 1u64 << (r * cols + c);
+                    for (r, c) in (0..rows - 1).flat_map(|r| (0..cols - 1).map(move |c| (r, c))) {
+                        line_masks.push(at(r, c) | at(r, c + 1) | at(r + 1, c) | at(r + 1, c + 1));
+                    }
                 }
                 PointsEnd::Captured(_) if h0 + h1 == 0 => {
                     return Err(("ends", "Captured counts the pieces lost from the hand, and `hand` is (0, 0)".into()));
@@ -663,6 +676,9 @@ fn counts(t: Tier) -> ([u32; 2], [u32; 2]) {
 pub struct PointsTiers<P> {
     rules: PointsRules,
     ranker: Ranker,
+    /// Every move that keeps the counts can be undone (steps, jumps that take nothing,
+    /// flights; no mills, passes or ways a side may not go): the tiers give parents.
+    undo: bool,
     wrap: fn(PPos) -> P,
     unwrap: fn(&P) -> Option<&PPos>,
 }
@@ -679,7 +695,8 @@ impl<P> PointsTiers<P> {
         if supply && rules.removes {
             return Err("pieces that come from a supply and leave the board have no tiers".into());
         }
-        Ok(PointsTiers { rules: rules.clone(), ranker: Ranker::new(rules.n as u32), wrap, unwrap })
+        let undo = !rules.pass && rules.mill_masks.is_empty() && rules.towards.iter().all(|&t| t == Towards::Any);
+        Ok(PointsTiers { rules: rules.clone(), ranker: Ranker::new(rules.n as u32), undo, wrap, unwrap })
     }
 
     /// The tier and index of a position.
@@ -766,6 +783,47 @@ impl<P> TierSpace for PointsTiers<P> {
     fn children_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
         let p = self.at(tier, index);
         out.extend(self.rules.children(&p).iter().map(|c| self.place(c)));
+    }
+
+    fn has_parents(&self) -> bool {
+        self.undo
+    }
+
+    /// The positions of the same tier one move before (the only ones the solver asks for):
+    /// the side that moved last took one of its pieces back, along a step, a jump over one of
+    /// the opponent's pieces, or a flight, to an empty point. A side with pieces in hand
+    /// places, which leaves the tier, so then there are none.
+    fn parents_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+        let p = self.at(tier, index);
+        let (r, m) = (&self.rules, 1 - p.side as usize);
+        if p.hand[m] > 0 {
+            return;
+        }
+        let empty = !(p.own[0] | p.own[1]) & r.full;
+        let count = p.own[m].count_ones();
+        let flying = r.moves[m].iter().any(|k| matches!(k, MoveKind::Fly(f) if count <= *f));
+        let step = !flying && r.moves[m].contains(&MoveKind::Step);
+        let jump = r.moves[m].contains(&MoveKind::Jump);
+        for to in points_of(p.own[m]) {
+            let mut from = 0u64;
+            for ray in &r.rays[to as usize] {
+                if step && empty & bit(ray[0]) != 0 {
+                    from |= bit(ray[0]);
+                }
+                if jump && ray.len() >= 2 && p.own[1 - m] & bit(ray[0]) != 0 && empty & bit(ray[1]) != 0 {
+                    from |= bit(ray[1]);
+                }
+            }
+            if flying {
+                from = empty;
+            }
+            for a in points_of(from) {
+                let mut q = p.clone();
+                q.own[m] ^= bit(to) | bit(a);
+                q.side = m as u8;
+                out.push(self.place(&q));
+            }
+        }
     }
 
     /// Only a step, a jump, a flight or a pass keeps the counts, and a side with pieces in

@@ -292,3 +292,66 @@ fn a_tier_in_passes_is_the_tier_solved_whole() {
     assert_eq!(fit_bytes(&Loops, 0), (2 * SIZE + 2 * SIZE + PASS_SLACK).min(tier_bytes(&Loops, 0)));
     assert_eq!(slice_of(&Loops, 0, TierOptions { memory: 1, ..opts }), Some(SLICE_MIN));
 }
+
+/// One tier where index i moves to the next `moves` indices (mod [`SIZE`]), and every 7th is
+/// a primitive loss (and the game gives parents or not).
+struct Crowd {
+    moves: u64,
+    parents: bool,
+}
+
+impl TierSpace for Crowd {
+    fn child_tiers(&self, _tier: Tier) -> Vec<Tier> {
+        Vec::new()
+    }
+    fn tier_size(&self, _tier: Tier) -> u64 {
+        SIZE
+    }
+    fn tier_name(&self, _tier: Tier) -> String {
+        "crowd".into()
+    }
+    fn primitive_at(&self, _tier: Tier, index: u64) -> Option<Value> {
+        index.is_multiple_of(7).then_some(Value::Lose)
+    }
+    fn children_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+        out.extend((1..=self.moves).map(|k| (tier, (index + k) % SIZE)));
+    }
+    fn has_parents(&self) -> bool {
+        self.parents
+    }
+    fn parents_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+        out.extend((1..=self.moves).map(|k| (tier, (index + SIZE - k) % SIZE)));
+    }
+}
+
+/// A tier whose moves within it (20 an index, 12 bytes each once kept) pass a budget that
+/// holds the tier at the bytes foreseen for it ([`WITHIN_BYTES_AN_INDEX`]): the scan gives
+/// it up, and the solve under that budget (in passes) writes the records of the tier solved
+/// whole with no budget. Where the game gives parents no edges are kept, and the tier is
+/// foreseen at [`TIER_BYTES_AN_INDEX`].
+#[test]
+fn a_tier_whose_moves_pass_the_budget_goes_to_passes() {
+    let many = Crowd { moves: 20, parents: false };
+    let opts = TierOptions::for_space(&many, false);
+    assert_eq!(tier_bytes(&many, 0), SIZE * WITHIN_BYTES_AN_INDEX);
+    let (whole, _) = solve_tier_full(&many, 0, opts, &mut |_| unreachable!()).unwrap();
+    for v in [Value::Win, Value::Lose] {
+        assert!(whole.records.iter().any(|&r| unrec(r).map(|x| x.0) == Some(v)), "no {v}");
+    }
+    let fits = TierOptions { memory: tier_bytes(&many, 0), ..opts };
+    assert!(slice_of(&many, 0, fits).is_none(), "foreseen to fit whole");
+    assert!(solve_tier_whole(&many, 0, fits, &mut |_| unreachable!()).unwrap().is_none());
+    let dir = std::env::temp_dir().join(format!("gamesman-crowd-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = ArrayDb::create(&dir, "h").unwrap();
+    solve_with(&many, 0, &db, &Progress::silent(), TierOptions { threads: 2, ..fits }).unwrap();
+    assert_eq!(db.load_full(0, SIZE).unwrap().records, whole.records);
+    let _ = std::fs::remove_dir_all(&dir);
+    let undo = Crowd { moves: 20, parents: true };
+    if TierOptions::for_space(&undo, false).parents {
+        assert_eq!(tier_bytes(&undo, 0), SIZE * TIER_BYTES_AN_INDEX);
+        let (by_parents, _) =
+            solve_tier_full(&undo, 0, TierOptions::for_space(&undo, false), &mut |_| unreachable!()).unwrap();
+        assert_eq!(by_parents.records, whole.records);
+    }
+}
