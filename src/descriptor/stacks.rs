@@ -78,7 +78,10 @@ impl StacksRules {
         if 2 * sizes.len() * n + 1 > 128 {
             return Err((
                 "sizes",
-                format!("{} sizes on {n} points do not fit a position in 128 bits (2 × sizes × points + 1)", sizes.len()),
+                format!(
+                    "{} sizes on {n} points do not fit a position in 128 bits (2 × sizes × points + 1)",
+                    sizes.len()
+                ),
             ));
         }
         let longest = layout.lines.iter().map(Vec::len).max().unwrap_or(0);
@@ -114,9 +117,7 @@ impl StacksRules {
     fn tops(&self, p: &SPos) -> Vec<Option<(usize, usize)>> {
         (0..self.n)
             .map(|i| {
-                (0..self.sizes.len())
-                    .rev()
-                    .find_map(|k| (0..2).find(|&s| p.own[k][s] & bit(i) != 0).map(|s| (k, s)))
+                (0..self.sizes.len()).rev().find_map(|k| (0..2).find(|&s| p.own[k][s] & bit(i) != 0).map(|s| (k, s)))
             })
             .collect()
     }
@@ -233,8 +234,9 @@ impl StacksRules {
             }
             let mut below = 0usize;
             for pair in chars.chunks(2) {
-                let s = mark(pair[0])
-                    .ok_or_else(|| format!("point {i}: {:?} is not a side: {} or {}", pair[0], self.marks[0], self.marks[1]))?;
+                let s = mark(pair[0]).ok_or_else(|| {
+                    format!("point {i}: {:?} is not a side: {} or {}", pair[0], self.marks[0], self.marks[1])
+                })?;
                 let k = pair[1]
                     .to_digit(10)
                     .map(|d| d as usize)
