@@ -134,25 +134,19 @@ impl StacksRules {
         let tops = self.tops(p);
         // The height of a point: 0 empty, else 1 + the size index of its top piece.
         let height: Vec<usize> = tops.iter().map(|t| t.map_or(0, |(k, _)| k + 1)).collect();
+        // The points a piece of size index `k` may go to.
+        let open = |k: usize| height.iter().enumerate().filter(move |&(_, &h)| h <= k).map(|(to, _)| to as u8);
         let mut out = Vec::new();
         for k in 0..self.sizes.len() {
             if self.in_hand(p, k, s) > 0 {
-                for to in 0..self.n {
-                    if height[to] <= k {
-                        out.push(SMove::Add { size: k as u8, to: to as u8 });
-                    }
-                }
+                out.extend(open(k).map(|to| SMove::Add { size: k as u8, to }));
             }
         }
-        for from in 0..self.n {
-            if let Some((k, o)) = tops[from]
+        for (from, t) in tops.iter().enumerate() {
+            if let Some((k, o)) = *t
                 && o == s
             {
-                for to in 0..self.n {
-                    if height[to] <= k {
-                        out.push(SMove::Move { from: from as u8, to: to as u8 });
-                    }
-                }
+                out.extend(open(k).map(|to| SMove::Move { from: from as u8, to }));
             }
         }
         out
@@ -191,7 +185,7 @@ impl StacksRules {
                 top[s] |= bit(i);
             }
         }
-        let line = |m: u64| self.line_masks.iter().any(|&w| m & w == w);
+        let line = |m: u64| self.line_masks.iter().any(|&w| (m & w) ^ w == 0);
         let s = p.side as usize;
         if line(top[s]) {
             Some(Value::Win)
@@ -226,7 +220,7 @@ impl StacksRules {
                 continue;
             }
             let chars: Vec<char> = cell.chars().collect();
-            if chars.is_empty() || chars.len() % 2 != 0 {
+            if chars.is_empty() || !chars.len().is_multiple_of(2) {
                 return Err(format!(
                     "point {i}: {cell:?} is not a stack: \".\" or pieces bottom to top, each a mark and a size (\"{}1{}3\")",
                     self.marks[0], self.marks[1]
