@@ -4,6 +4,7 @@
 
 use super::board::{self, BoardRules, BoardSpec};
 use super::points::{self, PointsRules, PointsSpec};
+use super::stacks::StacksRules;
 use crate::game::{GameError, GameInfo, GameResult, Kind};
 use crate::script::ScriptHook;
 use crate::solve::sequence::HeapRules;
@@ -102,6 +103,14 @@ pub(super) enum Rules {
         pass: bool,
         #[serde(default)]
         ends: Vec<points::PointsEnd>,
+    },
+    /// Pieces of several sizes that stack and cover, placed and moved (`stacks.rs`).
+    Stacks {
+        board: points::BoardSpec,
+        #[serde(default)]
+        marks: Option<String>,
+        sizes: Vec<u32>,
+        line: usize,
     },
 }
 
@@ -224,6 +233,7 @@ pub(super) enum Shape {
     Grid { moves: GridMove, symmetry: Symmetry, components: bool, text: GridText },
     Board(Box<BoardRules>),
     Points(Box<PointsRules>),
+    Stacks(Box<StacksRules>),
 }
 
 // --- The loader ---------------------------------------------------------------------------
@@ -313,6 +323,13 @@ pub(super) fn check(place: &Place, d: Descriptor, dir: Option<&Path>) -> GameRes
             let spec = PointsSpec { board, marks, moves, hand, towards, mill, pass, ends };
             let rules = PointsRules::new(spec).map_err(|(field, e)| place.bad_at(field, e))?;
             (Shape::Points(Box::new(rules)), Kind::Partisan)
+        }
+        Rules::Stacks { board, marks, sizes, line } => {
+            if !matches!(d.end, End::Normal) {
+                return Err(place.bad_at("end", "a stacking game ends by a line of one side's top pieces".into()));
+            }
+            let rules = StacksRules::new(board, marks, sizes, line).map_err(|(field, e)| place.bad_at(field, e))?;
+            (Shape::Stacks(Box::new(rules)), Kind::Partisan)
         }
     };
     if let Some(k) = d.kind {

@@ -25,6 +25,7 @@ mod domino_sum;
 mod heap_keys;
 mod points;
 mod pos;
+mod stacks;
 pub use pos::DPos;
 mod tiers;
 pub use tiers::{BoardTiers, MAX_TIER_CELLS};
@@ -49,6 +50,8 @@ pub enum DMove {
     Cells(BMove),
     /// A move on points joined by lines.
     Points(points::PMove),
+    /// A piece of several sizes placed or moved (`stacks.rs`).
+    Stacks(stacks::SMove),
 }
 
 pub struct DescriptorGame {
@@ -158,6 +161,9 @@ impl DescriptorGame {
         if let (None, Shape::Points(r)) = (&game.start, &game.shape) {
             game.start = Some(r.empty_start());
         }
+        if let (None, Shape::Stacks(r)) = (&game.start, &game.shape) {
+            game.start = Some(r.empty_start());
+        }
         if let Some(s) = &game.start {
             game.parse(s).map_err(|e| place.bad_at("start", format!("the start position: {e}")))?;
         }
@@ -186,7 +192,7 @@ impl DescriptorGame {
                 Dynamic::from_array(v.iter().map(|&n| Dynamic::from_int(n as i64)).collect())
             }
             DPos::Grid(g) | DPos::Lights(g, _) => Dynamic::from(g.clone()),
-            DPos::Board(_) | DPos::Points(_) => Dynamic::UNIT,
+            DPos::Board(_) | DPos::Points(_) | DPos::Stacks(_) => Dynamic::UNIT,
         }
     }
 
@@ -434,6 +440,9 @@ impl Game for DescriptorGame {
         if let (DPos::Points(p), Shape::Points(r)) = (pos, &self.shape) {
             return Ok(r.children(p).into_iter().map(DPos::Points).collect());
         }
+        if let (DPos::Stacks(p), Shape::Stacks(r)) = (pos, &self.shape) {
+            return Ok(r.children(p).into_iter().map(DPos::Stacks).collect());
+        }
         let moves = self.moves(pos)?;
         moves.iter().map(|m| self.play(pos, m)).collect()
     }
@@ -473,6 +482,7 @@ impl Game for DescriptorGame {
             },
             Shape::Board(b) => Ok(DPos::Board(b.parse(text).map_err(GameError::BadPosition)?)),
             Shape::Points(r) => Ok(DPos::Points(r.parse(text).map_err(GameError::BadPosition)?)),
+            Shape::Stacks(r) => Ok(DPos::Stacks(r.parse(text).map_err(GameError::BadPosition)?)),
         }
     }
 
@@ -495,6 +505,10 @@ impl Game for DescriptorGame {
             },
             DPos::Points(p) => match &self.shape {
                 Shape::Points(r) => r.format(p),
+                _ => return Err(self.wrong_shape()),
+            },
+            DPos::Stacks(p) => match &self.shape {
+                Shape::Stacks(r) => r.format(p),
                 _ => return Err(self.wrong_shape()),
             },
         })
@@ -542,6 +556,7 @@ impl Game for DescriptorGame {
             }
             (DPos::Board(p), Shape::Board(b)) => b.moves(p).into_iter().map(DMove::Cells).collect(),
             (DPos::Points(p), Shape::Points(r)) => r.moves(p).into_iter().map(DMove::Points).collect(),
+            (DPos::Stacks(p), Shape::Stacks(r)) => r.moves(p).into_iter().map(DMove::Stacks).collect(),
             _ => return Err(self.wrong_shape()),
         })
     }
@@ -603,6 +618,10 @@ impl Game for DescriptorGame {
                 let Shape::Points(r) = &self.shape else { return Err(illegal()) };
                 DPos::Points(r.play(p, *m).ok_or_else(illegal)?)
             }
+            (DPos::Stacks(p), DMove::Stacks(m)) => {
+                let Shape::Stacks(r) = &self.shape else { return Err(illegal()) };
+                DPos::Stacks(r.play(p, *m).ok_or_else(illegal)?)
+            }
             (DPos::Lights(g, next), DMove::Press { cell, free }) => {
                 let Shape::Grid { moves: GridMove::Toggle { pattern }, .. } = &self.shape else {
                     return Err(illegal());
@@ -653,6 +672,10 @@ impl Game for DescriptorGame {
                 Shape::Points(r) => r.move_name(*m),
                 _ => return Err(self.wrong_shape()),
             },
+            DMove::Stacks(m) => match &self.shape {
+                Shape::Stacks(r) => r.move_name(*m),
+                _ => return Err(self.wrong_shape()),
+            },
         })
     }
 
@@ -676,6 +699,9 @@ impl Game for DescriptorGame {
             return Ok(b.primitive(p)); // misère is in the board's rules
         }
         if let (DPos::Points(p), Shape::Points(r)) = (pos, &self.shape) {
+            return Ok(r.primitive(p));
+        }
+        if let (DPos::Stacks(p), Shape::Stacks(r)) = (pos, &self.shape) {
             return Ok(r.primitive(p));
         }
         let v = match pos {
@@ -764,6 +790,7 @@ impl View<DPos, DMove> for DescriptorGame {
         Ok(match (pos, &self.shape) {
             (DPos::Board(p), Shape::Board(b)) => b.to_move(p),
             (DPos::Points(p), Shape::Points(r)) => Some(r.to_move(p)),
+            (DPos::Stacks(p), Shape::Stacks(r)) => Some(r.to_move(p)),
             _ => None,
         })
     }
@@ -779,6 +806,7 @@ impl View<DPos, DMove> for DescriptorGame {
             DPos::Grid(g) => Some(g.to_rows('#', '.', "\n")),
             DPos::Board(p) if let Shape::Board(b) = &self.shape => Some(b.show(p)),
             DPos::Points(p) if let Shape::Points(r) = &self.shape => Some(r.show(p)),
+            DPos::Stacks(p) if let Shape::Stacks(r) = &self.shape => Some(r.show(p)),
             _ => None,
         })
     }
@@ -911,7 +939,7 @@ impl DescriptorGame {
                 Shape::Heaps { split, .. } => *split,
                 Shape::Grid { components, .. } => *components,
                 Shape::Board(b) => b.splits(),
-                Shape::Points(_) => false,
+                Shape::Points(_) | Shape::Stacks(_) => false,
             }
     }
 }
@@ -955,6 +983,12 @@ impl Keys<DPos> for DescriptorGame {
             }
             return points::PointsKeys::new(r, DPos::Points, unwrap_points).map(|k| Box::new(k) as _);
         }
+        if let (DPos::Stacks(_), Shape::Stacks(r)) = (root, &self.shape) {
+            if self.primitive_hook.is_some() || self.misere {
+                return None;
+            }
+            return Some(Box::new(stacks::StacksKeys::new(r, DPos::Stacks, unwrap_stacks)));
+        }
         let (DPos::Board(p), Shape::Board(b)) = (root, &self.shape) else { return None };
         if self.primitive_hook.is_some() || b.kind == Kind::Puzzle {
             return None;
@@ -972,6 +1006,11 @@ impl Keys<DPos> for DescriptorGame {
         keys.pack(p)?;
         Some(Box::new(PlayKeys::Pieces(keys)))
     }
+}
+
+/// The stacking position of a descriptor position, if it is one.
+fn unwrap_stacks(p: &DPos) -> Option<&stacks::SPos> {
+    if let DPos::Stacks(q) = p { Some(q) } else { None }
 }
 
 /// The points position of a descriptor position, if it is one.

@@ -2,6 +2,7 @@
 
 use super::board::BPos;
 use super::points::PPos;
+use super::stacks::SPos;
 use crate::game::Footprint;
 use crate::grid::Grid;
 
@@ -19,6 +20,8 @@ pub enum DPos {
     Board(BPos),
     /// A game on points joined by lines (`points/`).
     Points(PPos),
+    /// Pieces of several sizes that stack (`stacks.rs`).
+    Stacks(SPos),
 }
 
 impl Footprint for DPos {
@@ -27,7 +30,7 @@ impl Footprint for DPos {
             // By length, not capacity: a copy (one that crossed threads) is counted the same.
             DPos::Heaps(v) | DPos::Heights(v) => v.len() * 8,
             DPos::Grid(g) | DPos::Lights(g, _) => g.heap_bytes(),
-            DPos::Board(_) | DPos::Points(_) => 0,
+            DPos::Board(_) | DPos::Points(_) | DPos::Stacks(_) => 0,
         }
     }
 }
