@@ -567,7 +567,19 @@ async fn ask(pools: &Pools, job: Job) -> axum::response::Response {
         Ok(Err(_)) => return stopped(),
         Err(_) => return late(),
     }
+    // A position of the Universal Web API is answered all the same, every value `unsolved`,
+    // by a quick game thread that does not search: when every search slot is taken, and when
+    // the search runs past the deadline. GamesmanUni shows such a position; a 503 it does not.
+    let unsearched = |job: &Job| match job {
+        Job::Uwapi { game, route: uwapi::Route::Position(v, p, true) } => {
+            Some(Job::Uwapi { game: game.clone(), route: uwapi::Route::Position(v.clone(), p.clone(), false) })
+        }
+        _ => None,
+    };
     let Some(rx) = pools.search.ask(job.clone(), stop) else {
+        if let Some(job) = unsearched(&job) {
+            return unsearched_answer(pools, job, late()).await;
+        }
         return busy(
             retry,
             &format!("{} searches are running, the most this server runs at once: try again later", pools.search.bound),
@@ -576,19 +588,20 @@ async fn ask(pools: &Pools, job: Job) -> axum::response::Response {
     match tokio::time::timeout_at(deadline, rx).await {
         Ok(Ok(Answer::Reply((status, body)))) => answered(pools, key.as_deref(), status, body),
         Ok(Ok(Answer::TooSlow)) | Ok(Err(_)) => stopped(),
-        Err(_) => match job {
-            // A position of the Universal Web API is answered all the same, every value
-            // `unsolved`, by a quick game thread that does not search.
-            Job::Uwapi { game, route: uwapi::Route::Position(v, p, true) } => {
-                let job = Job::Uwapi { game, route: uwapi::Route::Position(v, p, false) };
-                let Some(rx) = pools.quick.ask(job, std::time::Instant::now() + limit) else { return stopped() };
-                match tokio::time::timeout(limit, rx).await {
-                    Ok(Ok(Answer::Reply((status, body)))) => json_response(status, body),
-                    _ => late(),
-                }
-            }
-            _ => late(),
+        Err(_) => match unsearched(&job) {
+            Some(job) => unsearched_answer(pools, job, late()).await,
+            None => late(),
         },
+    }
+}
+
+/// `job` (a position asked without a search) answered by the quick pool, or `otherwise`.
+async fn unsearched_answer(pools: &Pools, job: Job, otherwise: axum::response::Response) -> axum::response::Response {
+    let limit = pools.config.time_limit;
+    let Some(rx) = pools.quick.ask(job, std::time::Instant::now() + limit) else { return otherwise };
+    match tokio::time::timeout(limit, rx).await {
+        Ok(Ok(Answer::Reply((status, body)))) => json_response(status, body),
+        _ => otherwise,
     }
 }
 
