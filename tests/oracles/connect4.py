@@ -14,7 +14,7 @@ them: a win is one move more than its quickest losing child; a tie (no losing ch
 tying one) one more than its quickest tying child; a loss (every child a win) one more
 than its slowest child.
 
-    python3 tests/oracles/connect4.py ROWS COLS K SAMPLE SEED
+    python3 tests/oracles/connect4.py ROWS COLS K SAMPLE SEED [--after N]
 
 prints the number of reachable positions and the start's value on stderr, and on stdout
 one JSON line per position for SAMPLE positions drawn at random (seeded) from all the
@@ -24,6 +24,13 @@ tests/data/connect4.jsonl is (the 5x4 board takes about 3 minutes and 300 MB)
 
     (for b in "3 5 3" "4 4 3" "4 4 4"; do python3 tests/oracles/connect4.py $b 700 28; done;
      python3 tests/oracles/connect4.py 5 4 4 300 28) > tests/data/connect4.jsonl
+
+With `--after N` the board is too big to solve whole: SAMPLE positions are drawn by N random
+moves from the empty board (seeded; each move one that does not end the game), and each is
+solved from where it stands, the start not among them. tests/data/connect4_big.jsonl is
+
+    (python3 tests/oracles/connect4.py 6 5 4 150 28 --after 16;
+     python3 tests/oracles/connect4.py 5 6 4 150 28 --after 16) > tests/data/connect4_big.jsonl
 """
 import json
 import random
@@ -32,8 +39,7 @@ import sys
 sys.setrecursionlimit(10000)
 
 
-def solve_board(rows, cols, k):
-    memo = {}
+def solver(rows, cols, k, memo):
 
     def cell(b, r, c):
         return b[r * cols + c]
@@ -87,9 +93,38 @@ def solve_board(rows, cols, k):
         memo[b] = res
         return res
 
+    def over(b):
+        them = "o" if to_move(b) == "x" else "x"
+        return "." not in b or has_line(b, them)
+
+    return solve, children, over
+
+
+def solve_board(rows, cols, k):
+    memo = {}
+    solve, _, _ = solver(rows, cols, k, memo)
     start = "." * (rows * cols)
     solve(start)
     return start, memo
+
+
+def sample_after(rows, cols, k, sample, seed, after):
+    """SAMPLE distinct positions N random moves deep, each with its value: the moves are drawn
+    among those that do not end the game, so that the positions are still being played."""
+    memo = {}
+    solve, children, over = solver(rows, cols, k, memo)
+    rng = random.Random(seed)
+    chosen = {}
+    while len(chosen) < sample:
+        b = "." * (rows * cols)
+        for _ in range(after):
+            going_on = [c for c in children(b) if not over(c)]
+            if not going_on:
+                break
+            b = rng.choice(going_on)
+        else:
+            chosen[b] = solve(b)
+    return chosen
 
 
 def text(rows, cols, k, b):
@@ -98,6 +133,13 @@ def text(rows, cols, k, b):
 
 def main():
     rows, cols, k, sample, seed = (int(a) for a in sys.argv[1:6])
+    if sys.argv[6:7] == ["--after"]:
+        chosen = sample_after(rows, cols, k, sample, seed, int(sys.argv[7]))
+        print(f"{rows}x{cols}k{k}: {len(chosen)} positions after {sys.argv[7]} moves", file=sys.stderr)
+        for b in sorted(chosen):
+            v, r = chosen[b]
+            print(json.dumps({"position": text(rows, cols, k, b), "value": v, "remoteness": r}))
+        return
     start, memo = solve_board(rows, cols, k)
     print(f"{rows}x{cols}k{k}: {len(memo)} reachable positions, start {memo[start]}", file=sys.stderr)
     rng = random.Random(seed)

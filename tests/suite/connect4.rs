@@ -10,7 +10,8 @@
 //! - an independent solver, `tests/oracles/connect4.py` (boards as strings, plain negamax
 //!   with a memo, no symmetry, no tiers), which wrote `tests/data/connect4.jsonl`: a seeded
 //!   sample of the positions reachable on 4×4 (k = 4 and 3), 3×5 (k = 3) and 5×4 (k = 4),
-//!   each with its value and remoteness.
+//!   each with its value and remoteness; and `tests/data/connect4_big.jsonl`, positions 16
+//!   moves into 6×5 and 5×6 drawn by random moves and solved from there.
 
 use gamesman::catalog::{Catalog, Database, Engine, How};
 use gamesman::game::Value;
@@ -64,7 +65,7 @@ fn tromp_small_boards_are_draws() {
 
 /// Tromp: width 6 × height 4 is a win for the second player, the game ending on move 24
 /// with perfect play. 160 million indices: minutes, so run by hand:
-/// `cargo test --release --test connect4 -- --ignored`.
+/// `cargo test --release --test suite connect4::tromp_width_6 -- --ignored`.
 #[test]
 #[ignore]
 fn tromp_width_6_height_4_is_a_second_player_win() {
@@ -124,6 +125,48 @@ fn native_search_and_script_agree_with_the_oracle() {
             let (sol, _) = s.value(&k.position).expect("a value");
             assert_eq!((sol.value, sol.remoteness), (k.value, k.remoteness), "{} ({})", k.position, s.engine());
         }
+    }
+}
+
+/// Positions 16 moves deep on 6×5 and 5×6 (rows × columns), drawn and solved by the oracle
+/// from where they stand (`tests/data/connect4_big.jsonl`), against the native module's
+/// search.
+#[test]
+fn native_search_agrees_with_the_oracle_on_the_big_boards() {
+    let all = common::known(include_str!("../data/connect4_big.jsonl"));
+    let mut boards: Vec<&str> = all.iter().map(|k| board_of(&k.position)).collect();
+    boards.dedup();
+    assert_eq!(boards, ["6x5k4", "5x6k4"]);
+    let options = gamesman::solve::Options { full_search: true, ..Default::default() };
+    let how = How { engine: Engine::Native, database: Database::Off, options, ..How::default() };
+    let mut s = Catalog::new().open("connect4", &how).expect("connect4 opens");
+    for k in &all {
+        let (sol, _) = s.value(&k.position).expect("a value");
+        assert_eq!((sol.value, sol.remoteness), (k.value, k.remoteness), "{}", k.position);
+    }
+}
+
+/// The whole 6×5 and 5×6 boards, saved by the tier solver (an hour or more each on two
+/// cores, so run by hand, with the databases' folders named):
+/// `GAMESMAN_CONNECT4_6X5=DIR GAMESMAN_CONNECT4_5X6=DIR cargo test --release --test suite
+/// connect4::the_saved_big -- --ignored`. Each start is a tie (Tromp: width 5 × height 6 and
+/// width 6 × height 5 are draws), so the board fills: a tie in 30. Every position of the
+/// oracle's sample is answered from the arrays with its value and remoteness.
+#[test]
+#[ignore]
+fn the_saved_big_boards_are_ties_and_agree_with_the_oracle() {
+    let all = common::known(include_str!("../data/connect4_big.jsonl"));
+    for (board, var) in [("6x5", "GAMESMAN_CONNECT4_6X5"), ("5x6", "GAMESMAN_CONNECT4_5X6")] {
+        let dir = std::env::var(var).unwrap_or_else(|_| panic!("{var}: the folder of the saved {board}"));
+        let how = How { engine: Engine::Native, database: Database::At(dir.into()), ..How::default() };
+        let mut s = Catalog::new().open("connect4", &how).expect("connect4 opens");
+        assert_eq!(s.source(board).unwrap(), "database", "{board}");
+        let (sol, _) = s.value(board).expect("a value");
+        assert_eq!((sol.value, sol.remoteness), (Value::Tie, Some(30)), "{board}");
+        let k4 = format!("{board}k4");
+        let wrong = common::disagreements_from_database(&mut *s, all.iter().filter(|k| board_of(&k.position) == k4));
+        assert!(wrong.is_empty(), "{board}: {} disagreements, first: {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
+        assert_eq!(s.visited(), 0, "{board}: every answer came from the arrays");
     }
 }
 

@@ -1117,7 +1117,7 @@ fn the_universal_web_api_serves_every_shipped_game_as_gamesmanuni_reads_it() {
             };
             // A few moves deep: the best move, and the last (worst) one where it differs.
             let mut frontier = vec![start];
-            for depth in 0..3 {
+            for _ in 0..3 {
                 let mut next = Vec::new();
                 for p in &frontier {
                     let what = format!("{id}/{vid} at {p}");
