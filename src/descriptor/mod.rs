@@ -23,6 +23,7 @@ use board::BMove;
 use load::{Checked, Family, GridMove, GridText, Pattern, Place, Shape, Symmetry, parse_octal};
 mod domino_sum;
 mod heap_keys;
+mod heap_tiers;
 mod points;
 mod pos;
 mod stacks;
@@ -153,6 +154,11 @@ impl DescriptorGame {
         }
         if let (Shape::Points(r), None, false) = (&game.shape, &game.primitive_hook, game.misere) {
             game.tiers = points::PointsTiers::new(r, DPos::Points, unwrap_points).ok().map(|t| Box::new(t) as _);
+        }
+        if let (Shape::Heaps { families, count: None, split: false }, None, false) =
+            (&game.shape, &game.primitive_hook, game.misere)
+        {
+            game.tiers = heap_tiers::HeapTiers::new(families).map(|t| Box::new(t) as _);
         }
         // A fixed size with nothing placed yet is a start of its own (tic-tac-toe's `3x3`).
         if let (None, Shape::Board(b)) = (&game.start, &game.shape) {

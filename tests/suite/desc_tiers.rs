@@ -340,3 +340,39 @@ fn too_big_and_damaged_are_refused_with_one_line() {
     assert!(err.contains("fails its checksum") && err.contains(".tier"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Fair Shares and Varied Pairs (`games/fsvp.ron`), loopy, saved through the tier solver on
+/// partitions ranked (`src/descriptor/heap_tiers.rs`, the positions' parents given by the
+/// game): every position of `tests/data/fsvp.jsonl` (all of N = 4..12 and 20, and a sample
+/// of 50, as GamesmanOne solved them) read from the arrays with its value and remoteness.
+#[test]
+fn fsvp_saved_by_tiers_agrees_with_gamesmanone() {
+    let text = std::fs::read_to_string(common::root().join("tests/data/fsvp.jsonl")).unwrap();
+    let mut by_n: std::collections::BTreeMap<u64, Vec<(String, Value, u64)>> = Default::default();
+    for line in text.lines() {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        let heaps: Vec<String> = row["heaps"].as_array().unwrap().iter().map(|h| h.to_string()).collect();
+        let value = match row["value"].as_str().unwrap() {
+            "win" => Value::Win,
+            "lose" => Value::Lose,
+            "draw" => Value::Draw,
+            v => panic!("{v}"),
+        };
+        let remoteness = row["remoteness"].as_u64().unwrap_or(u64::MAX);
+        by_n.entry(row["n"].as_u64().unwrap()).or_default().push((heaps.join(","), value, remoteness));
+    }
+    assert_eq!(by_n.keys().copied().collect::<Vec<_>>(), [4, 5, 6, 7, 8, 9, 10, 11, 12, 20, 50]);
+    let mut draws = 0;
+    for (n, rows) in &by_n {
+        let dir = std::env::temp_dir().join(format!("gamesman-fsvp-tiers-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        save("fsvp.ron", &n.to_string(), &dir);
+        for (position, value, remoteness) in rows {
+            let (v, r) = from_arrays("fsvp.ron", position, &dir);
+            assert_eq!((v, r.map_or(u64::MAX, u64::from)), (*value, *remoteness), "N = {n}: {position}");
+            draws += usize::from(v == Value::Draw);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(draws > 0, "the sample has draws");
+}
