@@ -97,7 +97,7 @@ pub fn report(game: &dyn Session, r: &Report, as_json: bool, elapsed: Duration) 
         match (&r.grundy, &r.grundy_note) {
             (Some(g), _) => println!("grundy:      {g}"),
             (None, Some(why)) => println!("grundy:      - ({why})"),
-            (None, None) => println!("grundy:      - (not defined under misère play)"),
+            (None, None) => println!("grundy:      - (not defined here)"),
         }
     }
     let title = match (info.kind, r.value) {

@@ -877,6 +877,14 @@ impl<G: Game> Analyzer<G> {
         let position = self.game.format(pos)?;
         let source = if self.saved(pos)?.is_some() { "database" } else { "search" };
         let (s, grundy) = self.value(pos)?;
+        if grundy.is_none() && source == "database" && self.game.kind() == Kind::Impartial && self.grundy_note.is_none()
+        {
+            self.grundy_note = Some(
+                "none in the saved database: a position on a loop, a misère game, or a primitive that is not a \
+                 normal-play loss"
+                    .into(),
+            );
+        }
         // None where they are not asked for (`--no-moves`).
         let moves = self.opts.moves.then(|| match (self.game.kind(), s.value) {
             (Kind::Puzzle, Value::Win) => {
