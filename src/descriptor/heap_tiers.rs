@@ -58,9 +58,8 @@ impl HeapTiers {
             return None;
         }
         let mut cnt = vec![0u64; W * W];
-        for k in 0..W {
-            cnt[k] = 1;
-        }
+        // The empty partition of 0, whatever the bound.
+        cnt[..W].fill(1);
         for n in 1..W {
             for k in 1..W {
                 let without_k = cnt[n * W + k - 1];
