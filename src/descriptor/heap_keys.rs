@@ -12,32 +12,114 @@ use super::load::Family;
 
 /// A partition as (size, count) pairs, largest size first: at most 15 sizes for 128 tokens
 /// (1 + 2 + … + 16 is more), and room for the sizes a move adds.
-type Parts = [(u32, u32); 20];
+pub(super) type Parts = [(u32, u32); 20];
 
-pub(super) struct HeapKeys {
-    total: u32,
+/// The moves of heaps that keep their tokens, as changes to a partition: each a list of
+/// (size, heaps of it that come or go), sizes distinct and largest first. Shared by the keys
+/// here and the tiers of `heap_tiers.rs`, which also undo them.
+pub(super) struct HeapMoves {
     split: bool,
     split_equal: bool,
     merge: bool,
+    /// The proper divisors of each size up to the most tokens (the sizes of equal shares).
+    divisors: Vec<Vec<u32>>,
+}
+
+impl HeapMoves {
+    /// The moves of `families` on up to `total` tokens; `None` unless every family keeps
+    /// the tokens.
+    pub(super) fn new(families: &[Family], total: u32) -> Option<HeapMoves> {
+        if families.is_empty() || !families.iter().all(Family::keeps_tokens) {
+            return None;
+        }
+        let has = |f: fn(&Family) -> bool| families.iter().any(f);
+        Some(HeapMoves {
+            split: has(|f| matches!(f, Family::Split)),
+            split_equal: has(|f| matches!(f, Family::SplitEqual)),
+            merge: has(|f| matches!(f, Family::MergeUnequal)),
+            divisors: (0..=total).map(|s| (1..=s / 2).filter(|y| s % y == 0).collect()).collect(),
+        })
+    }
+
+    /// Whether a move splits into equal heaps or merges (the game does not split into a sum).
+    pub(super) fn joins(&self) -> bool {
+        self.split_equal || self.merge
+    }
+
+    /// Each move from `parts`, as the change it makes.
+    pub(super) fn children(&self, parts: &[(u32, u32)], mut f: impl FnMut(&[(u32, i32)])) {
+        for &(s, _) in parts {
+            if self.split_equal {
+                for &y in &self.divisors[s as usize] {
+                    f(&[(s, -1), (y, (s / y) as i32)]);
+                }
+            }
+            if self.split {
+                split_in_two(s, &mut f);
+            }
+        }
+        if self.merge {
+            two_unequal_merged(parts, &mut f);
+        }
+    }
+
+    /// Each move to `parts` undone, as the change it makes: equal heaps merged back into the
+    /// heap they were split from, a heap split back into the two unequal heaps merged into
+    /// it, and two unequal heaps merged back into the heap split into them.
+    pub(super) fn parents(&self, parts: &[(u32, u32)], mut f: impl FnMut(&[(u32, i32)])) {
+        if self.split_equal {
+            for &(y, c) in parts {
+                for d in 2..=c {
+                    f(&[(d * y, 1), (y, -(d as i32))]);
+                }
+            }
+        }
+        if self.merge {
+            for &(s, _) in parts {
+                split_in_two(s, &mut f);
+            }
+        }
+        if self.split {
+            two_unequal_merged(parts, &mut f);
+        }
+    }
+}
+
+/// A heap of `s` split into two unequal heaps, each way.
+fn split_in_two(s: u32, f: &mut impl FnMut(&[(u32, i32)])) {
+    for a in 1..=(s - 1) / 2 {
+        f(&[(s, -1), (s - a, 1), (a, 1)]);
+    }
+}
+
+/// Each two heaps of different sizes merged.
+fn two_unequal_merged(parts: &[(u32, u32)], f: &mut impl FnMut(&[(u32, i32)])) {
+    for i in 0..parts.len() {
+        for j in i + 1..parts.len() {
+            let (a, b) = (parts[i].0, parts[j].0);
+            f(&[(a + b, 1), (a, -1), (b, -1)]);
+        }
+    }
+}
+
+pub(super) struct HeapKeys {
+    total: u32,
+    moves: HeapMoves,
     /// The bits of `count` heaps of `size`, from bit 0: `masks[offsets[size] + count]`.
     masks: Vec<u128>,
     offsets: Vec<usize>,
-    /// The proper divisors of each size up to the total (the sizes of equal shares).
-    divisors: Vec<Vec<u32>>,
 }
 
 impl HeapKeys {
     /// Keys for the positions below `heaps` when every family keeps the tokens and there
     /// are 1 to 128 of them; `None` otherwise.
     pub(super) fn new(families: &[Family], heaps: &[u64]) -> Option<HeapKeys> {
-        if families.is_empty() || !families.iter().all(Family::keeps_tokens) {
-            return None;
-        }
         let total = heaps.iter().try_fold(0u64, |a, &n| a.checked_add(n))?;
         if total == 0 || total > 128 {
             return None;
         }
         let total = total as u32;
+        let moves = HeapMoves::new(families, total)?;
         let mut masks = Vec::new();
         let mut offsets = vec![0; total as usize + 1];
         for size in 1..=total {
@@ -49,16 +131,7 @@ impl HeapKeys {
                 masks.push(m);
             }
         }
-        let divisors = (0..=total).map(|s| (1..=s / 2).filter(|y| s % y == 0).collect()).collect();
-        Some(HeapKeys {
-            total,
-            split: families.iter().any(|f| matches!(f, Family::Split)),
-            split_equal: families.iter().any(|f| matches!(f, Family::SplitEqual)),
-            merge: families.iter().any(|f| matches!(f, Family::MergeUnequal)),
-            masks,
-            offsets,
-            divisors,
-        })
+        Some(HeapKeys { total, moves, masks, offsets })
     }
 
     fn encode(&self, parts: &[(u32, u32)]) -> u128 {
@@ -139,26 +212,6 @@ impl HeapKeys {
     pub(super) fn children(&self, key: u128, out: &mut Vec<u128>) {
         let mut parts: Parts = [(0, 0); 20];
         let n = Self::decode(key, &mut parts);
-        let parts = &parts[..n];
-        for &(s, _) in parts {
-            if self.split_equal {
-                for &y in &self.divisors[s as usize] {
-                    out.push(self.changed(parts, &[(s, -1), (y, (s / y) as i32)]));
-                }
-            }
-            if self.split {
-                for a in 1..=(s - 1) / 2 {
-                    out.push(self.changed(parts, &[(s, -1), (s - a, 1), (a, 1)]));
-                }
-            }
-        }
-        if self.merge {
-            for i in 0..n {
-                for j in i + 1..n {
-                    let (a, b) = (parts[i].0, parts[j].0);
-                    out.push(self.changed(parts, &[(a + b, 1), (a, -1), (b, -1)]));
-                }
-            }
-        }
+        self.moves.children(&parts[..n], |d| out.push(self.changed(&parts[..n], d)));
     }
 }

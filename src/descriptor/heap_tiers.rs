@@ -13,6 +13,7 @@
 //! heaps, a merge of two unequal heaps by a split into two unequal heaps, and the other way
 //! round.
 
+use super::heap_keys::{HeapMoves, Parts};
 use super::load::Family;
 use super::pos::DPos;
 use crate::game::Value;
@@ -25,21 +26,13 @@ pub(super) const MAX_HEAP_TOKENS: u32 = 128;
 /// The tier of heaps of more tokens than [`MAX_HEAP_TOKENS`]: not numbered.
 const BIG: Tier = 1 << 63;
 
-/// A partition as (size, count) pairs, largest size first: at most 15 sizes for 128 tokens
-/// (1 + 2 + … + 16 is more), and room for the sizes a move adds.
-type Parts = [(u32, u32); 20];
-
 pub(super) struct HeapTiers {
-    split: bool,
-    split_equal: bool,
-    merge: bool,
+    moves: HeapMoves,
     /// `cnt[n * W + k]`: the partitions of `n` into parts of at most `k`.
     cnt: Vec<u64>,
     /// `chain[s * W + r]`: `cnt(r, s − 1) + cnt(r − s, s − 1) + …` down to 0, so that `c` heaps
     /// of `s` with `r` tokens left before them add `chain(s, r) − chain(s, r − c·s)` to a rank.
     chain: Vec<u64>,
-    /// The proper divisors of each size (the sizes of equal shares).
-    divisors: Vec<Vec<u32>>,
 }
 
 const W: usize = MAX_HEAP_TOKENS as usize + 1;
@@ -48,13 +41,8 @@ impl HeapTiers {
     /// Tiers for heaps moved only by families that keep the tokens, one of them a split into
     /// equal heaps or a merge; `None` otherwise.
     pub(super) fn new(families: &[Family]) -> Option<HeapTiers> {
-        let has = |f: fn(&Family) -> bool| families.iter().any(f);
-        if families.is_empty() || !families.iter().all(Family::keeps_tokens) {
-            return None;
-        }
-        let split_equal = has(|f| matches!(f, Family::SplitEqual));
-        let merge = has(|f| matches!(f, Family::MergeUnequal));
-        if !split_equal && !merge {
+        let moves = HeapMoves::new(families, MAX_HEAP_TOKENS)?;
+        if !moves.joins() {
             return None;
         }
         let mut cnt = vec![0u64; W * W];
@@ -74,8 +62,7 @@ impl HeapTiers {
                 chain[size * W + r] = cnt[r * W + size - 1] + below;
             }
         }
-        let divisors = (0..W as u32).map(|s| (1..=s / 2).filter(|y| s % y == 0).collect()).collect();
-        Some(HeapTiers { split: has(|f| matches!(f, Family::Split)), split_equal, merge, cnt, chain, divisors })
+        Some(HeapTiers { moves, cnt, chain })
     }
 
     /// What `count` heaps of `size`, with `left` tokens left before them, add to a rank.
@@ -199,62 +186,20 @@ impl TierSpace for HeapTiers {
     fn children_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
         let mut parts: Parts = [(0, 0); 20];
         let len = self.at(tier, index, &mut parts);
-        let (n, parts) = (tier as u32, &parts[..len]);
-        for &(s, _) in parts {
-            if self.split_equal {
-                for &y in &self.divisors[s as usize] {
-                    out.push((tier, self.changed(n, parts, &[(s, -1), (y, (s / y) as i32)])));
-                }
-            }
-            if self.split {
-                for a in 1..=(s - 1) / 2 {
-                    out.push((tier, self.changed(n, parts, &[(s, -1), (s - a, 1), (a, 1)])));
-                }
-            }
-        }
-        if self.merge {
-            for i in 0..len {
-                for j in i + 1..len {
-                    let (a, b) = (parts[i].0, parts[j].0);
-                    out.push((tier, self.changed(n, parts, &[(a + b, 1), (a, -1), (b, -1)])));
-                }
-            }
-        }
+        let parts = &parts[..len];
+        self.moves.children(parts, |d| out.push((tier, self.changed(tier as u32, parts, d))));
     }
 
     fn has_parents(&self) -> bool {
         true
     }
 
-    /// Each move undone: equal heaps merged back into the heap they were split from, a heap
-    /// split back into the two unequal heaps merged into it, and two unequal heaps merged
-    /// back into the heap split into them.
+    /// Each move undone ([`HeapMoves::parents`]).
     fn parents_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
         let mut parts: Parts = [(0, 0); 20];
         let len = self.at(tier, index, &mut parts);
-        let (n, parts) = (tier as u32, &parts[..len]);
-        if self.split_equal {
-            for &(y, c) in parts {
-                for d in 2..=c {
-                    out.push((tier, self.changed(n, parts, &[(d * y, 1), (y, -(d as i32))])));
-                }
-            }
-        }
-        if self.merge {
-            for &(s, _) in parts {
-                for a in 1..=(s - 1) / 2 {
-                    out.push((tier, self.changed(n, parts, &[(s, -1), (s - a, 1), (a, 1)])));
-                }
-            }
-        }
-        if self.split {
-            for i in 0..len {
-                for j in i + 1..len {
-                    let (a, b) = (parts[i].0, parts[j].0);
-                    out.push((tier, self.changed(n, parts, &[(a + b, 1), (a, -1), (b, -1)])));
-                }
-            }
-        }
+        let parts = &parts[..len];
+        self.moves.parents(parts, |d| out.push((tier, self.changed(tier as u32, parts, d))));
     }
 }
 
