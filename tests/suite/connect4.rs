@@ -32,8 +32,12 @@ fn gamesman(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_gamesman")).args(args).output().expect("gamesman runs")
 }
 
+/// A fresh folder: tests run in parallel in one process and save the same boards, so each
+/// call gets its own number.
 fn tmp(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("gamesman-connect4-{}-{name}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let d = std::env::temp_dir().join(format!("gamesman-connect4-{}-{n}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
 }
