@@ -186,30 +186,72 @@ pub fn encode_tier_with(
     }
     let nblocks = records.len().div_ceil(BLOCK_RECORDS as usize);
     use rayon::prelude::*;
-    let blocks: Vec<(Vec<u8>, u32)> = (0..nblocks)
+    let blocks: Vec<PackedBlock> = (0..nblocks)
         .into_par_iter()
         .map(|b| {
             let range = b * BLOCK_RECORDS as usize..((b + 1) * BLOCK_RECORDS as usize).min(records.len());
             compress_block(&records[range.clone()], grundy.map(|g| &g[range]))
         })
         .collect::<Result<_, String>>()?;
-    let mut table = Vec::with_capacity(nblocks);
-    let mut offset = (FIXED + nblocks * 16 + 4) as u64;
-    for (b, flags) in &blocks {
-        table.push(block_entry(offset, b, *flags)?);
-        offset += b.len() as u64;
-    }
-    let mut out = header(tier, identity, records.len() as u64, grundy.is_some(), &table);
-    out.reserve(blocks.iter().map(|(b, _)| b.len()).sum::<usize>());
-    for (b, _) in &blocks {
-        out.extend_from_slice(b);
-    }
-    Ok(out)
+    Ok(assemble(tier, identity, records.len() as u64, grundy.is_some(), &blocks))
 }
 
-/// One block's records (and Grundy values), as a block of a tier's file holds them: the
-/// compressed bytes and the flags of its length.
-fn compress_block(chunk: &[Rec], grundy: Option<&[u16]>) -> Result<(Vec<u8>, u32), String> {
+/// One compressed block of a tier's file: its bytes, the flags of its length ([`WIDE`], and
+/// [`GWIDE`] where it has Grundy values), and its CRC-32.
+pub struct PackedBlock {
+    pub bytes: Vec<u8>,
+    pub flags: u32,
+    pub crc: u32,
+}
+
+/// The blocks of `records` (records alone, no Grundy values), compressed on every core, as a
+/// tier's file holds them: `records` starts at a block's first record and is whole blocks,
+/// but for the tier's last. What an MPI worker sends for its part of a tier.
+pub fn compress_blocks(records: &[Rec]) -> Result<Vec<PackedBlock>, String> {
+    use rayon::prelude::*;
+    records.par_chunks(BLOCK_RECORDS as usize).map(|c| compress_block(c, None)).collect()
+}
+
+/// Check a block of records alone that came from elsewhere: its checksum, and that it
+/// decompresses to `records` records.
+pub fn check_block(b: &PackedBlock, records: usize) -> Result<(), String> {
+    if crc32fast::hash(&b.bytes) != b.crc {
+        return Err("fails its checksum".into());
+    }
+    if b.flags & !WIDE != 0 {
+        return Err(format!("has the flags {:x}, not those of records alone", b.flags));
+    }
+    unpack(&b.bytes, records, b.flags & WIDE != 0, 0).map(|_| ())
+}
+
+/// A tier's file of `records` records (records alone) from its blocks, in order, each as
+/// [`compress_blocks`] makes it: the same bytes as [`encode_tier`] makes of the records.
+pub fn assemble_tier(tier: Tier, identity: &str, records: u64, blocks: &[PackedBlock]) -> Result<Vec<u8>, String> {
+    let want = records.div_ceil(BLOCK_RECORDS as u64);
+    if blocks.len() as u64 != want {
+        return Err(format!("{} blocks for a tier of {records} records, which has {want}", blocks.len()));
+    }
+    Ok(assemble(tier, identity, records, false, blocks))
+}
+
+/// The header, then the blocks.
+fn assemble(tier: Tier, identity: &str, records: u64, grundy: bool, blocks: &[PackedBlock]) -> Vec<u8> {
+    let mut table = Vec::with_capacity(blocks.len());
+    let mut offset = (FIXED + blocks.len() * 16 + 4) as u64;
+    for b in blocks {
+        table.push((offset, b.bytes.len() as u32 | b.flags, b.crc));
+        offset += b.bytes.len() as u64;
+    }
+    let mut out = header(tier, identity, records, grundy, &table);
+    out.reserve(blocks.iter().map(|b| b.bytes.len()).sum::<usize>());
+    for b in blocks {
+        out.extend_from_slice(&b.bytes);
+    }
+    out
+}
+
+/// One block's records (and Grundy values), as a block of a tier's file holds them.
+fn compress_block(chunk: &[Rec], grundy: Option<&[u16]>) -> Result<PackedBlock, String> {
     let bytes: Option<Vec<u8>> = chunk.iter().map(|&r| symbol(r)).collect();
     let (mut raw, mut flags) = match bytes {
         Some(b) => (b, 0),
@@ -223,15 +265,37 @@ fn compress_block(chunk: &[Rec], grundy: Option<&[u16]>) -> Result<(Vec<u8>, u32
             flags |= GWIDE;
         }
     }
-    zstd::bulk::compress(&raw, ZSTD_LEVEL).map(|z| (z, flags)).map_err(|e| format!("compressing a block: {e}"))
-}
-
-/// A block's entry in the header: its offset, length with flags, and checksum.
-fn block_entry(offset: u64, block: &[u8], flags: u32) -> Result<(u64, u32, u32), String> {
-    if block.len() as u64 >= GWIDE as u64 {
+    let bytes = zstd::bulk::compress(&raw, ZSTD_LEVEL).map_err(|e| format!("compressing a block: {e}"))?;
+    if bytes.len() as u64 >= GWIDE as u64 {
         return Err("a compressed block of 1 GiB or more".into());
     }
-    Ok((offset, block.len() as u32 | flags, crc32fast::hash(block)))
+    Ok(PackedBlock { crc: crc32fast::hash(&bytes), bytes, flags })
+}
+
+/// A block's bytes decompressed: `want` records, 1 byte each (a symbol) or 2 (`wide`), and
+/// `gwidth` bytes of Grundy value each (0: none); the error says what is wrong.
+fn unpack(bytes: &[u8], want: usize, wide: bool, gwidth: usize) -> Result<Block, String> {
+    let width = if wide { 2 } else { 1 };
+    let size = want * (width + gwidth);
+    let raw = zstd::bulk::decompress(bytes, size).map_err(|e| format!("does not decompress: {e}"))?;
+    if raw.len() != size {
+        return Err(format!("holds {} bytes, not {size}", raw.len()));
+    }
+    let (raw, graw) = raw.split_at(want * width);
+    let grundy = match gwidth {
+        0 => None,
+        1 => Some(graw.iter().map(|&g| if g == 255 { NO_GRUNDY } else { g as u16 }).collect()),
+        _ => Some(graw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()),
+    };
+    if wide {
+        let records = raw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        return Ok(Block { records, grundy });
+    }
+    if let Some(&s) = raw.iter().find(|&&s| s > 253) {
+        return Err(format!("holds the byte {s}, no record's"));
+    }
+    let table: [Rec; 256] = std::array::from_fn(|s| unsymbol(s as u8).unwrap_or(0));
+    Ok(Block { records: raw.iter().map(|&s| table[s as usize]).collect(), grundy })
 }
 
 /// The header of a tier's file of `records` records whose blocks are `table`.
@@ -305,18 +369,12 @@ impl TierWriter {
 
     /// Compress and write `recs` (whole blocks, or the last one) after what is written.
     fn write_blocks(&mut self, recs: &[Rec]) -> DbResult<()> {
-        use rayon::prelude::*;
-        let blocks: Vec<(Vec<u8>, u32)> = recs
-            .par_chunks(BLOCK_RECORDS as usize)
-            .map(|c| compress_block(c, None))
-            .collect::<Result<_, String>>()
-            .map_err(|e| self.fail(e))?;
+        let blocks = compress_blocks(recs).map_err(|e| self.fail(e))?;
         let file = self.file.as_ref().expect("an open file");
-        for (b, flags) in &blocks {
-            file.write_all_at(b, self.offset).map_err(|e| self.fail(e))?;
-            let entry = block_entry(self.offset, b, *flags).map_err(|e| self.fail(e))?;
-            self.table.push(entry);
-            self.offset += b.len() as u64;
+        for b in &blocks {
+            file.write_all_at(&b.bytes, self.offset).map_err(|e| self.fail(e))?;
+            self.table.push((self.offset, b.bytes.len() as u32 | b.flags, b.crc));
+            self.offset += b.bytes.len() as u64;
         }
         Ok(())
     }
@@ -597,33 +655,12 @@ impl TierFile {
             return Err((self.bad)(&self.path, format!("block {b} fails its checksum")));
         }
         let want = ((self.records - b as u64 * self.block_records as u64).min(self.block_records as u64)) as usize;
-        let width = if wide { 2 } else { 1 };
         let gwidth = match (self.grundy, gwide) {
             (false, _) => 0,
             (true, false) => 1,
             (true, true) => 2,
         };
-        let size = want * (width + gwidth);
-        let raw = zstd::bulk::decompress(&bytes, size)
-            .map_err(|e| (self.bad)(&self.path, format!("block {b} does not decompress: {e}")))?;
-        if raw.len() != size {
-            return Err((self.bad)(&self.path, format!("block {b} holds {} bytes, not {size}", raw.len())));
-        }
-        let (raw, graw) = raw.split_at(want * width);
-        let grundy = match gwidth {
-            0 => None,
-            1 => Some(graw.iter().map(|&g| if g == 255 { NO_GRUNDY } else { g as u16 }).collect()),
-            _ => Some(graw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()),
-        };
-        if wide {
-            let records = raw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
-            return Ok(Block { records, grundy });
-        }
-        if let Some(&s) = raw.iter().find(|&&s| s > 253) {
-            return Err((self.bad)(&self.path, format!("block {b} holds the byte {s}, no record's")));
-        }
-        let table: [Rec; 256] = std::array::from_fn(|s| unsymbol(s as u8).unwrap_or(0));
-        Ok(Block { records: raw.iter().map(|&s| table[s as usize]).collect(), grundy })
+        unpack(&bytes, want, wide, gwidth).map_err(|e| (self.bad)(&self.path, format!("block {b} {e}")))
     }
 
     /// Which block holds `index`, and where in it.
@@ -1056,6 +1093,40 @@ mod tests {
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(left, vec![std::ffi::OsString::from(IDENTITY)], "nothing but the identity left");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A tier's blocks compressed in parts (each a run of whole blocks, as MPI workers send
+    /// them) and put together make the file encoded whole, byte for byte; a block damaged or
+    /// of the wrong size is refused, and so is a wrong count of blocks.
+    #[test]
+    fn a_tier_put_together_from_parts_is_the_tier_encoded_whole() {
+        let b = BLOCK_RECORDS as usize;
+        let n = b * 3 + 11;
+        let values = [Value::Win, Value::Lose, Value::Tie, Value::Draw];
+        let records: Vec<Rec> = (0..n)
+            .map(|i| if i % 3 == 0 { 0 } else { rec(values[i % 4], (i as u32 * 31) % if i < b { 84 } else { 4096 }) })
+            .collect();
+        let whole = encode_tier(7, "h", &records).unwrap();
+        for cuts in [vec![n], vec![b, n], vec![b, 3 * b, n], vec![b, 2 * b, 3 * b, n]] {
+            let mut blocks = Vec::new();
+            let mut from = 0;
+            for &to in &cuts {
+                let part = compress_blocks(&records[from..to]).unwrap();
+                for (k, p) in part.iter().enumerate() {
+                    check_block(p, (to - from - k * b).min(b)).unwrap();
+                }
+                blocks.extend(part);
+                from = to;
+            }
+            assert_eq!(assemble_tier(7, "h", n as u64, &blocks).unwrap(), whole, "parts ending at {cuts:?}");
+        }
+        let mut blocks = compress_blocks(&records).unwrap();
+        assert!(check_block(&blocks[3], b).is_err(), "11 records, not a whole block");
+        let last = blocks[0].bytes.len() - 1;
+        blocks[0].bytes[last] ^= 1;
+        assert_eq!(check_block(&blocks[0], b).unwrap_err(), "fails its checksum");
+        blocks.pop();
+        assert!(assemble_tier(7, "h", n as u64, &blocks).is_err(), "a block short");
     }
 
     /// Format 3: records with Grundy values (one-byte blocks, a two-byte block with values

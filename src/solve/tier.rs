@@ -578,12 +578,39 @@ pub fn solve_tier_sliced(
     child: &mut dyn FnMut(Tier) -> GameResult<TierArray>,
     sink: &mut dyn FnMut(&[Rec]) -> GameResult<()>,
 ) -> GameResult<u64> {
+    solve_tier_part(space, tier, opts, 0..space.tier_size(tier), slice, child, sink)
+}
+
+/// [`solve_tier_sliced`] over the indices `part` of the tier only (its start a multiple of
+/// [`SLICE_MIN`], its end one too or the tier's end): the records of `part`, handed to `sink`
+/// a slice at a time, and how many representatives it holds. What an MPI worker solves of a
+/// tier split across workers.
+pub fn solve_tier_part(
+    space: &dyn TierSpace,
+    tier: Tier,
+    opts: TierOptions,
+    part: std::ops::Range<u64>,
+    slice: u64,
+    child: &mut dyn FnMut(Tier) -> GameResult<TierArray>,
+    sink: &mut dyn FnMut(&[Rec]) -> GameResult<()>,
+) -> GameResult<u64> {
     let n = space.tier_size(tier);
     if slice == 0 || !slice.is_multiple_of(SLICE_MIN) {
         return Err(GameError::Unsupported(format!("a slice of {slice} indices is not a multiple of {SLICE_MIN}")));
     }
+    if part.start > part.end
+        || part.end > n
+        || !part.start.is_multiple_of(SLICE_MIN)
+        || !(part.end == n || part.end.is_multiple_of(SLICE_MIN))
+    {
+        return Err(GameError::Unsupported(format!(
+            "indices {}..{} are not a part of a tier of {n} in whole chunks of {SLICE_MIN}",
+            part.start, part.end
+        )));
+    }
     let name = space.tier_name(tier);
-    let mut phases = Phases::new(|| format!("tier {name}: {n} indices in slices of {slice}"));
+    let mut phases =
+        Phases::new(|| format!("tier {name}: indices {}..{} of {n} in slices of {slice}", part.start, part.end));
     let mut children_of: HashMap<Tier, TierArray> = HashMap::new();
     for c in space.child_tiers(tier) {
         children_of.insert(c, child(c)?);
@@ -593,9 +620,9 @@ pub fn solve_tier_sliced(
     }
     phases.end("load");
     let per = slice / SLICE_MIN;
-    let chunks_all = n.div_ceil(SLICE_MIN);
+    let chunks_all = part.end.div_ceil(SLICE_MIN);
     let mut reps = 0u64;
-    let mut first = 0u64;
+    let mut first = part.start / SLICE_MIN;
     while first < chunks_all {
         let last = (first + per).min(chunks_all);
         let (recs, r) = slice_records(space, tier, opts, &children_of, &name, first..last)?;

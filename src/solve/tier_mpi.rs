@@ -23,8 +23,11 @@
 //! resumes from them. With one rank, the manager solves every tier itself (the one-process
 //! solver).
 
-use super::tier::{STOP_AFTER_ENV, TierOptions, TierStats, solve_tier_full};
-use crate::db::array::{ArrayDb, decode_tier, decode_tier_full, encode_tier_with};
+use super::tier::{STOP_AFTER_ENV, TierOptions, TierStats, slice_of, solve_tier_full, solve_tier_part};
+use crate::db::array::{
+    ArrayDb, BLOCK_RECORDS, PackedBlock, TierArray, assemble_tier, check_block, compress_blocks, decode_tier,
+    decode_tier_full, encode_tier_with,
+};
 use crate::game::tier::{Tier, TierSpace, tier_order};
 use crate::game::{GameError, GameResult};
 use crate::progress::Progress;
@@ -32,7 +35,7 @@ use mpi::Threading;
 use mpi::point_to_point::{MatchedReceiveVec, Message, Status};
 use mpi::topology::{Rank, SimpleCommunicator};
 use mpi::traits::*;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -52,9 +55,42 @@ const TAG_REPLY: i32 = 2;
 
 const WORK_SOLVE: u8 = 1;
 const WORK_STOP: u8 = 2;
+const WORK_PART: u8 = 3;
 const REPLY_HELLO: u8 = 1;
 const REPLY_DONE: u8 = 2;
 const REPLY_FAILED: u8 = 3;
+const REPLY_PART: u8 = 4;
+
+/// Environment variable: split every tier that no move stays in into this many parts (at
+/// most one a block of its file), whatever its size: to test and measure the split.
+pub const SPLIT_ENV: &str = "GAMESMAN_MPI_SPLIT";
+
+/// A tier no move stays in of at least this many indices is split into one part a worker.
+const SPLIT_FROM: u64 = 1 << 21;
+
+/// The parts a tier is solved in (each a run of whole blocks of its file, solved by one
+/// worker in slices, its blocks sent compressed), or `None` to solve it whole on one worker:
+/// a tier a move may stay in (its positions wait on one another), or Grundy values asked for.
+/// A tier no move stays in is split into one part a worker from [`SPLIT_FROM`] indices (as
+/// [`SPLIT_ENV`] says, if set), and solved as one part where the one-process solver would
+/// slice it (past 2^32 indices).
+fn parts_of(space: &dyn TierSpace, tier: Tier, opts: TierOptions, workers: usize) -> Option<u64> {
+    if opts.grundy || space.moves_within(tier) {
+        return None;
+    }
+    let n = space.tier_size(tier);
+    let forced: Option<u64> = std::env::var(SPLIT_ENV).ok().and_then(|v| v.trim().parse().ok());
+    let want = forced.unwrap_or(if n >= SPLIT_FROM { workers as u64 } else { 1 });
+    let parts = want.clamp(1, n.div_ceil(BLOCK_RECORDS as u64).max(1));
+    (parts > 1 || slice_of(space, tier, opts).is_some()).then_some(parts)
+}
+
+/// The indices of part `k` of `parts` of a tier of `n` indices: whole blocks of its file.
+fn part_range(n: u64, parts: u64, k: u64) -> std::ops::Range<u64> {
+    let blocks = n.div_ceil(BLOCK_RECORDS as u64);
+    let at = |k: u64| (blocks * k / parts * BLOCK_RECORDS as u64).min(n);
+    at(k)..at(k + 1)
+}
 
 /// The most bytes one MPI send carries (MPI counts are `int`): longer messages go in pieces.
 const PIECE: usize = 1 << 28;
@@ -90,7 +126,7 @@ pub fn solve(
             let db = open_db()?;
             super::tier::solve_with(space, root, &db, progress, opts).map(Some)
         } else {
-            manage(&world, space, root, &order, identity, open_db, progress).map(Some)
+            manage(&world, space, root, &order, identity, open_db, opts, progress).map(Some)
         }
     } else {
         work(&world, space, root, &order, identity, threads, opts).map(|()| None)
@@ -233,25 +269,24 @@ fn work(
         let (_, msg) = receive(world, head);
         let job = msg.and_then(|bytes| {
             let mut r = In(&bytes);
-            match r.u8()? {
-                WORK_STOP => Ok(None),
-                WORK_SOLVE => {
-                    let tier = r.u64()?;
-                    for _ in 0..r.u64()? {
-                        held.remove(&r.u64()?);
-                    }
-                    for _ in 0..r.u64()? {
-                        let t = r.u64()?;
-                        held.insert(t, r.bytes()?.to_vec());
-                    }
-                    Ok(Some(tier))
-                }
-                k => Err(format!("a message of unknown kind {k}")),
+            let job = match r.u8()? {
+                WORK_STOP => return Ok(None),
+                WORK_SOLVE => (r.u64()?, None),
+                WORK_PART => (r.u64()?, Some(r.u64()?..r.u64()?)),
+                k => return Err(format!("a message of unknown kind {k}")),
+            };
+            for _ in 0..r.u64()? {
+                held.remove(&r.u64()?);
             }
+            for _ in 0..r.u64()? {
+                let t = r.u64()?;
+                held.insert(t, r.bytes()?.to_vec());
+            }
+            Ok(Some(job))
         });
-        let tier = match job {
+        let (tier, part) = match job {
             Ok(None) => return Ok(()),
-            Ok(Some(t)) => t,
+            Ok(Some(job)) => job,
             Err(e) => {
                 let why = format!("rank {rank} received a damaged message from the manager: {e}");
                 send(world, 0, TAG_REPLY, &Out::default().u8(REPLY_FAILED).u64(u64::MAX).bytes(why.as_bytes()).0);
@@ -266,33 +301,58 @@ fn work(
             // As if killed: no word to the manager, no MPI finalize.
             unsafe { libc::_exit(3) };
         }
-        let result = pool.install(|| -> GameResult<(Vec<u8>, u64)> {
-            let (array, reps) = solve_tier_full(space, tier, opts, &mut |c| {
-                let bytes = held.get(&c).ok_or_else(|| {
-                    GameError::Database(format!(
-                        "rank {rank}: the manager did not send child tier {}",
-                        space.tier_name(c)
-                    ))
-                })?;
-                decode_tier_full(bytes, c, identity).map_err(|e| {
-                    GameError::Database(format!(
-                        "tier {} as rank {rank} received it from the manager: {e}",
-                        space.tier_name(c)
-                    ))
-                })
+        let mut load = |c: Tier| -> GameResult<TierArray> {
+            let bytes = held.get(&c).ok_or_else(|| {
+                GameError::Database(format!("rank {rank}: the manager did not send child tier {}", space.tier_name(c)))
             })?;
-            let file = encode_tier_with(tier, identity, &array.records, array.grundy.as_deref())
-                .map_err(|e| GameError::Database(format!("rank {rank}: {e}")))?;
-            Ok((file, reps))
-        });
-        match result {
-            Ok((mut file, reps)) => {
-                if rank == 1 && damage_after == Some(solved) {
+            decode_tier_full(bytes, c, identity).map_err(|e| {
+                GameError::Database(format!(
+                    "tier {} as rank {rank} received it from the manager: {e}",
+                    space.tier_name(c)
+                ))
+            })
+        };
+        let damage = rank == 1 && damage_after == Some(solved);
+        let result = match part.clone() {
+            // The reply, and a whole tier's file to keep: the tiers above it need it next.
+            None => pool.install(|| -> GameResult<(Vec<u8>, Option<Vec<u8>>)> {
+                let (array, reps) = solve_tier_full(space, tier, opts, &mut load)?;
+                let mut file = encode_tier_with(tier, identity, &array.records, array.grundy.as_deref())
+                    .map_err(|e| GameError::Database(format!("rank {rank}: {e}")))?;
+                if damage {
                     let last = file.len() - 1;
                     file[last] ^= 0x20;
                 }
-                send(world, 0, TAG_REPLY, &Out::default().u8(REPLY_DONE).u64(tier).u64(reps).bytes(&file).0);
-                held.insert(tier, file);
+                Ok((Out::default().u8(REPLY_DONE).u64(tier).u64(reps).bytes(&file).0, Some(file)))
+            }),
+            Some(range) => pool.install(|| -> GameResult<(Vec<u8>, Option<Vec<u8>>)> {
+                // Slices of whole blocks, as many indices as the one-process solver's.
+                let block = BLOCK_RECORDS as u64;
+                let slice =
+                    slice_of(space, tier, opts).unwrap_or(range.end - range.start).div_ceil(block).max(1) * block;
+                let mut blocks: Vec<PackedBlock> = Vec::new();
+                let reps = solve_tier_part(space, tier, opts, range.clone(), slice, &mut load, &mut |recs| {
+                    blocks.extend(compress_blocks(recs).map_err(|e| GameError::Database(format!("rank {rank}: {e}")))?);
+                    Ok(())
+                })?;
+                if damage && let Some(b) = blocks.last_mut() {
+                    let last = b.bytes.len() - 1;
+                    b.bytes[last] ^= 0x20;
+                }
+                let mut out =
+                    Out::default().u8(REPLY_PART).u64(tier).u64(range.start).u64(reps).u64(blocks.len() as u64);
+                for b in &blocks {
+                    out = out.u64(b.flags as u64).u64(b.crc as u64).bytes(&b.bytes);
+                }
+                Ok((out.0, None))
+            }),
+        };
+        match result {
+            Ok((reply, file)) => {
+                send(world, 0, TAG_REPLY, &reply);
+                if let Some(file) = file {
+                    held.insert(tier, file);
+                }
                 solved += 1;
             }
             Err(e) => {
@@ -352,6 +412,7 @@ interrupted: mpirun says which); ");
 }
 
 /// The manager: hand out tiers, save what comes back, stop every worker.
+#[allow(clippy::too_many_arguments)]
 fn manage(
     world: &SimpleCommunicator,
     space: &dyn TierSpace,
@@ -359,6 +420,7 @@ fn manage(
     order: &[Tier],
     identity: &str,
     open_db: &dyn Fn() -> GameResult<ArrayDb>,
+    opts: TierOptions,
     progress: &Progress,
 ) -> GameResult<TierStats> {
     let workers = world.size() - 1;
@@ -389,7 +451,7 @@ fn manage(
     }
     let result = match problem {
         Some(e) => Err(e),
-        None => open_db().and_then(|db| schedule(world, space, order, identity, &db, progress)),
+        None => open_db().and_then(|db| schedule(world, space, order, identity, &db, opts, progress)),
     };
     // No worker holds a tier now: stop them all.
     for w in 1..=workers {
@@ -406,11 +468,12 @@ fn schedule(
     order: &[Tier],
     identity: &str,
     db: &ArrayDb,
+    opts: TierOptions,
     progress: &Progress,
 ) -> GameResult<TierStats> {
     let n = order.len();
     let workers = (world.size() - 1) as usize;
-    let mut sched = Schedule::new(space, order, db, workers)?;
+    let mut sched = Schedule::new(space, order, db, workers, opts)?;
     let saved_before = sched.solved.iter().filter(|&&s| s).count();
     SAVED.store(saved_before, Ordering::Relaxed);
     TOTAL.store(n, Ordering::Relaxed);
@@ -430,14 +493,14 @@ fn schedule(
         let head = wait(world, None);
         let (from, msg) = receive(world, head);
         let w = from as usize;
-        let Some(i) = sched.busy.get(w).copied().flatten() else {
+        let Some((i, part)) = sched.busy.get_mut(w).and_then(Option::take) else {
             sched
                 .failure
                 .get_or_insert(GameError::Unsupported(format!("MPI rank {from} answered with no tier to solve")));
             continue;
         };
-        sched.busy[w] = None;
-        let (reps, file) = match read_reply(msg, space, order[i], identity) {
+        let want = part.map(|k| part_range(space.tier_size(order[i]), sched.splits[&i].blocks.len() as u64, k));
+        let reply = match read_reply(msg, space, order[i], want, identity) {
             Ok(Ok(x)) => x,
             Ok(Err(why)) => {
                 sched.failure.get_or_insert(GameError::Unsupported(format!("an MPI worker failed: {why}")));
@@ -448,11 +511,37 @@ fn schedule(
                 continue;
             }
         };
+        let (reps, file, holder) = match (reply, part) {
+            (Reply::Whole(reps, file), None) => (reps, file, Some(w)),
+            (Reply::Part(reps, blocks), Some(k)) => {
+                let split = sched.splits.get_mut(&i).expect("a split tier");
+                split.blocks[k as usize] = Some(blocks);
+                split.reps += reps;
+                if split.blocks.iter().any(Option::is_none) {
+                    continue;
+                }
+                let split = sched.splits.remove(&i).expect("a split tier");
+                let blocks: Vec<PackedBlock> = split.blocks.into_iter().flatten().flatten().collect();
+                match assemble_tier(order[i], identity, space.tier_size(order[i]), &blocks) {
+                    Ok(file) => (split.reps, file, None),
+                    Err(e) => {
+                        let e = format!("tier {} from its parts: {e}", space.tier_name(order[i]));
+                        sched.failure.get_or_insert(GameError::Database(e));
+                        continue;
+                    }
+                }
+            }
+            _ => {
+                let e = format!("MPI rank {from} answered a part for a whole tier, or the other way round");
+                sched.failure.get_or_insert(GameError::Database(e));
+                continue;
+            }
+        };
         if let Err(e) = db.write_bytes(order[i], &file) {
             sched.failure.get_or_insert(e.into());
             continue;
         }
-        sched.settle(w, i, reps, progress);
+        sched.settle(holder, i, reps, progress);
     }
     unsafe {
         libc::signal(libc::SIGTERM, libc::SIG_DFL);
@@ -472,9 +561,17 @@ fn schedule(
     Ok(stats)
 }
 
+/// A tier split into parts: each part's blocks once its worker has sent them, and the
+/// representatives of the parts in.
+struct Split {
+    blocks: Vec<Option<Vec<PackedBlock>>>,
+    reps: u64,
+}
+
 /// The coordinator's state while it schedules: the tiers (by their index in the order), their
-/// child and parent tiers, which are solved and ready, and per worker (index = rank) the
-/// tiers it holds, the tiers it may drop and its tier now.
+/// child and parent tiers, which are solved and ready, the tiers split into parts and the
+/// parts not yet handed out, and per worker (index = rank) the tiers it holds, the tiers it
+/// may drop and its job now (a tier, and which part of it).
 struct Schedule {
     kids: Vec<Vec<usize>>,
     parents: Vec<Vec<usize>>,
@@ -485,14 +582,23 @@ struct Schedule {
     ready: BTreeSet<usize>,
     held: Vec<HashSet<usize>>,
     drop_list: Vec<Vec<usize>>,
-    busy: Vec<Option<usize>>,
+    busy: Vec<Option<(usize, Option<u64>)>>,
+    splits: HashMap<usize, Split>,
+    queue: VecDeque<(usize, u64)>,
+    opts: TierOptions,
     stats: TierStats,
     failure: Option<GameError>,
 }
 
 impl Schedule {
     /// The tiers' graph, and which are solved already (in the database) and ready.
-    fn new(space: &dyn TierSpace, order: &[Tier], db: &ArrayDb, workers: usize) -> GameResult<Schedule> {
+    fn new(
+        space: &dyn TierSpace,
+        order: &[Tier],
+        db: &ArrayDb,
+        workers: usize,
+        opts: TierOptions,
+    ) -> GameResult<Schedule> {
         let n = order.len();
         let at: HashMap<Tier, usize> = order.iter().enumerate().map(|(i, &t)| (t, i)).collect();
         let mut kids: Vec<Vec<usize>> = Vec::with_capacity(n);
@@ -524,6 +630,9 @@ impl Schedule {
             held: vec![HashSet::new(); workers + 1],
             drop_list: vec![Vec::new(); workers + 1],
             busy: vec![None; workers + 1],
+            splits: HashMap::new(),
+            queue: VecDeque::new(),
+            opts,
             stats,
             failure: None,
         })
@@ -548,8 +657,9 @@ impl Schedule {
         }
     }
 
-    /// Give each idle worker a ready tier, with the child tiers it lacks and the tiers it may
-    /// drop.
+    /// Give each idle worker a part of a split tier not yet handed out, or else a ready tier
+    /// (split into parts first where [`parts_of`] says), with the child tiers it lacks and the
+    /// tiers it may drop.
     fn hand_out(
         &mut self,
         world: &SimpleCommunicator,
@@ -561,18 +671,40 @@ impl Schedule {
         let workers = self.busy.len() - 1;
         while self.failure.is_none()
             && let Some(w) = (1..=workers).find(|&w| self.busy[w].is_none())
-            && !self.ready.is_empty()
+            && !(self.ready.is_empty() && self.queue.is_empty())
             && stop_after.is_none_or(|k| self.stats.solved + self.busy.iter().flatten().count() < k)
         {
-            // The ready tier of whose child tiers this worker holds the most (then the first).
-            let (kids, held) = (&self.kids, &self.held);
-            let i = *self
-                .ready
-                .iter()
-                .max_by_key(|&&i| (kids[i].iter().filter(|c| held[w].contains(c)).count(), std::cmp::Reverse(i)))
-                .expect("a ready tier");
-            self.ready.remove(&i);
-            let mut msg = Out::default().u8(WORK_SOLVE).u64(order[i]).u64(self.drop_list[w].len() as u64);
+            let (i, part) = match self.queue.pop_front() {
+                Some((i, k)) => (i, Some(k)),
+                None => {
+                    // The ready tier of whose child tiers this worker holds the most (then the first).
+                    let (kids, held) = (&self.kids, &self.held);
+                    let i = *self
+                        .ready
+                        .iter()
+                        .max_by_key(|&&i| {
+                            (kids[i].iter().filter(|c| held[w].contains(c)).count(), std::cmp::Reverse(i))
+                        })
+                        .expect("a ready tier");
+                    self.ready.remove(&i);
+                    match parts_of(space, order[i], self.opts, workers) {
+                        None => (i, None),
+                        Some(parts) => {
+                            self.splits.insert(i, Split { blocks: (0..parts).map(|_| None).collect(), reps: 0 });
+                            self.queue.extend((1..parts).map(|k| (i, k)));
+                            (i, Some(0))
+                        }
+                    }
+                }
+            };
+            let mut msg = match part {
+                None => Out::default().u8(WORK_SOLVE).u64(order[i]),
+                Some(k) => {
+                    let r = part_range(space.tier_size(order[i]), self.splits[&i].blocks.len() as u64, k);
+                    Out::default().u8(WORK_PART).u64(order[i]).u64(r.start).u64(r.end)
+                }
+            };
+            msg = msg.u64(self.drop_list[w].len() as u64);
             for &d in &self.drop_list[w] {
                 msg = msg.u64(order[d]);
             }
@@ -593,14 +725,17 @@ impl Schedule {
             self.drop_list[w].clear();
             self.held[w].extend(send_kids);
             send(world, w as Rank, TAG_WORK, &msg.0);
-            self.busy[w] = Some(i);
+            self.busy[w] = Some((i, part));
         }
     }
 
-    /// Tier `i`, saved from worker `w`: count it, make ready the parents it completes, and
-    /// let the holders drop the child tiers no unsolved tier needs now.
-    fn settle(&mut self, w: usize, i: usize, reps: u64, progress: &Progress) {
-        self.held[w].insert(i);
+    /// Tier `i`, saved (from worker `w`, which holds it, where it solved it whole): count it,
+    /// make ready the parents it completes, and let the holders drop the child tiers no
+    /// unsolved tier needs now.
+    fn settle(&mut self, w: Option<usize>, i: usize, reps: u64, progress: &Progress) {
+        if let Some(w) = w {
+            self.held[w].insert(i);
+        }
         self.solved[i] = true;
         SAVED.fetch_add(1, Ordering::Relaxed);
         self.stats.solved += 1;
@@ -629,31 +764,66 @@ impl Schedule {
     }
 }
 
-/// A worker's reply for tier `t`: its representatives and the tier's file (checked), or the
-/// worker's own failure (`Ok(Err)`), or a reply that cannot be read (`Err`).
+/// What a worker sent back: a whole tier's representatives and file, or a part's
+/// representatives and blocks.
+enum Reply {
+    Whole(u64, Vec<u8>),
+    Part(u64, Vec<PackedBlock>),
+}
+
+/// A worker's reply for tier `want` (the indices `part` of it, for a part), checked: each
+/// file and block against its checksums and sizes; or the worker's own failure (`Ok(Err)`),
+/// or a reply that cannot be read (`Err`).
 fn read_reply(
     msg: Result<Vec<u8>, String>,
     space: &dyn TierSpace,
     want: Tier,
+    part: Option<std::ops::Range<u64>>,
     identity: &str,
-) -> Result<Result<(u64, Vec<u8>), String>, String> {
+) -> Result<Result<Reply, String>, String> {
+    let name = space.tier_name(want);
     msg.and_then(|bytes| {
         let mut r = In(&bytes);
-        match r.u8()? {
-            REPLY_DONE => {
-                let (t, reps, file) = (r.u64()?, r.u64()?, r.bytes()?);
-                if t != want {
-                    return Err(format!("it sent tier {t:x} for tier {}", space.tier_name(want)));
+        let kind = r.u8()?;
+        if kind == REPLY_FAILED {
+            let _ = r.u64()?;
+            return Ok(Err(String::from_utf8_lossy(r.bytes()?).into_owned()));
+        }
+        let t = r.u64()?;
+        if t != want {
+            return Err(format!("it sent tier {t:x} for tier {name}"));
+        }
+        match (kind, part) {
+            (REPLY_DONE, None) => {
+                let (reps, file) = (r.u64()?, r.bytes()?);
+                decode_tier(file, t, identity).map_err(|e| format!("tier {name} fails its check on arrival: {e}"))?;
+                Ok(Ok(Reply::Whole(reps, file.to_vec())))
+            }
+            (REPLY_PART, Some(range)) => {
+                let (start, reps, n) = (r.u64()?, r.u64()?, r.u64()?);
+                if start != range.start {
+                    return Err(format!("it sent the part of tier {name} from index {start}, not {}", range.start));
                 }
-                decode_tier(file, t, identity)
-                    .map_err(|e| format!("tier {} fails its check on arrival: {e}", space.tier_name(want)))?;
-                Ok(Ok((reps, file.to_vec())))
+                let block = BLOCK_RECORDS as u64;
+                if n != (range.end - range.start).div_ceil(block) {
+                    return Err(format!(
+                        "it sent {n} blocks for indices {}..{} of tier {name}",
+                        range.start, range.end
+                    ));
+                }
+                let mut blocks = Vec::with_capacity(n as usize);
+                for b in 0..n {
+                    let (flags, crc) = (r.u64()?, r.u64()?);
+                    let packed = PackedBlock { flags: flags as u32, crc: crc as u32, bytes: r.bytes()?.to_vec() };
+                    let records = (range.end - range.start - b * block).min(block) as usize;
+                    check_block(&packed, records).map_err(|e| {
+                        format!("tier {name} fails its check on arrival: block {} {e}", range.start / block + b)
+                    })?;
+                    blocks.push(packed);
+                }
+                Ok(Ok(Reply::Part(reps, blocks)))
             }
-            REPLY_FAILED => {
-                let _ = r.u64()?;
-                Ok(Err(String::from_utf8_lossy(r.bytes()?).into_owned()))
-            }
-            k => Err(format!("a reply of unknown kind {k}")),
+            (k, _) => Err(format!("a reply of kind {k} for tier {name}, not the one asked for")),
         }
     })
 }
