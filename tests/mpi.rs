@@ -180,19 +180,23 @@ fn a_tier_damaged_in_transit_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Tiers split across workers: with `GAMESMAN_MPI_SPLIT=3` every tier of Connect-Four 5×4
-/// (no move stays in a tier) is solved in up to 3 parts, each a run of whole blocks of its
-/// file (131,072 records) on whichever worker is free, and the manager puts the file
-/// together. The largest tiers, 486,200 indices (4 blocks), go in parts of 1, 1 and 2 blocks.
-/// On 4 and 2 ranks the database is the one-process solve's byte for byte. A part damaged on
-/// its way (rank 1's 3rd job) is refused naming the tier and block, and a rerun finishes.
-/// (Connect-Four 4×4's tiers hold a block at most, so it has nothing to split.)
+/// Tiers split across workers, `GAMESMAN_MPI_SPLIT=3` asking for 3 parts a tier:
+///
+/// - Connect-Four 5×4 (no move stays in a tier; a tier for each count of pieces, 0 to 20):
+///   each part a run of whole blocks of the
+///   tier's file (131,072 records) on whichever worker is free, sent as compressed blocks;
+///   the largest tiers, 486,200 indices (4 blocks), go in parts of 1, 1 and 2 blocks.
+///   (Connect-Four 4×4's tiers hold a block at most, so it has nothing to split.)
+/// - Quixo 3×3 (moves stay in a tier; a tier for each count of X and O cubes, x + o ≤ 9:
+///   55 tiers): a tier goes to a group of the idle workers (two at
+///   least), each passing over its range of indices and sending what it decided to the
+///   others between passes, then its records.
+///
+/// On 4 and 2 ranks the database is the one-process solve's byte for byte. A part damaged
+/// on its way (rank 1's 3rd job) is refused, and a rerun finishes.
 #[test]
 fn a_tier_split_across_workers_gives_the_same_bytes() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = temp_dir("mpi-split");
-    let alone = dir.join("alone");
-    solve_alone("connect4", "5x4", &alone);
     let files = |d: &Path| -> BTreeMap<String, Vec<u8>> {
         std::fs::read_dir(d)
             .unwrap()
@@ -201,33 +205,40 @@ fn a_tier_split_across_workers_gives_the_same_bytes() {
             .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
             .collect()
     };
-    let want = files(&alone);
-    assert_eq!(want.len(), 21, "a tier a number of pieces, 0 to 20");
-    let split = [("GAMESMAN_MPI_SPLIT", "3"), ("GAMESMAN_TIER_PHASES", "1")];
-    for np in [4, 2] {
-        let db = dir.join(format!("np{np}"));
-        let args = ["solve", "connect4", "5x4", "--save", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
-        let out = mpirun(np, &args, &split);
-        let stderr = text(&out.stderr);
-        assert!(out.status.success(), "{np} ranks: {stderr}");
-        for part in
-            ["indices 0..131072 of 486200", "indices 131072..262144 of 486200", "indices 262144..486200 of 486200"]
-        {
-            assert!(stderr.contains(part), "{np} ranks: no part {part:?} solved:\n{stderr}");
+    let connect4_parts =
+        ["indices 0..131072 of 486200", "indices 131072..262144 of 486200", "indices 262144..486200 of 486200"];
+    for (game, pos, tiers, parts) in
+        [("connect4", "5x4", 21, &connect4_parts[..]), ("quixo", "3x3", 55, &["in passes by a group"][..])]
+    {
+        let dir = temp_dir(&format!("mpi-split-{game}"));
+        let alone = dir.join("alone");
+        solve_alone(game, pos, &alone);
+        let want = files(&alone);
+        assert_eq!(want.len(), tiers, "{game}: its tiers");
+        let split = [("GAMESMAN_MPI_SPLIT", "3"), ("GAMESMAN_TIER_PHASES", "1")];
+        for np in [4, 3] {
+            let db = dir.join(format!("np{np}"));
+            let args = ["solve", game, pos, "--save", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
+            let out = mpirun(np, &args, &split);
+            let stderr = text(&out.stderr);
+            assert!(out.status.success(), "{game} on {np} ranks: {stderr}");
+            for part in parts {
+                assert!(stderr.contains(part), "{game} on {np} ranks: no part {part:?} solved:\n{stderr}");
+            }
+            assert!(text(&out.stdout).contains("source:      the saved database"), "{}", text(&out.stdout));
+            assert!(files(&db) == want, "{game} on {np} ranks: the files differ from the one-process solve");
         }
-        assert!(text(&out.stdout).contains("source:      the saved database"), "{}", text(&out.stdout));
-        assert!(files(&db) == want, "{np} ranks: the files differ from the one-process solve");
+        let db = dir.join("damaged");
+        let args = ["solve", game, pos, "--save", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
+        let out = mpirun(4, &args, &[split[0], ("GAMESMAN_MPI_DAMAGE_AFTER_TIERS", "2")]);
+        let stderr = text(&out.stderr);
+        assert!(!out.status.success(), "{game}: a damaged part was accepted:\n{stderr}");
+        assert!(stderr.contains("MPI rank 1: tier") && stderr.contains("fails its check on arrival"), "{stderr}");
+        let out = mpirun(4, &args, &[split[0]]);
+        assert!(out.status.success(), "{game}: the resumed run failed:\n{}", text(&out.stderr));
+        assert!(files(&db) == want, "{game}: the resumed files differ from the one-process solve");
+        let _ = std::fs::remove_dir_all(&dir);
     }
-    let db = dir.join("damaged");
-    let args = ["solve", "connect4", "5x4", "--save", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
-    let out = mpirun(3, &args, &[split[0], ("GAMESMAN_MPI_DAMAGE_AFTER_TIERS", "2")]);
-    let stderr = text(&out.stderr);
-    assert!(!out.status.success(), "a damaged part was accepted:\n{stderr}");
-    assert!(stderr.contains("MPI rank 1: tier") && stderr.contains("fails its check on arrival: block"), "{stderr}");
-    let out = mpirun(3, &args, &[split[0]]);
-    assert!(out.status.success(), "the resumed run failed:\n{}", text(&out.stderr));
-    assert!(files(&db) == want, "the resumed files differ from the one-process solve");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every rank must solve the same game from the same position: a worker given another root

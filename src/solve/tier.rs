@@ -105,20 +105,20 @@ fn phases_shown() -> bool {
 }
 
 /// The seconds of each phase of a tier's solve, printed where [`PHASES_ENV`] asks.
-struct Phases {
+pub(crate) struct Phases {
     shown: bool,
     last: std::time::Instant,
     line: String,
 }
 
 impl Phases {
-    fn new(head: impl FnOnce() -> String) -> Phases {
+    pub(crate) fn new(head: impl FnOnce() -> String) -> Phases {
         let shown = phases_shown();
         Phases { shown, last: std::time::Instant::now(), line: if shown { head() } else { String::new() } }
     }
 
     /// The phase `what` ends now.
-    fn end(&mut self, what: &str) {
+    pub(crate) fn end(&mut self, what: &str) {
         if self.shown {
             let now = std::time::Instant::now();
             self.line.push_str(&format!(", {what} {:.3}", (now - self.last).as_secs_f64()));
@@ -126,7 +126,7 @@ impl Phases {
         }
     }
 
-    fn print(self) {
+    pub(crate) fn print(self) {
         if self.shown {
             eprintln!("{}", self.line);
         }
@@ -1216,7 +1216,7 @@ fn grundy_values(
     Ok(any.then_some(g))
 }
 
-mod passes;
+pub mod passes;
 pub use passes::solve_tier_passes;
 
 #[cfg(test)]

@@ -23,10 +23,13 @@
 //! resumes from them. With one rank, the manager solves every tier itself (the one-process
 //! solver).
 
-use super::tier::{STOP_AFTER_ENV, TierOptions, TierStats, slice_of, solve_tier_full, solve_tier_part};
+use super::tier::passes::{Ctx, Pass, Stage, finish_records, is_decided, new_records, next_stage};
+use super::tier::{
+    Phases, SLICE_MIN, STOP_AFTER_ENV, TierOptions, TierStats, slice_of, solve_tier_full, solve_tier_part,
+};
 use crate::db::array::{
-    ArrayDb, BLOCK_RECORDS, PackedBlock, TierArray, assemble_tier, check_block, compress_blocks, decode_tier,
-    decode_tier_full, encode_tier_with,
+    ArrayDb, BLOCK_RECORDS, PackedBlock, Rec, TierArray, assemble_tier, check_block, compress_blocks, decode_tier,
+    decode_tier_full, encode_tier, encode_tier_with,
 };
 use crate::game::tier::{Tier, TierSpace, tier_order};
 use crate::game::{GameError, GameResult};
@@ -56,10 +59,16 @@ const TAG_REPLY: i32 = 2;
 const WORK_SOLVE: u8 = 1;
 const WORK_STOP: u8 = 2;
 const WORK_PART: u8 = 3;
+const WORK_GROUP: u8 = 4;
+const WORK_PASS: u8 = 5;
+const WORK_FINISH: u8 = 6;
+const WORK_ABORT: u8 = 7;
 const REPLY_HELLO: u8 = 1;
 const REPLY_DONE: u8 = 2;
 const REPLY_FAILED: u8 = 3;
 const REPLY_PART: u8 = 4;
+const REPLY_PASS: u8 = 5;
+const REPLY_RECORDS: u8 = 6;
 
 /// Environment variable: split every tier that no move stays in into this many parts (at
 /// most one a block of its file), whatever its size: to test and measure the split.
@@ -68,27 +77,50 @@ pub const SPLIT_ENV: &str = "GAMESMAN_MPI_SPLIT";
 /// A tier no move stays in of at least this many indices is split into one part a worker.
 const SPLIT_FROM: u64 = 1 << 21;
 
-/// The parts a tier is solved in (each a run of whole blocks of its file, solved by one
-/// worker in slices, its blocks sent compressed), or `None` to solve it whole on one worker:
-/// a tier a move may stay in (its positions wait on one another), or Grundy values asked for.
-/// A tier no move stays in is split into one part a worker from [`SPLIT_FROM`] indices (as
-/// [`SPLIT_ENV`] says, if set), and solved as one part where the one-process solver would
-/// slice it (past 2^32 indices).
-fn parts_of(space: &dyn TierSpace, tier: Tier, opts: TierOptions, workers: usize) -> Option<u64> {
-    if opts.grundy || space.moves_within(tier) {
-        return None;
+/// How a tier is handed out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Plan {
+    /// Whole, to one worker.
+    Whole,
+    /// In this many parts, each a run of whole blocks of its file, each solved by one worker
+    /// (whenever one is free) in slices and sent as compressed blocks: a tier no move stays
+    /// in.
+    Parts(u64),
+    /// In passes ([`crate::solve::tier::solve_tier_passes`]) by up to this many workers at
+    /// once, each passing over its part (a range of indices) and sending what it decided to
+    /// the others between passes, and at the end its part's records: a tier a move may stay
+    /// in.
+    Group(u64),
+}
+
+/// How tier `tier` is handed out to `workers` workers: Grundy values are solved whole; a
+/// tier of [`SPLIT_FROM`] indices or more is split into one part a worker (as many as
+/// [`SPLIT_ENV`] says, if set; at most one a block of its file where no move stays in it, one
+/// an index where one may); a tier no move stays in that the one-process solver would slice
+/// (past 2^32 indices) goes as one part.
+fn plan_of(space: &dyn TierSpace, tier: Tier, opts: TierOptions, workers: usize) -> Plan {
+    if opts.grundy {
+        return Plan::Whole;
     }
     let n = space.tier_size(tier);
     let forced: Option<u64> = std::env::var(SPLIT_ENV).ok().and_then(|v| v.trim().parse().ok());
     let want = forced.unwrap_or(if n >= SPLIT_FROM { workers as u64 } else { 1 });
+    if space.moves_within(tier) {
+        let parts = want.clamp(1, n.max(1));
+        return if parts > 1 { Plan::Group(parts) } else { Plan::Whole };
+    }
     let parts = want.clamp(1, n.div_ceil(BLOCK_RECORDS as u64).max(1));
-    (parts > 1 || slice_of(space, tier, opts).is_some()).then_some(parts)
+    if parts > 1 || slice_of(space, tier, opts).is_some() { Plan::Parts(parts) } else { Plan::Whole }
 }
 
-/// The indices of part `k` of `parts` of a tier of `n` indices: whole blocks of its file.
-fn part_range(n: u64, parts: u64, k: u64) -> std::ops::Range<u64> {
+/// The indices of part `k` of `parts` of a tier of `n` indices: whole blocks of its file, or
+/// (`group`) any indices.
+fn part_range(n: u64, parts: u64, k: u64, group: bool) -> std::ops::Range<u64> {
     let blocks = n.div_ceil(BLOCK_RECORDS as u64);
-    let at = |k: u64| (blocks * k / parts * BLOCK_RECORDS as u64).min(n);
+    let at = |k: u64| match group {
+        true => (n as u128 * k as u128 / parts as u128) as u64,
+        false => (blocks * k / parts * BLOCK_RECORDS as u64).min(n),
+    };
     at(k)..at(k + 1)
 }
 
@@ -271,8 +303,8 @@ fn work(
             let mut r = In(&bytes);
             let job = match r.u8()? {
                 WORK_STOP => return Ok(None),
-                WORK_SOLVE => (r.u64()?, None),
-                WORK_PART => (r.u64()?, Some(r.u64()?..r.u64()?)),
+                WORK_SOLVE => (WORK_SOLVE, r.u64()?, None),
+                k @ (WORK_PART | WORK_GROUP) => (k, r.u64()?, Some(r.u64()?..r.u64()?)),
                 k => return Err(format!("a message of unknown kind {k}")),
             };
             for _ in 0..r.u64()? {
@@ -284,7 +316,7 @@ fn work(
             }
             Ok(Some(job))
         });
-        let (tier, part) = match job {
+        let (kind, tier, part) = match job {
             Ok(None) => return Ok(()),
             Ok(Some(job)) => job,
             Err(e) => {
@@ -315,6 +347,15 @@ fn work(
         let damage = rank == 1 && damage_after == Some(solved);
         let result = match part.clone() {
             // The reply, and a whole tier's file to keep: the tiers above it need it next.
+            Some(range) if kind == WORK_GROUP => {
+                match group_part(world, &pool, space, tier, range.clone(), &mut load, rank) {
+                    Ok(None) => continue,
+                    Ok(Some((recs, reps))) => records_reply(tier, range.start, reps, &recs, damage)
+                        .map(|r| (r, None))
+                        .map_err(|e| GameError::Database(format!("rank {rank}: {e}"))),
+                    Err(e) => Err(e),
+                }
+            }
             None => pool.install(|| -> GameResult<(Vec<u8>, Option<Vec<u8>>)> {
                 let (array, reps) = solve_tier_full(space, tier, opts, &mut load)?;
                 let mut file = encode_tier_with(tier, identity, &array.records, array.grundy.as_deref())
@@ -335,16 +376,7 @@ fn work(
                     blocks.extend(compress_blocks(recs).map_err(|e| GameError::Database(format!("rank {rank}: {e}")))?);
                     Ok(())
                 })?;
-                if damage && let Some(b) = blocks.last_mut() {
-                    let last = b.bytes.len() - 1;
-                    b.bytes[last] ^= 0x20;
-                }
-                let mut out =
-                    Out::default().u8(REPLY_PART).u64(tier).u64(range.start).u64(reps).u64(blocks.len() as u64);
-                for b in &blocks {
-                    out = out.u64(b.flags as u64).u64(b.crc as u64).bytes(&b.bytes);
-                }
-                Ok((out.0, None))
+                Ok((part_reply(tier, range.start, reps, blocks, damage), None))
             }),
         };
         match result {
@@ -361,6 +393,118 @@ fn work(
             }
         }
     }
+}
+
+/// The reply for a part of `tier` from index `start`: its representatives and blocks (the
+/// last block damaged where the test hook says).
+fn part_reply(tier: Tier, start: u64, reps: u64, mut blocks: Vec<PackedBlock>, damage: bool) -> Vec<u8> {
+    if damage && let Some(b) = blocks.last_mut() {
+        let last = b.bytes.len() - 1;
+        b.bytes[last] ^= 0x20;
+    }
+    let mut out = Out::default().u8(REPLY_PART).u64(tier).u64(start).u64(reps).u64(blocks.len() as u64);
+    for b in &blocks {
+        out = out.u64(b.flags as u64).u64(b.crc as u64).bytes(&b.bytes);
+    }
+    out.0
+}
+
+/// The reply for a group's part of `tier` from index `start`: its representatives and its
+/// records, with their CRC-32, compressed (changed after the checksum where the test hook
+/// says).
+fn records_reply(tier: Tier, start: u64, reps: u64, recs: &[Rec], damage: bool) -> Result<Vec<u8>, String> {
+    let mut raw: Vec<u8> = recs.iter().flat_map(|r| r.to_le_bytes()).collect();
+    let crc = crc32fast::hash(&raw);
+    if damage && let Some(b) = raw.last_mut() {
+        *b ^= 0x20;
+    }
+    let packed = zstd::bulk::compress(&raw, 3).map_err(|e| format!("compressing records: {e}"))?;
+    Ok(Out::default().u8(REPLY_RECORDS).u64(tier).u64(start).u64(reps).u64(crc as u64).bytes(&packed).0)
+}
+
+/// A worker's part `part` of a tier solved in passes by a group: the whole tier's records
+/// are held, each pass goes over the part (on the pool) and sends the manager what it
+/// decided, and the next message brings every member's decisions and the next pass, or the
+/// end. MPI is called on this thread only. The part's records and representatives at the
+/// end; `None` where the manager ended the group early.
+fn group_part(
+    world: &SimpleCommunicator,
+    pool: &rayon::ThreadPool,
+    space: &dyn TierSpace,
+    tier: Tier,
+    part: std::ops::Range<u64>,
+    load: &mut dyn FnMut(Tier) -> GameResult<TierArray>,
+    rank: Rank,
+) -> GameResult<Option<(Vec<Rec>, u64)>> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let n = space.tier_size(tier);
+    let name = space.tier_name(tier);
+    let damaged = |e: String| GameError::Database(format!("rank {rank}: a damaged message from the manager: {e}"));
+    if part.start > part.end || part.end > n {
+        return Err(damaged(format!("indices {}..{} are no part of tier {name}", part.start, part.end)));
+    }
+    let mut phases = Phases::new(|| {
+        format!("rank {rank}, tier {name}: indices {}..{} of {n} in passes by a group", part.start, part.end)
+    });
+    let mut children_of = HashMap::new();
+    for c in space.child_tiers(tier) {
+        children_of.insert(c, load(c)?);
+    }
+    let recs = new_records(n)?;
+    let mut passes = 0;
+    let ctx = Ctx { space, tier, name: &name, recs: &recs, children_of: &children_of };
+    let own = &recs[part.start as usize..part.end as usize];
+    let slice = (part.end - part.start).div_ceil(SLICE_MIN).max(1) * SLICE_MIN;
+    let (mut stage, mut reps) = (Stage::First, 0);
+    loop {
+        let before: Vec<Rec> = own.iter().map(|r| r.load(Relaxed)).collect();
+        let p = pool.install(|| ctx.pass(stage, part.clone(), slice))?;
+        reps += p.reps;
+        passes += 1;
+        let mut changes = Vec::new();
+        for (k, (r, old)) in own.iter().zip(before).enumerate() {
+            let r = r.load(Relaxed);
+            if r != old && is_decided(r) {
+                changes.extend_from_slice(&(part.start + k as u64).to_le_bytes());
+                changes.extend_from_slice(&r.to_le_bytes());
+            }
+        }
+        let out = Out::default().u8(REPLY_PASS).u64(tier).u8(p.changed as u8).u64(p.seen as u64).u64(p.reps);
+        send(world, 0, TAG_REPLY, &out.bytes(&changes).0);
+        let (_, msg) = receive(world, wait(world, Some(0)));
+        let bytes = msg.map_err(damaged)?;
+        let mut r = In(&bytes);
+        match r.u8().map_err(damaged)? {
+            WORK_PASS => {
+                let (kind, s) = (r.u8().map_err(damaged)?, r.u64().map_err(damaged)?.min(u32::MAX as u64) as u32);
+                stage = match kind {
+                    1 => Stage::WinLose(s),
+                    2 => Stage::Tie(s),
+                    k => return Err(damaged(format!("a pass of unknown kind {k}"))),
+                };
+                let all = r.bytes().map_err(damaged)?;
+                if !all.len().is_multiple_of(10) {
+                    return Err(damaged(format!("{} bytes of decisions", all.len())));
+                }
+                for c in all.chunks_exact(10) {
+                    let i = u64::from_le_bytes(c[..8].try_into().expect("8 bytes"));
+                    let slot = recs.get(i as usize).ok_or_else(|| damaged(format!("index {i} is past tier {name}")))?;
+                    slot.store(u16::from_le_bytes([c[8], c[9]]), Relaxed);
+                }
+            }
+            WORK_FINISH => break,
+            WORK_ABORT => {
+                phases.print();
+                return Ok(None);
+            }
+            k => return Err(damaged(format!("a message of unknown kind {k} in the passes"))),
+        }
+    }
+    phases.end(&format!("{passes} passes"));
+    phases.print();
+    drop(children_of);
+    let recs = finish_records(recs);
+    Ok(Some((recs[part.start as usize..part.end as usize].to_vec(), reps)))
 }
 
 // --- The manager ---
@@ -493,37 +637,46 @@ fn schedule(
         let head = wait(world, None);
         let (from, msg) = receive(world, head);
         let w = from as usize;
-        let Some((i, part)) = sched.busy.get_mut(w).and_then(Option::take) else {
+        let Some((i, part)) = sched.busy.get(w).copied().flatten() else {
             sched
                 .failure
                 .get_or_insert(GameError::Unsupported(format!("MPI rank {from} answered with no tier to solve")));
             continue;
         };
-        let want = part.map(|k| part_range(space.tier_size(order[i]), sched.splits[&i].blocks.len() as u64, k));
+        let want = part.map(|k| sched.splits[&i].range(space.tier_size(order[i]), k));
         let reply = match read_reply(msg, space, order[i], want, identity) {
+            Ok(Ok(Reply::Pass(p, changes))) => {
+                sched.pass_done(world, w, i, p, &changes);
+                continue;
+            }
             Ok(Ok(x)) => x,
             Ok(Err(why)) => {
+                sched.busy[w] = None;
                 sched.failure.get_or_insert(GameError::Unsupported(format!("an MPI worker failed: {why}")));
+                sched.abort_group(world, i);
                 continue;
             }
             Err(e) => {
+                sched.busy[w] = None;
                 sched.failure.get_or_insert(GameError::Database(format!("MPI rank {from}: {e}")));
+                sched.abort_group(world, i);
                 continue;
             }
         };
+        sched.busy[w] = None;
         let (reps, file, holder) = match (reply, part) {
             (Reply::Whole(reps, file), None) => (reps, file, Some(w)),
-            (Reply::Part(reps, blocks), Some(k)) => {
+            (Reply::Part(reps, piece), Some(k)) => {
                 let split = sched.splits.get_mut(&i).expect("a split tier");
-                split.blocks[k as usize] = Some(blocks);
+                split.pieces[k as usize] = Some(piece);
                 split.reps += reps;
-                if split.blocks.iter().any(Option::is_none) {
+                if split.pieces.iter().any(Option::is_none) {
                     continue;
                 }
                 let split = sched.splits.remove(&i).expect("a split tier");
-                let blocks: Vec<PackedBlock> = split.blocks.into_iter().flatten().flatten().collect();
-                match assemble_tier(order[i], identity, space.tier_size(order[i]), &blocks) {
-                    Ok(file) => (split.reps, file, None),
+                let reps = split.reps;
+                match split.file(order[i], identity, space.tier_size(order[i])) {
+                    Ok(file) => (reps, file, None),
                     Err(e) => {
                         let e = format!("tier {} from its parts: {e}", space.tier_name(order[i]));
                         sched.failure.get_or_insert(GameError::Database(e));
@@ -561,11 +714,71 @@ fn schedule(
     Ok(stats)
 }
 
-/// A tier split into parts: each part's blocks once its worker has sent them, and the
-/// representatives of the parts in.
+/// A tier split into parts: each part once its worker has sent it (blocks of the tier's file,
+/// or a group's records), the representatives of the parts in, and whether a group solves
+/// it.
 struct Split {
-    blocks: Vec<Option<Vec<PackedBlock>>>,
+    pieces: Vec<Option<Piece>>,
     reps: u64,
+    group: bool,
+}
+
+/// A part of a tier as a worker sent it.
+enum Piece {
+    Blocks(Vec<PackedBlock>),
+    Records(Vec<Rec>),
+}
+
+impl Split {
+    fn new(parts: usize, group: bool) -> Split {
+        Split { pieces: (0..parts).map(|_| None).collect(), reps: 0, group }
+    }
+
+    /// The indices of part `k` of a tier of `n`.
+    fn range(&self, n: u64, k: u64) -> std::ops::Range<u64> {
+        part_range(n, self.pieces.len() as u64, k, self.group)
+    }
+
+    /// The tier's file, once every part is in.
+    fn file(self, tier: Tier, identity: &str, n: u64) -> Result<Vec<u8>, String> {
+        let pieces = self.pieces.into_iter().flatten();
+        if self.group {
+            let mut records = Vec::with_capacity(n as usize);
+            for p in pieces {
+                let Piece::Records(r) = p else { return Err("blocks for a part of records".into()) };
+                records.extend(r);
+            }
+            return encode_tier(tier, identity, &records);
+        }
+        let mut blocks = Vec::new();
+        for p in pieces {
+            let Piece::Blocks(b) = p else { return Err("records for a part of blocks".into()) };
+            blocks.extend(b);
+        }
+        assemble_tier(tier, identity, n, &blocks)
+    }
+}
+
+/// A tier solved in passes by a group of workers, each over its part: the members (ranks;
+/// member k solves part k), the pass they are on, which have sent it, what they found so far
+/// and every record they decided in it (10 bytes each: index, record), and whether the group
+/// is over before its end (a member failed).
+struct Group {
+    members: Vec<usize>,
+    stage: Stage,
+    replied: Vec<bool>,
+    joined: Pass,
+    changes: Vec<u8>,
+    failed: bool,
+}
+
+/// A pass's stage in a message: its kind and its s.
+fn stage_code(stage: Stage) -> (u8, u32) {
+    match stage {
+        Stage::First => (0, 0),
+        Stage::WinLose(s) => (1, s),
+        Stage::Tie(s) => (2, s),
+    }
 }
 
 /// The coordinator's state while it schedules: the tiers (by their index in the order), their
@@ -585,6 +798,7 @@ struct Schedule {
     busy: Vec<Option<(usize, Option<u64>)>>,
     splits: HashMap<usize, Split>,
     queue: VecDeque<(usize, u64)>,
+    groups: HashMap<usize, Group>,
     opts: TierOptions,
     stats: TierStats,
     failure: Option<GameError>,
@@ -632,6 +846,7 @@ impl Schedule {
             busy: vec![None; workers + 1],
             splits: HashMap::new(),
             queue: VecDeque::new(),
+            groups: HashMap::new(),
             opts,
             stats,
             failure: None,
@@ -658,8 +873,9 @@ impl Schedule {
     }
 
     /// Give each idle worker a part of a split tier not yet handed out, or else a ready tier
-    /// (split into parts first where [`parts_of`] says), with the child tiers it lacks and the
-    /// tiers it may drop.
+    /// (split first where [`plan_of`] says; a tier solved in passes by a group goes to as
+    /// many idle workers as it has parts, two at least, else whole to one), with the child
+    /// tiers it lacks and the tiers it may drop.
     fn hand_out(
         &mut self,
         world: &SimpleCommunicator,
@@ -674,58 +890,150 @@ impl Schedule {
             && !(self.ready.is_empty() && self.queue.is_empty())
             && stop_after.is_none_or(|k| self.stats.solved + self.busy.iter().flatten().count() < k)
         {
-            let (i, part) = match self.queue.pop_front() {
-                Some((i, k)) => (i, Some(k)),
-                None => {
-                    // The ready tier of whose child tiers this worker holds the most (then the first).
-                    let (kids, held) = (&self.kids, &self.held);
-                    let i = *self
-                        .ready
-                        .iter()
-                        .max_by_key(|&&i| {
-                            (kids[i].iter().filter(|c| held[w].contains(c)).count(), std::cmp::Reverse(i))
-                        })
-                        .expect("a ready tier");
-                    self.ready.remove(&i);
-                    match parts_of(space, order[i], self.opts, workers) {
-                        None => (i, None),
-                        Some(parts) => {
-                            self.splits.insert(i, Split { blocks: (0..parts).map(|_| None).collect(), reps: 0 });
-                            self.queue.extend((1..parts).map(|k| (i, k)));
-                            (i, Some(0))
+            if let Some((i, k)) = self.queue.pop_front() {
+                self.give(world, space, order, db, w, i, Some(k), WORK_PART);
+                continue;
+            }
+            // The ready tier of whose child tiers this worker holds the most (then the first).
+            let (kids, held) = (&self.kids, &self.held);
+            let i = *self
+                .ready
+                .iter()
+                .max_by_key(|&&i| (kids[i].iter().filter(|c| held[w].contains(c)).count(), std::cmp::Reverse(i)))
+                .expect("a ready tier");
+            self.ready.remove(&i);
+            let idle: Vec<usize> = (1..=workers).filter(|&v| self.busy[v].is_none()).collect();
+            match plan_of(space, order[i], self.opts, workers) {
+                Plan::Parts(parts) => {
+                    self.splits.insert(i, Split::new(parts as usize, false));
+                    self.queue.extend((1..parts).map(|k| (i, k)));
+                    self.give(world, space, order, db, w, i, Some(0), WORK_PART);
+                }
+                Plan::Group(parts) if idle.len() >= 2 => {
+                    let members: Vec<usize> = idle.into_iter().take(parts as usize).collect();
+                    self.splits.insert(i, Split::new(members.len(), true));
+                    let group = Group {
+                        replied: vec![false; members.len()],
+                        members: members.clone(),
+                        stage: Stage::First,
+                        joined: Pass::default(),
+                        changes: Vec::new(),
+                        failed: false,
+                    };
+                    self.groups.insert(i, group);
+                    for (k, m) in members.into_iter().enumerate() {
+                        self.give(world, space, order, db, m, i, Some(k as u64), WORK_GROUP);
+                        if self.failure.is_some() {
+                            break;
                         }
                     }
                 }
-            };
-            let mut msg = match part {
-                None => Out::default().u8(WORK_SOLVE).u64(order[i]),
-                Some(k) => {
-                    let r = part_range(space.tier_size(order[i]), self.splits[&i].blocks.len() as u64, k);
-                    Out::default().u8(WORK_PART).u64(order[i]).u64(r.start).u64(r.end)
+                _ => self.give(world, space, order, db, w, i, None, WORK_SOLVE),
+            }
+        }
+    }
+
+    /// Send worker `w` its job, `kind`, on tier `i` (part `part` of it), with the tiers it may
+    /// drop and the child tiers it lacks.
+    #[allow(clippy::too_many_arguments)]
+    fn give(
+        &mut self,
+        world: &SimpleCommunicator,
+        space: &dyn TierSpace,
+        order: &[Tier],
+        db: &ArrayDb,
+        w: usize,
+        i: usize,
+        part: Option<u64>,
+        kind: u8,
+    ) {
+        let mut msg = Out::default().u8(kind).u64(order[i]);
+        if let Some(k) = part {
+            let r = self.splits[&i].range(space.tier_size(order[i]), k);
+            msg = msg.u64(r.start).u64(r.end);
+        }
+        msg = msg.u64(self.drop_list[w].len() as u64);
+        for &d in &self.drop_list[w] {
+            msg = msg.u64(order[d]);
+        }
+        let send_kids: Vec<usize> = self.kids[i].iter().copied().filter(|c| !self.held[w].contains(c)).collect();
+        msg = msg.u64(send_kids.len() as u64);
+        for &c in &send_kids {
+            match db.file_bytes(order[c], space.tier_size(order[c])) {
+                Ok(file) => msg = msg.u64(order[c]).bytes(&file),
+                Err(e) => {
+                    self.failure.get_or_insert(e.into());
+                    // A group's other members are let go; the group is over.
+                    self.abort_group(world, i);
+                    return;
                 }
-            };
-            msg = msg.u64(self.drop_list[w].len() as u64);
-            for &d in &self.drop_list[w] {
-                msg = msg.u64(order[d]);
             }
-            let send_kids: Vec<usize> = self.kids[i].iter().copied().filter(|c| !self.held[w].contains(c)).collect();
-            msg = msg.u64(send_kids.len() as u64);
-            for &c in &send_kids {
-                match db.file_bytes(order[c], space.tier_size(order[c])) {
-                    Ok(file) => msg = msg.u64(order[c]).bytes(&file),
-                    Err(e) => {
-                        self.failure = Some(e.into());
-                        break;
-                    }
-                }
+        }
+        self.drop_list[w].clear();
+        self.held[w].extend(send_kids);
+        send(world, w as Rank, TAG_WORK, &msg.0);
+        self.busy[w] = Some((i, part));
+    }
+
+    /// A pass of the group solving tier `i` done by its member `w`: once every member's is,
+    /// the next pass (with every decision of this one) or the end of the passes.
+    fn pass_done(&mut self, world: &SimpleCommunicator, w: usize, i: usize, p: Pass, changes: &[u8]) {
+        let Some(g) = self.groups.get_mut(&i) else {
+            self.failure.get_or_insert(GameError::Database(format!("MPI rank {w} sent a pass of no group")));
+            self.busy[w] = None;
+            return;
+        };
+        let k = g.members.iter().position(|&m| m == w).expect("a member");
+        if g.failed {
+            send(world, w as Rank, TAG_WORK, &Out::default().u8(WORK_ABORT).0);
+            self.busy[w] = None;
+            g.replied[k] = true;
+            if g.replied.iter().all(|&r| r) {
+                self.groups.remove(&i);
             }
-            if self.failure.is_some() {
-                break;
+            return;
+        }
+        g.replied[k] = true;
+        g.joined = g.joined.join(p);
+        g.changes.extend_from_slice(changes);
+        if !g.replied.iter().all(|&r| r) {
+            return;
+        }
+        let msg = match next_stage(g.stage, g.joined) {
+            Some(stage) => {
+                g.stage = stage;
+                let (kind, s) = stage_code(stage);
+                Out::default().u8(WORK_PASS).u8(kind).u64(s as u64).bytes(&g.changes)
             }
-            self.drop_list[w].clear();
-            self.held[w].extend(send_kids);
-            send(world, w as Rank, TAG_WORK, &msg.0);
-            self.busy[w] = Some((i, part));
+            None => Out::default().u8(WORK_FINISH),
+        };
+        for &m in &g.members {
+            send(world, m as Rank, TAG_WORK, &msg.0);
+        }
+        g.replied.iter_mut().for_each(|r| *r = false);
+        g.joined = Pass::default();
+        g.changes.clear();
+        if matches!(msg.0[0], WORK_FINISH) {
+            self.groups.remove(&i);
+        }
+    }
+
+    /// The group solving tier `i` (if any) is over: the members waiting for the next pass are
+    /// let go now, the others when they send theirs.
+    fn abort_group(&mut self, world: &SimpleCommunicator, i: usize) {
+        let Some(g) = self.groups.get_mut(&i) else { return };
+        g.failed = true;
+        for (k, &m) in g.members.iter().enumerate() {
+            if self.busy[m] != Some((i, Some(k as u64))) {
+                // Let go already (it failed, or was never sent its part).
+                g.replied[k] = true;
+            } else if g.replied[k] {
+                send(world, m as Rank, TAG_WORK, &Out::default().u8(WORK_ABORT).0);
+                self.busy[m] = None;
+            }
+        }
+        if g.replied.iter().all(|&r| r) {
+            self.groups.remove(&i);
         }
     }
 
@@ -768,7 +1076,9 @@ impl Schedule {
 /// representatives and blocks.
 enum Reply {
     Whole(u64, Vec<u8>),
-    Part(u64, Vec<PackedBlock>),
+    Part(u64, Piece),
+    /// A pass of a group: what it found, and what it decided (10 bytes each).
+    Pass(Pass, Vec<u8>),
 }
 
 /// A worker's reply for tier `want` (the indices `part` of it, for a part), checked: each
@@ -821,7 +1131,31 @@ fn read_reply(
                     })?;
                     blocks.push(packed);
                 }
-                Ok(Ok(Reply::Part(reps, blocks)))
+                Ok(Ok(Reply::Part(reps, Piece::Blocks(blocks))))
+            }
+            (REPLY_RECORDS, Some(range)) => {
+                let (start, reps, crc, packed) = (r.u64()?, r.u64()?, r.u64()?, r.bytes()?);
+                if start != range.start {
+                    return Err(format!("it sent the part of tier {name} from index {start}, not {}", range.start));
+                }
+                let size = ((range.end - range.start) * 2) as usize;
+                let raw = zstd::bulk::decompress(packed, size)
+                    .map_err(|e| format!("the records of tier {name} from index {start} do not decompress: {e}"))?;
+                if raw.len() != size || crc32fast::hash(&raw) != crc as u32 {
+                    return Err(format!(
+                        "tier {name} fails its check on arrival: the records from index {start} fail their checksum"
+                    ));
+                }
+                let records = raw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+                Ok(Ok(Reply::Part(reps, Piece::Records(records))))
+            }
+            (REPLY_PASS, Some(_)) => {
+                let (changed, seen, reps) = (r.u8()? != 0, r.u64()?, r.u64()?);
+                let changes = r.bytes()?;
+                if !changes.len().is_multiple_of(10) {
+                    return Err(format!("a pass of tier {name} with {} bytes of decisions", changes.len()));
+                }
+                Ok(Ok(Reply::Pass(Pass { changed, seen: seen.min(u32::MAX as u64) as u32, reps }, changes.to_vec())))
             }
             (k, _) => Err(format!("a reply of kind {k} for tier {name}, not the one asked for")),
         }

@@ -18,25 +18,25 @@ use std::sync::atomic::Ordering::Relaxed;
 const NOT_REP: Rec = 0xF000;
 
 /// What one pass did.
-#[derive(Clone, Copy, Default)]
-struct Pass {
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Pass {
     /// Whether it decided a position.
-    changed: bool,
+    pub changed: bool,
     /// The largest remoteness of a losing (in the tie passes: tying) child it met.
-    seen: u32,
+    pub seen: u32,
     /// Representatives it met (the first pass).
-    reps: u64,
+    pub reps: u64,
 }
 
 impl Pass {
-    fn join(self, o: Pass) -> Pass {
+    pub fn join(self, o: Pass) -> Pass {
         Pass { changed: self.changed || o.changed, seen: self.seen.max(o.seen), reps: self.reps + o.reps }
     }
 }
 
 /// What a pass does with a position still undecided.
-#[derive(Clone, Copy)]
-enum Stage {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
     /// Representatives and primitives marked.
     First,
     /// Wins and losses: a position with a losing child at remoteness r ≤ s is a win in r + 1;
@@ -44,6 +44,20 @@ enum Stage {
     WinLose(u32),
     /// Ties: a position with a tying child at remoteness r ≤ s is a tie in r + 1.
     Tie(u32),
+}
+
+/// The order of the passes: the first, then win-loss passes s = 0, 1, 2, … until one
+/// decides nothing and s has reached every losing child's remoteness it met, then the tie
+/// passes the same way. Given what each pass did (over the whole tier), it says which pass
+/// comes next, or that none does (what is left undecided is a draw).
+pub fn next_stage(done: Stage, p: Pass) -> Option<Stage> {
+    match done {
+        Stage::First => Some(Stage::WinLose(0)),
+        Stage::WinLose(s) if p.changed || s < p.seen => Some(Stage::WinLose(s + 1)),
+        Stage::WinLose(_) => Some(Stage::Tie(0)),
+        Stage::Tie(s) if p.changed || s < p.seen => Some(Stage::Tie(s + 1)),
+        Stage::Tie(_) => None,
+    }
 }
 
 /// Solve `tier` in passes over slices of `slice` indices (a multiple of [`SLICE_MIN`]),
@@ -58,8 +72,11 @@ enum Stage {
 /// the fastest losing child is known when the win is taken, and a decision seen early in a
 /// pass (by a position after it) changes nothing: the records are those of the retrograde
 /// analysis ([`super::solve_tier_full`]) for any number of threads and any slice, and the file
-/// the same byte for byte. The price: every pass asks the game again for the children of the
-/// positions still undecided.
+/// the same byte for byte. The same holds for a tier split across MPI workers, each passing
+/// over its part and seeing the others' decisions one pass late: a win or loss of remoteness
+/// r is still decided by pass r − 1 and seen by pass r, and a pass in which no part decides
+/// anything saw the whole tier as it is. The price: every pass asks the game again for the
+/// children of the positions still undecided.
 pub fn solve_tier_passes(
     space: &dyn TierSpace,
     tier: Tier,
@@ -72,9 +89,6 @@ pub fn solve_tier_passes(
     }
     let n = space.tier_size(tier);
     let name = space.tier_name(tier);
-    let len = usize::try_from(n).map_err(|_| {
-        GameError::OutOfMemory(format!("tier {name} has {n} positions, more than this machine addresses"))
-    })?;
     let mut phases = super::Phases::new(|| format!("tier {name}: {n} indices in passes of slices of {slice}"));
     let mut children_of: HashMap<Tier, TierArray> = HashMap::new();
     for c in space.child_tiers(tier) {
@@ -84,57 +98,27 @@ pub fn solve_tier_passes(
         return Err(e);
     }
     phases.end("load");
-    let recs: Vec<AtomicU16> = std::iter::repeat_with(|| AtomicU16::new(0)).take(len).collect();
+    let recs = new_records(n)?;
     let ctx = Ctx { space, tier, name: &name, recs: &recs, children_of: &children_of };
-    let chunks = n.div_ceil(CHUNK as u64);
-    let per = slice / SLICE_MIN;
-    let pass = |stage: Stage| -> GameResult<Pass> {
-        let mut all = Pass::default();
-        let mut first = 0u64;
-        while first < chunks {
-            let last = (first + per).min(chunks);
-            let p = (first..last)
-                .into_par_iter()
-                .map_init(|| Vec::with_capacity(64), |kids, c| ctx.chunk(stage, c, kids))
-                .try_reduce(Pass::default, |a, b| Ok(a.join(b)))?;
-            all = all.join(p);
-            first = last;
-        }
-        if let Some(e) = space.failure() {
-            return Err(e);
-        }
-        Ok(all)
-    };
-    let reps = pass(Stage::First)?.reps;
-    phases.end("first");
-    let mut s = 0u32;
+    let mut stage = Stage::First;
+    let mut reps = 0;
     loop {
-        let p = pass(Stage::WinLose(s))?;
-        if !p.changed && s >= p.seen {
-            break;
+        let p = ctx.pass(stage, 0..n, slice)?;
+        reps += p.reps;
+        let next = next_stage(stage, p);
+        match (stage, next) {
+            (Stage::First, _) => phases.end("first"),
+            (Stage::WinLose(s), Some(Stage::Tie(_))) => phases.end(&format!("win-lose ({} passes)", s + 1)),
+            (Stage::Tie(s), None) => phases.end(&format!("ties ({} passes)", s + 1)),
+            _ => {}
         }
-        s += 1;
-    }
-    phases.end(&format!("win-lose ({} passes)", s + 1));
-    let mut s = 0u32;
-    loop {
-        let p = pass(Stage::Tie(s))?;
-        if !p.changed && s >= p.seen {
-            break;
+        match next {
+            Some(n) => stage = n,
+            None => break,
         }
-        s += 1;
     }
-    phases.end(&format!("ties ({} passes)", s + 1));
     drop(children_of);
-    // What is left undecided is a draw; the marks of the other indices go.
-    let draw = rec(Value::Draw, 0);
-    recs.par_iter().for_each(|r| match r.load(Relaxed) {
-        0 => r.store(draw, Relaxed),
-        NOT_REP => r.store(0, Relaxed),
-        _ => {}
-    });
-    // The same allocation, its atomics taken as plain records.
-    let recs: Vec<Rec> = recs.into_iter().map(AtomicU16::into_inner).collect();
+    let recs = finish_records(recs);
     for part in recs.chunks(slice as usize) {
         sink(part)?;
     }
@@ -143,18 +127,72 @@ pub fn solve_tier_passes(
     Ok(reps)
 }
 
-/// What every pass reads.
-struct Ctx<'a> {
-    space: &'a dyn TierSpace,
-    tier: Tier,
-    name: &'a str,
-    recs: &'a [AtomicU16],
-    children_of: &'a HashMap<Tier, TierArray>,
+/// The records of a tier of `n` indices solved in passes, all undecided.
+pub fn new_records(n: u64) -> GameResult<Vec<AtomicU16>> {
+    let len = usize::try_from(n)
+        .map_err(|_| GameError::OutOfMemory(format!("a tier of {n} positions, more than this machine addresses")))?;
+    Ok(std::iter::repeat_with(|| AtomicU16::new(0)).take(len).collect())
+}
+
+/// The records once the passes are done: what is left undecided is a draw, and the marks of
+/// the indices that are not representatives go (0, no record).
+pub fn finish_records(recs: Vec<AtomicU16>) -> Vec<Rec> {
+    let draw = rec(Value::Draw, 0);
+    recs.par_iter().for_each(|r| match r.load(Relaxed) {
+        0 => r.store(draw, Relaxed),
+        NOT_REP => r.store(0, Relaxed),
+        _ => {}
+    });
+    // The same allocation, its atomics taken as plain records.
+    recs.into_iter().map(AtomicU16::into_inner).collect()
+}
+
+/// Whether a record set by a pass is a decision (a value), not a mark.
+pub fn is_decided(r: Rec) -> bool {
+    r != 0 && r != NOT_REP
+}
+
+/// What every pass reads: the tier, its records (all of them: a pass over part of the tier
+/// reads the rest as the other parts' passes left it), and its child tiers' arrays.
+pub struct Ctx<'a> {
+    pub space: &'a dyn TierSpace,
+    pub tier: Tier,
+    pub name: &'a str,
+    pub recs: &'a [AtomicU16],
+    pub children_of: &'a HashMap<Tier, TierArray>,
 }
 
 impl Ctx<'_> {
+    /// One pass (`stage`) over the indices `part`, `slice` indices at a time (a multiple of
+    /// [`SLICE_MIN`]), each slice on every core.
+    pub fn pass(&self, stage: Stage, part: std::ops::Range<u64>, slice: u64) -> GameResult<Pass> {
+        let chunks = part.end.div_ceil(CHUNK as u64);
+        let per = (slice / SLICE_MIN).max(1);
+        let mut all = Pass::default();
+        let mut first = part.start / CHUNK as u64;
+        while first < chunks {
+            let last = (first + per).min(chunks);
+            let p = (first..last)
+                .into_par_iter()
+                .map_init(|| Vec::with_capacity(64), |kids, c| self.chunk(stage, c, &part, kids))
+                .try_reduce(Pass::default, |a, b| Ok(a.join(b)))?;
+            all = all.join(p);
+            first = last;
+        }
+        if let Some(e) = self.space.failure() {
+            return Err(e);
+        }
+        Ok(all)
+    }
+
     /// One pass (`stage`) over the indices of chunk `c`.
-    fn chunk(&self, stage: Stage, c: u64, kids: &mut Vec<(Tier, u64)>) -> GameResult<Pass> {
+    fn chunk(
+        &self,
+        stage: Stage,
+        c: u64,
+        part: &std::ops::Range<u64>,
+        kids: &mut Vec<(Tier, u64)>,
+    ) -> GameResult<Pass> {
         let (space, tier, name) = (self.space, self.tier, self.name);
         let too_far = || {
             GameError::Unsupported(format!(
@@ -164,7 +202,7 @@ impl Ctx<'_> {
         let n = space.tier_size(tier);
         let base = c * CHUNK as u64;
         let mut out = Pass::default();
-        for i in base..(base + CHUNK as u64).min(n) {
+        for i in base.max(part.start)..(base + CHUNK as u64).min(n).min(part.end) {
             let slot = &self.recs[i as usize];
             if let Stage::First = stage {
                 if space.canonical_index(tier, i) != i {
