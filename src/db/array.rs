@@ -196,8 +196,8 @@ pub fn encode_tier_with(
     Ok(assemble(tier, identity, records.len() as u64, grundy.is_some(), &blocks))
 }
 
-/// One compressed block of a tier's file: its bytes, the flags of its length ([`WIDE`], and
-/// [`GWIDE`] where it has Grundy values), and its CRC-32.
+/// One compressed block of a tier's file: its bytes, the flags of its length (the top bit:
+/// 2-byte records; bit 30: 2-byte Grundy values), and its CRC-32.
 pub struct PackedBlock {
     pub bytes: Vec<u8>,
     pub flags: u32,

@@ -70,11 +70,11 @@ const REPLY_PART: u8 = 4;
 const REPLY_PASS: u8 = 5;
 const REPLY_RECORDS: u8 = 6;
 
-/// Environment variable: split every tier that no move stays in into this many parts (at
-/// most one a block of its file), whatever its size: to test and measure the split.
+/// Environment variable: split every tier into this many parts (at most one a block of its
+/// file where no move stays in it), whatever its size: to test and measure the split.
 pub const SPLIT_ENV: &str = "GAMESMAN_MPI_SPLIT";
 
-/// A tier no move stays in of at least this many indices is split into one part a worker.
+/// A tier of at least this many indices is split into one part a worker.
 const SPLIT_FROM: u64 = 1 << 21;
 
 /// How a tier is handed out.
@@ -345,8 +345,8 @@ fn work(
             })
         };
         let damage = rank == 1 && damage_after == Some(solved);
+        // The reply, and a whole tier's file to keep: the tiers above it need it next.
         let result = match part.clone() {
-            // The reply, and a whole tier's file to keep: the tiers above it need it next.
             Some(range) if kind == WORK_GROUP => {
                 match group_part(world, &pool, space, tier, range.clone(), &mut load, rank) {
                     Ok(None) => continue,
