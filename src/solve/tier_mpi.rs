@@ -303,6 +303,8 @@ fn work(
             let mut r = In(&bytes);
             let job = match r.u8()? {
                 WORK_STOP => return Ok(None),
+                // A word for a group this rank has left (it failed): nothing to do.
+                WORK_PASS | WORK_FINISH | WORK_ABORT => return Ok(Some((WORK_ABORT, 0, None))),
                 WORK_SOLVE => (WORK_SOLVE, r.u64()?, None),
                 k @ (WORK_PART | WORK_GROUP) => (k, r.u64()?, Some(r.u64()?..r.u64()?)),
                 k => return Err(format!("a message of unknown kind {k}")),
@@ -318,6 +320,7 @@ fn work(
         });
         let (kind, tier, part) = match job {
             Ok(None) => return Ok(()),
+            Ok(Some((WORK_ABORT, _, _))) => continue,
             Ok(Some(job)) => job,
             Err(e) => {
                 let why = format!("rank {rank} received a damaged message from the manager: {e}");
@@ -349,8 +352,9 @@ fn work(
         let result = match part.clone() {
             Some(range) if kind == WORK_GROUP => {
                 match group_part(world, &pool, space, tier, range.clone(), &mut load, rank) {
-                    Ok(None) => continue,
-                    Ok(Some((recs, reps))) => records_reply(tier, range.start, reps, &recs, damage)
+                    Ok(GroupEnd::Aborted) => continue,
+                    Ok(GroupEnd::Stopped) => return Ok(()),
+                    Ok(GroupEnd::Done(recs, reps)) => records_reply(tier, range.start, reps, &recs, damage)
                         .map(|r| (r, None))
                         .map_err(|e| GameError::Database(format!("rank {rank}: {e}"))),
                     Err(e) => Err(e),
@@ -422,6 +426,14 @@ fn records_reply(tier: Tier, start: u64, reps: u64, recs: &[Rec], damage: bool) 
     Ok(Out::default().u8(REPLY_RECORDS).u64(tier).u64(start).u64(reps).u64(crc as u64).bytes(&packed).0)
 }
 
+/// How a worker's part of a group ended: its records and representatives; the manager
+/// ended the group early; or the manager stopped every rank.
+enum GroupEnd {
+    Done(Vec<Rec>, u64),
+    Aborted,
+    Stopped,
+}
+
 /// A worker's part `part` of a tier solved in passes by a group: the whole tier's records
 /// are held, each pass goes over the part (on the pool) and sends the manager what it
 /// decided, and the next message brings every member's decisions and the next pass, or the
@@ -435,7 +447,7 @@ fn group_part(
     part: std::ops::Range<u64>,
     load: &mut dyn FnMut(Tier) -> GameResult<TierArray>,
     rank: Rank,
-) -> GameResult<Option<(Vec<Rec>, u64)>> {
+) -> GameResult<GroupEnd> {
     use std::sync::atomic::Ordering::Relaxed;
     let n = space.tier_size(tier);
     let name = space.tier_name(tier);
@@ -495,8 +507,9 @@ fn group_part(
             WORK_FINISH => break,
             WORK_ABORT => {
                 phases.print();
-                return Ok(None);
+                return Ok(GroupEnd::Aborted);
             }
+            WORK_STOP => return Ok(GroupEnd::Stopped),
             k => return Err(damaged(format!("a message of unknown kind {k} in the passes"))),
         }
     }
@@ -504,7 +517,7 @@ fn group_part(
     phases.print();
     drop(children_of);
     let recs = finish_records(recs);
-    Ok(Some((recs[part.start as usize..part.end as usize].to_vec(), reps)))
+    Ok(GroupEnd::Done(recs[part.start as usize..part.end as usize].to_vec(), reps))
 }
 
 // --- The manager ---
@@ -657,9 +670,8 @@ fn schedule(
                 continue;
             }
             Err(e) => {
-                sched.busy[w] = None;
                 sched.failure.get_or_insert(GameError::Database(format!("MPI rank {from}: {e}")));
-                sched.abort_group(world, i);
+                sched.let_go(world, w, i);
                 continue;
             }
         };
@@ -687,6 +699,7 @@ fn schedule(
             _ => {
                 let e = format!("MPI rank {from} answered a part for a whole tier, or the other way round");
                 sched.failure.get_or_insert(GameError::Database(e));
+                sched.let_go(world, w, i);
                 continue;
             }
         };
@@ -1016,6 +1029,17 @@ impl Schedule {
         if matches!(msg.0[0], WORK_FINISH) {
             self.groups.remove(&i);
         }
+    }
+
+    /// Worker `w`, whose reply on tier `i` could not be used: a member of a group solving it
+    /// may be waiting for the next pass, so it is told the group is over (a worker not in a
+    /// group ignores that word); then the group is over for the others too.
+    fn let_go(&mut self, world: &SimpleCommunicator, w: usize, i: usize) {
+        if self.groups.get(&i).is_some_and(|g| g.members.contains(&w)) {
+            send(world, w as Rank, TAG_WORK, &Out::default().u8(WORK_ABORT).0);
+        }
+        self.busy[w] = None;
+        self.abort_group(world, i);
     }
 
     /// The group solving tier `i` (if any) is over: the members waiting for the next pass are

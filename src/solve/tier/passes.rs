@@ -74,8 +74,8 @@ pub fn next_stage(done: Stage, p: Pass) -> Option<Stage> {
 /// analysis ([`super::solve_tier_full`]) for any number of threads and any slice, and the file
 /// the same byte for byte. The same holds for a tier split across MPI workers, each passing
 /// over its part and seeing the others' decisions one pass late: a win or loss of remoteness
-/// r is still decided by pass r − 1 and seen by pass r, and a pass in which no part decides
-/// anything saw the whole tier as it is. The price: every pass asks the game again for the
+/// r is still decided by pass r and seen by the next, before any win that its loss makes
+/// faster can be taken, and a pass in which no part decides anything saw the whole tier. The price: every pass asks the game again for the
 /// children of the positions still undecided.
 pub fn solve_tier_passes(
     space: &dyn TierSpace,
