@@ -23,7 +23,7 @@
 //! resumes from them. With one rank, the manager solves every tier itself (the one-process
 //! solver).
 
-use super::tier::passes::{Ctx, Pass, Stage, finish_records, is_decided, new_records, next_stage};
+use super::tier::passes::{Ctx, Pass, Stage, finished, is_decided, new_records, next_stage};
 use super::tier::{
     Phases, SLICE_MIN, STOP_AFTER_ENV, TierOptions, TierStats, slice_of, solve_tier_full, solve_tier_part,
 };
@@ -516,8 +516,7 @@ fn group_part(
     phases.end(&format!("{passes} passes"));
     phases.print();
     drop(children_of);
-    let recs = finish_records(recs);
-    Ok(GroupEnd::Done(recs[part.start as usize..part.end as usize].to_vec(), reps))
+    Ok(GroupEnd::Done(own.iter().map(|r| finished(r.load(Relaxed))).collect(), reps))
 }
 
 // --- The manager ---

@@ -134,15 +134,19 @@ pub fn new_records(n: u64) -> GameResult<Vec<AtomicU16>> {
     Ok(std::iter::repeat_with(|| AtomicU16::new(0)).take(len).collect())
 }
 
-/// The records once the passes are done: what is left undecided is a draw, and the marks of
-/// the indices that are not representatives go (0, no record).
+/// A record once the passes are done: what is left undecided is a draw, and the mark of an
+/// index that is not a representative goes (0, no record).
+pub fn finished(r: Rec) -> Rec {
+    match r {
+        0 => rec(Value::Draw, 0),
+        NOT_REP => 0,
+        r => r,
+    }
+}
+
+/// Every record once the passes are done ([`finished`]).
 pub fn finish_records(recs: Vec<AtomicU16>) -> Vec<Rec> {
-    let draw = rec(Value::Draw, 0);
-    recs.par_iter().for_each(|r| match r.load(Relaxed) {
-        0 => r.store(draw, Relaxed),
-        NOT_REP => r.store(0, Relaxed),
-        _ => {}
-    });
+    recs.par_iter().for_each(|r| r.store(finished(r.load(Relaxed)), Relaxed));
     // The same allocation, its atomics taken as plain records.
     recs.into_iter().map(AtomicU16::into_inner).collect()
 }
