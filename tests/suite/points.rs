@@ -35,9 +35,13 @@ fn agrees_with_sample(game: &str, data: &str) {
 }
 
 /// Every position of `text` (JSON lines of position, value, remoteness): its value and
-/// remoteness here.
+/// remoteness here. `game`: a shipped game's name, or a descriptor's path.
 fn agrees_with(game: &str, data: &str, text: &str) {
-    let g = descriptor(game);
+    let g = if game.ends_with(".ron") {
+        gamesman::descriptor::DescriptorGame::load(std::path::Path::new(game)).unwrap_or_else(|e| panic!("{e}"))
+    } else {
+        descriptor(game)
+    };
     let sample = known(text);
     assert!(sample.len() > 100, "{data}");
     let mut wrong = Vec::new();
@@ -124,6 +128,30 @@ fn kaooa_agrees_with_its_oracle() {
     assert_eq!(g.format(&after).unwrap(), "......V... C 5 0");
 }
 
+/// Hexapawn (tests/oracles/hexapawn.py): on 3×3 a loss in 6 for x, the first player (Gardner's
+/// result: the second player wins), 135 positions reachable, 55 wins and 80 losses; every
+/// reachable position of 3×3 and every 100th of 4×4 (tests/games/hexapawn_4x4.ron: a win in 11
+/// for x, 20,286 positions). By hand, a
+/// capture by replacement: o's pawn on 0 takes x's on 4 diagonally; the pawn on 1 is blocked
+/// straight ahead and may not go diagonally to an empty square.
+#[test]
+fn hexapawn_agrees_with_its_oracle() {
+    let r = analyze("hexapawn", "ooo/.../xxx x");
+    assert_eq!(summary(&r), ("lose".into(), Some(6), 135, [55, 80, 0, 0]), "{r}");
+    agrees_with_sample("hexapawn", "points_hexapawn_3x3.jsonl");
+    let text = std::fs::read_to_string(root().join("tests/data/points_hexapawn_4x4.jsonl")).unwrap();
+    agrees_with(root().join("tests/games/hexapawn_4x4.ron").to_str().unwrap(), "points_hexapawn_4x4.jsonl", &text);
+    let g = descriptor("hexapawn");
+    let p = g.parse("ooo/.x./x.x o").unwrap();
+    let names: Vec<String> = g.moves(&p).unwrap().iter().map(|m| g.move_name(&p, m).unwrap()).collect();
+    // The steps first, then the captures, as the list of kinds says.
+    assert_eq!(names, ["0-3", "2-5", "0-4", "2-4"]);
+    let after = g.play(&p, &g.parse_move(&p, "0-4").unwrap()).unwrap();
+    assert_eq!(g.format(&after).unwrap(), ".oo/.o./x.x x");
+    // o on the far row has won: x, to move, has lost.
+    assert_eq!(g.primitive(&g.parse("x.o/.x./o.. x").unwrap()).unwrap(), Some(Value::Lose));
+}
+
 /// A descriptor around `rules`, as a file named t.ron.
 fn points_error(rules: &str) -> String {
     descriptor_error("t.ron", &format!("(\n    name: \"t\",\n    rules: Points(\n{rules}\n    ),\n)"))
@@ -157,6 +185,15 @@ fn errors_name_the_file_line_and_column() {
             "        board: Morris(6),\n        moves: ([Step], [Step]),\n        ends: [Square],",
             "t.ron:6:9: Square needs a board of at least 2 rows and 2 columns (Grid)",
         ),
+        (
+            "        board: Grid(rows: 3, cols: 3),\n        moves: ([Step], [Step]),\n        ends: [Reach],",
+            "t.ron:6:9: Reach wins on the far edge a side goes towards: give both sides' `towards`",
+        ),
+        (
+            "        board: Star,\n        moves: ([Diagonal(Take)], [Step]),",
+            "t.ron:5:9: `Straight(...)` and `Diagonal(...)` need a board of rows and columns",
+        ),
+        ("        board: Row(3),\n        moves: ([Diagonal(Fly(3))], [Step]),", "Unexpected variant named `Fly`"),
     ] {
         let e = points_error(rules);
         assert!(e.contains(needle), "{rules}\n{e}");
@@ -262,13 +299,13 @@ fn keys_and_tiers_round_trip_on_random_positions() {
     }
 }
 
-/// Three Men's Morris, Kaooa and Teeko on a 4×4 board (tests/games/teeko_4x4.ron) solved by
-/// tiers into the array database (`solve --save`): the start, every position of the oracle's
+/// Three Men's Morris, Kaooa, Teeko on a 4×4 board (tests/games/teeko_4x4.ron) and Hexapawn
+/// solved by tiers into the array database (`solve --save`): the start, every position of the oracle's
 /// samples read from the arrays, and `analyze`'s counts of the reachable positions by value
 /// from the arrays, all as the Python solvers found them (the same counts as the plain
 /// search's in the tests above).
 #[test]
-fn three_mens_morris_kaooa_and_teeko_by_tiers_agree_with_their_oracles() {
+fn games_on_points_by_tiers_agree_with_their_oracles() {
     use gamesman::catalog::{Catalog, Database, How};
     let cases = [
         (
@@ -295,6 +332,7 @@ fn three_mens_morris_kaooa_and_teeko_by_tiers_agree_with_their_oracles() {
             2_400_087,
             [506_518, 85_166, 0, 1_808_403],
         ),
+        ("games/hexapawn.ron", "ooo/.../xxx x", "points_hexapawn_3x3.jsonl", ("lose", Some(6)), 135, [55, 80, 0, 0]),
     ];
     for (file, start, data, (value, remoteness), positions, by_value) in cases {
         let name = file.rsplit('/').next().unwrap().trim_end_matches(".ron");

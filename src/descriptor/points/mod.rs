@@ -11,6 +11,7 @@
 //! of a line to the one after it.
 
 mod boards;
+mod symmetry;
 
 use crate::game::Value;
 use crate::game::packed::PackedPlay;
@@ -32,8 +33,52 @@ pub enum MoveKind {
     Jump,
     /// A `Jump` that captures the piece jumped over.
     Capture,
+    /// A piece to the next point of a line that holds the opponent's piece, which is
+    /// captured (chess-like, by replacement).
+    Take,
     /// With at most this many pieces on the board, a piece to any empty point.
     Fly(u32),
+    /// A move along a line kept to rows and columns (`Straight(Step)`), on a board that has them.
+    Straight(Along),
+    /// A move along a line kept to the diagonals (`Diagonal(Take)`: a pawn's capture).
+    Diagonal(Along),
+}
+
+/// The kinds of move that go along a line, for `Straight(...)` and `Diagonal(...)`.
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+pub enum Along {
+    Step,
+    Jump,
+    Capture,
+    Take,
+}
+
+/// Which lines a kind of move keeps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lines {
+    All,
+    Straight,
+    Diagonal,
+}
+
+impl MoveKind {
+    /// A move along a line: its kind, and the lines it keeps to.
+    fn along(self) -> Option<(Along, Lines)> {
+        match self {
+            MoveKind::Step => Some((Along::Step, Lines::All)),
+            MoveKind::Jump => Some((Along::Jump, Lines::All)),
+            MoveKind::Capture => Some((Along::Capture, Lines::All)),
+            MoveKind::Take => Some((Along::Take, Lines::All)),
+            MoveKind::Straight(a) => Some((a, Lines::Straight)),
+            MoveKind::Diagonal(a) => Some((a, Lines::Diagonal)),
+            MoveKind::Place | MoveKind::Flank | MoveKind::Fly(_) => None,
+        }
+    }
+
+    /// Whether the move takes an opponent's piece off the board.
+    fn takes(self) -> bool {
+        matches!(self.along(), Some((Along::Capture | Along::Take, _)))
+    }
 }
 
 /// Which way a side's steps and jumps may go, on a board of rows and columns.
@@ -61,6 +106,9 @@ pub enum PointsEnd {
     FewerThan(u32),
     /// A player who has lost K of the pieces from the hand has lost.
     Captured(u32),
+    /// A player with a piece on the far edge its `towards` goes to (the first row for `Up`,
+    /// the last for `Down`, the first or last column for `Left` or `Right`) has won.
+    Reach,
 }
 
 /// What a descriptor says about a points game (the fields of `rules: Points(...)`).
@@ -126,6 +174,10 @@ pub struct PointsRules {
     ends: Vec<PointsEnd>,
     /// Pieces leave the board (captures, mills): the text then says the pieces in hand.
     removes: bool,
+    /// For `Reach`: each side's far edge, a mask of points (0 without `Reach`).
+    goal: [u64; 2],
+    /// The board's symmetries that keep the rules (`symmetry.rs`), the identity left out.
+    syms: Vec<Vec<u8>>,
 }
 
 fn bit(p: u8) -> u64 {
@@ -202,7 +254,15 @@ impl PointsRules {
             }
         }
         let mut line_masks = Vec::new();
-        let mut removes = moves.iter().flatten().any(|m| *m == MoveKind::Capture);
+        let kept = |m: &MoveKind| matches!(m.along(), Some((_, Lines::Straight | Lines::Diagonal)));
+        if moves.iter().flatten().any(kept) && layout.coords.is_none() {
+            return Err((
+                "moves",
+                "`Straight(...)` and `Diagonal(...)` need a board of rows and columns (Row, Grid or Morris)".into(),
+            ));
+        }
+        let mut removes = moves.iter().flatten().any(|m| m.takes());
+        let mut goal = [0u64; 2];
         for e in &spec.ends {
             match *e {
                 PointsEnd::Line(k) => {
@@ -223,6 +283,28 @@ impl PointsRules {
                 PointsEnd::Captured(_) if h0 + h1 == 0 => {
                     return Err(("ends", "Captured counts the pieces lost from the hand, and `hand` is (0, 0)".into()));
                 }
+                PointsEnd::Reach => {
+                    let coords = layout.coords.as_deref().unwrap_or(&[]);
+                    for (s, g) in goal.iter_mut().enumerate() {
+                        let key = |&(r, c): &(i32, i32)| match towards[s] {
+                            Towards::Up => -r,
+                            Towards::Down => r,
+                            Towards::Left => -c,
+                            Towards::Right => c,
+                            Towards::Any => 0,
+                        };
+                        if towards[s] == Towards::Any || coords.is_empty() {
+                            return Err((
+                                "ends",
+                                "Reach wins on the far edge a side goes towards: give both sides' `towards` \
+                                 (Up, Down, Left or Right) on a board of rows and columns"
+                                    .into(),
+                            ));
+                        }
+                        let far = coords.iter().map(key).max().unwrap_or(0);
+                        *g = coords.iter().enumerate().filter(|(_, rc)| key(rc) == far).fold(0, |m, (p, _)| m | 1 << p);
+                    }
+                }
                 PointsEnd::MostPieces if !spec.pass => {
                     return Err((
                         "ends",
@@ -242,7 +324,7 @@ impl PointsRules {
                 windows(&layout.lines, k)
             }
         };
-        Ok(PointsRules {
+        let mut rules = PointsRules {
             n,
             full: if n == 64 { u64::MAX } else { (1u64 << n) - 1 },
             marks: [marks[0], marks[1]],
@@ -257,7 +339,66 @@ impl PointsRules {
             pass: spec.pass,
             ends: spec.ends,
             removes,
-        })
+            goal,
+            syms: Vec::new(),
+        };
+        rules.syms = rules.symmetries();
+        Ok(rules)
+    }
+
+    /// The permutations of the points that keep the lines, the masks the ends and mills look
+    /// at, and the way each side may go (`towards`); the identity left out.
+    fn symmetries(&self) -> Vec<Vec<u8>> {
+        let sorted = |masks: &[u64], perm: &[u8]| {
+            let mut m: Vec<u64> = masks.iter().map(|&x| symmetry::permute(perm, x)).collect();
+            m.sort_unstable();
+            m
+        };
+        let (mut lines, mut mills) = (self.line_masks.clone(), self.mill_masks.clone());
+        lines.sort_unstable();
+        mills.sort_unstable();
+        let kept =
+            self.moves.iter().flatten().any(|m| matches!(m.along(), Some((_, Lines::Straight | Lines::Diagonal))));
+        let keeps = |perm: &[u8]| {
+            sorted(&self.line_masks, perm) == lines
+                && sorted(&self.mill_masks, perm) == mills
+                && self.goal.iter().all(|&g| symmetry::permute(perm, g) == g)
+                && (!kept
+                    || (0..self.n).all(|a| {
+                        self.rays[a]
+                            .iter()
+                            .flatten()
+                            .all(|&b| self.diagonal(a as u8, b) == self.diagonal(perm[a], perm[b as usize]))
+                    }))
+                && (0..self.n).all(|a| {
+                    self.rays[a]
+                        .iter()
+                        .flatten()
+                        .all(|&b| (0..2).all(|s| self.goes(s, a as u8, b) == self.goes(s, perm[a], perm[b as usize])))
+                })
+        };
+        let mut all = symmetry::automorphisms(&self.rays, keeps);
+        all.remove(0);
+        all
+    }
+
+    /// How many symmetries the rules keep (1: the identity alone).
+    #[cfg(test)]
+    pub fn symmetry_count(&self) -> usize {
+        self.syms.len() + 1
+    }
+
+    /// The representative of `p`'s class under the symmetries: of its images, the one whose
+    /// masks are least. The side and the hands are kept.
+    pub fn canonical(&self, p: &PPos) -> PPos {
+        let mut best = p.own;
+        for perm in &self.syms {
+            let image = [symmetry::permute(perm, p.own[0]), symmetry::permute(perm, p.own[1])];
+            if image < best {
+                best = image;
+            }
+        }
+        PPos { own: best, ..p.clone() }
     }
 
     /// The start when the descriptor gives none: an empty board, the first player to move.
@@ -283,6 +424,22 @@ impl PointsRules {
             Towards::Right => b.1 > a.1,
             Towards::Up => b.0 < a.0,
             Towards::Down => b.0 > a.0,
+        }
+    }
+
+    /// Whether the line from `a` to `b` is a diagonal (both row and column change).
+    fn diagonal(&self, a: u8, b: u8) -> bool {
+        let Some(c) = &self.coords else { return false };
+        let (a, b) = (c[a as usize], c[b as usize]);
+        a.0 != b.0 && a.1 != b.1
+    }
+
+    /// Whether a move from `a` along the line to `b` keeps to `lines`.
+    fn keeps_to(&self, lines: Lines, a: u8, b: u8) -> bool {
+        match lines {
+            Lines::All => true,
+            Lines::Straight => !self.diagonal(a, b),
+            Lines::Diagonal => self.diagonal(a, b),
         }
     }
 
@@ -321,35 +478,19 @@ impl PointsRules {
                     MoveKind::Flank => {
                         base.extend(points_of(empty).filter(|&t| self.flips(p, s, t) != 0).map(Act::Flank));
                     }
-                    MoveKind::Step if !flying => {
-                        for from in points_of(p.own[s]) {
-                            for ray in &self.rays[from as usize] {
-                                if empty & bit(ray[0]) != 0 && self.goes(s, from, ray[0]) {
-                                    base.push(Act::Move { from, to: ray[0], take: None });
-                                }
+                    MoveKind::Fly(_) => {
+                        if flying {
+                            for from in points_of(p.own[s]) {
+                                base.extend(points_of(empty).map(|to| Act::Move { from, to, take: None }));
                             }
                         }
                     }
-                    MoveKind::Jump | MoveKind::Capture => {
-                        for from in points_of(p.own[s]) {
-                            for ray in &self.rays[from as usize] {
-                                if ray.len() >= 2
-                                    && p.own[1 - s] & bit(ray[0]) != 0
-                                    && empty & bit(ray[1]) != 0
-                                    && self.goes(s, from, ray[1])
-                                {
-                                    let take = (*kind == MoveKind::Capture).then_some(ray[0]);
-                                    base.push(Act::Move { from, to: ray[1], take });
-                                }
-                            }
+                    _ => {
+                        let Some((kind, lines)) = kind.along() else { continue };
+                        if !(kind == Along::Step && flying) {
+                            self.moves_along(p, s, kind, lines, &mut base);
                         }
                     }
-                    MoveKind::Fly(_) if flying => {
-                        for from in points_of(p.own[s]) {
-                            base.extend(points_of(empty).map(|to| Act::Move { from, to, take: None }));
-                        }
-                    }
-                    _ => {}
                 }
             }
         }
@@ -380,6 +521,38 @@ impl PointsRules {
             out.extend(points_of(free).map(|r| PMove { act, remove: Some(r) }));
         }
         out
+    }
+
+    /// Side `s`'s moves of `kind` along the lines it keeps to, pushed on `out`.
+    fn moves_along(&self, p: &PPos, s: usize, kind: Along, lines: Lines, out: &mut Vec<Act>) {
+        let (empty, theirs) = (!(p.own[0] | p.own[1]) & self.full, p.own[1 - s]);
+        for from in points_of(p.own[s]) {
+            for ray in &self.rays[from as usize] {
+                let (next, after) = (ray[0], ray.get(1).copied());
+                if !self.keeps_to(lines, from, next) {
+                    continue;
+                }
+                match kind {
+                    Along::Step if empty & bit(next) != 0 && self.goes(s, from, next) => {
+                        out.push(Act::Move { from, to: next, take: None });
+                    }
+                    Along::Take if theirs & bit(next) != 0 && self.goes(s, from, next) => {
+                        out.push(Act::Move { from, to: next, take: Some(next) });
+                    }
+                    Along::Jump | Along::Capture => {
+                        if let Some(to) = after
+                            && theirs & bit(next) != 0
+                            && empty & bit(to) != 0
+                            && self.goes(s, from, to)
+                        {
+                            let take = (kind == Along::Capture).then_some(next);
+                            out.push(Act::Move { from, to, take });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
     }
 
     /// `mv` by side `s`, the turn not yet passed.
@@ -455,10 +628,10 @@ impl PointsRules {
             }
         }
         let line = |m: u64| self.line_masks.iter().any(|&w| (m & w) ^ w == 0);
-        if line(p.own[o]) {
+        if line(p.own[o]) || p.own[o] & self.goal[o] != 0 {
             return Some(Value::Lose);
         }
-        if line(p.own[s]) {
+        if line(p.own[s]) || p.own[s] & self.goal[s] != 0 {
             return Some(Value::Win);
         }
         if self.pass && self.moves_of(p, s).is_empty() && self.moves_of(p, o).is_empty() {
@@ -649,9 +822,12 @@ impl<P: 'static> PackedPlay<P> for PointsKeys<P> {
     fn unpack(&self, key: u128) -> P {
         (self.wrap)(self.position(key))
     }
-    /// The rules of a points game keep no symmetry (`canonical` is the position itself).
+    /// The key of the position's representative under the board's symmetries.
     fn canonical(&self, key: u128) -> u128 {
-        key
+        if self.rules.syms.is_empty() {
+            return key;
+        }
+        self.key(&self.rules.canonical(&self.position(key)))
     }
     fn children(&self, key: u128, out: &mut Vec<u128>) {
         let p = self.position(key);
@@ -695,7 +871,11 @@ impl<P> PointsTiers<P> {
         if supply && rules.removes {
             return Err("pieces that come from a supply and leave the board have no tiers".into());
         }
-        let undo = !rules.pass && rules.mill_masks.is_empty() && rules.towards.iter().all(|&t| t == Towards::Any);
+        let plain = |m: &MoveKind| !matches!(m, MoveKind::Straight(_) | MoveKind::Diagonal(_));
+        let undo = !rules.pass
+            && rules.mill_masks.is_empty()
+            && rules.towards.iter().all(|&t| t == Towards::Any)
+            && rules.moves.iter().flatten().all(plain);
         Ok(PointsTiers { rules: rules.clone(), ranker: Ranker::new(rules.n as u32), undo, wrap, unwrap })
     }
 
@@ -704,6 +884,11 @@ impl<P> PointsTiers<P> {
         let c = [p.own[0].count_ones(), p.own[1].count_ones()];
         let tier = tier_of(c, [u32::from(p.hand[0]), u32::from(p.hand[1])]);
         (tier, self.ranker.rank(&p.own) * 2 + u64::from(p.side & 1))
+    }
+
+    /// The tier and index of the representative of `p`'s class.
+    fn place_class(&self, p: &PPos) -> (Tier, u64) {
+        if self.rules.syms.is_empty() { self.place(p) } else { self.place(&self.rules.canonical(p)) }
     }
 
     /// The position at `index` of `tier`.
@@ -736,8 +921,8 @@ impl<P> TierSpace for PointsTiers<P> {
                     match kind {
                         MoveKind::Place => deltas.push((1, 0, false)),
                         MoveKind::Flank => deltas.extend((1..=c[o]).map(|f| (1 + f, f, false))),
-                        MoveKind::Capture => deltas.push((0, 1, false)),
-                        MoveKind::Step | MoveKind::Jump | MoveKind::Fly(_) => {}
+                        k if k.takes() => deltas.push((0, 1, false)),
+                        _ => {}
                     }
                 }
                 deltas.push((0, 0, false));
@@ -776,13 +961,22 @@ impl<P> TierSpace for PointsTiers<P> {
         format!("{}{}-{}{}-hand{}-{}", c[0], m[0], c[1], m[1], h[0], h[1])
     }
 
+    /// The index of the position's representative under the board's symmetries (which keep
+    /// the counts, and so the tier).
+    fn canonical_index(&self, tier: Tier, index: u64) -> u64 {
+        if self.rules.syms.is_empty() {
+            return index;
+        }
+        self.place(&self.rules.canonical(&self.at(tier, index))).1
+    }
+
     fn primitive_at(&self, tier: Tier, index: u64) -> Option<Value> {
         self.rules.primitive(&self.at(tier, index))
     }
 
     fn children_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
         let p = self.at(tier, index);
-        out.extend(self.rules.children(&p).iter().map(|c| self.place(c)));
+        out.extend(self.rules.children(&p).iter().map(|c| self.place_class(c)));
     }
 
     fn has_parents(&self) -> bool {
@@ -821,7 +1015,7 @@ impl<P> TierSpace for PointsTiers<P> {
                 let mut q = p.clone();
                 q.own[m] ^= bit(to) | bit(a);
                 q.side = m as u8;
-                out.push(self.place(&q));
+                out.push(self.place_class(&q));
             }
         }
     }
@@ -833,9 +1027,9 @@ impl<P> TierSpace for PointsTiers<P> {
         let keeps = |s: usize| {
             h[s] == 0
                 && (self.rules.pass
-                    || self.rules.moves[s]
-                        .iter()
-                        .any(|m| matches!(m, MoveKind::Step | MoveKind::Jump | MoveKind::Fly(_))))
+                    || self.rules.moves[s].iter().any(|m| {
+                        matches!(m, MoveKind::Fly(_)) || matches!(m.along(), Some((Along::Step | Along::Jump, _)))
+                    }))
         };
         keeps(0) || keeps(1)
     }
@@ -997,5 +1191,98 @@ mod tests {
         let names: Vec<String> = r.moves(&p).into_iter().map(|m| r.move_name(m)).collect();
         assert!(names.contains(&"2x8".to_string()), "{names:?}");
         assert!(!names.iter().any(|n| n.starts_with("2x3") || n.starts_with("2x4")), "{names:?}");
+    }
+}
+
+#[cfg(test)]
+mod symmetry_tests {
+    use super::symmetry::permute;
+    use super::*;
+
+    fn rules(board: BoardSpec, towards: (Towards, Towards), ends: Vec<PointsEnd>, mill: Option<usize>) -> PointsRules {
+        let hand = if mill.is_some() { (6, 6) } else { (0, 0) };
+        let spec = PointsSpec {
+            board,
+            marks: None,
+            moves: (vec![MoveKind::Step, MoveKind::Jump], vec![MoveKind::Step, MoveKind::Capture]),
+            hand,
+            towards,
+            mill,
+            pass: false,
+            ends,
+        };
+        PointsRules::new(spec).unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    /// The size of each board's group, counted by hand: a square's 8 (turns and mirrors), a
+    /// rectangle's 4, a row's 2; the Morris boards of two and three squares 16 (the square's
+    /// 8, each also with the inner and outer squares swapped); the star's 10 (5 turns, 5
+    /// mirrors). A side that may only go right keeps no mirror of a row; a unit square
+    /// (`Square`) is kept by the square's 8.
+    #[test]
+    fn groups_of_the_boards() {
+        let any = (Towards::Any, Towards::Any);
+        let grid = |rows, cols, diagonals| BoardSpec::Grid { rows, cols, diagonals };
+        let cases = [
+            (rules(grid(5, 5, true), any, vec![PointsEnd::Line(4), PointsEnd::Square], None), 8),
+            (rules(grid(4, 4, false), any, vec![], None), 8),
+            (rules(grid(3, 4, true), any, vec![], None), 4),
+            (rules(BoardSpec::Row(8), any, vec![], None), 2),
+            (rules(BoardSpec::Row(8), (Towards::Right, Towards::Left), vec![], None), 1),
+            (rules(grid(4, 4, false), (Towards::Down, Towards::Up), vec![], None), 2),
+            (rules(BoardSpec::Morris(3), any, vec![PointsEnd::Line(3)], None), 8),
+            (rules(BoardSpec::Morris(6), any, vec![PointsEnd::FewerThan(3)], Some(3)), 16),
+            (rules(BoardSpec::Morris(9), any, vec![PointsEnd::FewerThan(3)], Some(3)), 16),
+            (rules(BoardSpec::Star, any, vec![], None), 10),
+        ];
+        for (i, (r, n)) in cases.iter().enumerate() {
+            assert_eq!(r.symmetry_count(), *n, "case {i}");
+        }
+        // Points on no line may be exchanged every way: the search gives up, and keeps the
+        // identity alone.
+        let loose = rules(BoardSpec::Lines { points: 20, lines: vec![vec![0, 1]] }, any, vec![], None);
+        assert_eq!(loose.symmetry_count(), 1);
+    }
+
+    /// Each symmetry commutes with the rules, checked on the rules themselves: at positions
+    /// spread over each board, the image's moves lead to the images of the children, and the
+    /// image ends as the position does.
+    #[test]
+    fn symmetries_commute_with_the_rules() {
+        let any = (Towards::Any, Towards::Any);
+        let boards = [
+            rules(
+                BoardSpec::Grid { rows: 5, cols: 5, diagonals: true },
+                any,
+                vec![PointsEnd::Line(4), PointsEnd::Square],
+                None,
+            ),
+            rules(BoardSpec::Morris(9), any, vec![PointsEnd::FewerThan(3)], Some(3)),
+            rules(BoardSpec::Star, any, vec![PointsEnd::FewerThan(4)], None),
+            rules(BoardSpec::Grid { rows: 4, cols: 4, diagonals: false }, (Towards::Down, Towards::Up), vec![], None),
+        ];
+        for r in &boards {
+            let mut seed = 12345u64;
+            let mut next = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            };
+            for _ in 0..300 {
+                let (a, b) = (next() & r.full, next() & r.full);
+                let p = PPos { own: [a & !b, b & !a & next()], side: (next() & 1) as u8, hand: [0, 0] };
+                for perm in &r.syms {
+                    let img = |q: &PPos| PPos { own: [permute(perm, q.own[0]), permute(perm, q.own[1])], ..q.clone() };
+                    let mut want: Vec<_> = r.children(&p).iter().map(img).map(|q| (q.own, q.side)).collect();
+                    let mut got: Vec<_> = r.children(&img(&p)).iter().map(|q| (q.own, q.side)).collect();
+                    want.sort_unstable();
+                    got.sort_unstable();
+                    assert_eq!(got, want);
+                    assert_eq!(r.primitive(&img(&p)), r.primitive(&p));
+                    assert_eq!(r.canonical(&img(&p)), r.canonical(&p));
+                }
+            }
+        }
     }
 }
