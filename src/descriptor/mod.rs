@@ -751,6 +751,7 @@ impl Game for DescriptorGame {
             },
             (DPos::Board(p), Shape::Board(b)) => DPos::Board(b.canonical(p)),
             (DPos::Points(p), Shape::Points(r)) => DPos::Points(r.canonical(p)),
+            (DPos::Stacks(p), Shape::Stacks(r)) => DPos::Stacks(r.canonical(p)),
             _ => pos.clone(),
         })
     }

@@ -14,6 +14,7 @@
 //! side by side, `n` bits each, then the side to move: `2 × sizes × n + 1` bits, at most 128.
 
 use super::points::BoardSpec;
+use super::points::symmetry;
 use crate::game::Value;
 use crate::game::packed::PackedPlay;
 
@@ -46,6 +47,9 @@ pub struct StacksRules {
     sizes: Vec<u8>,
     /// The masks of `line` points in a row on one of the board's lines.
     line_masks: Vec<u64>,
+    /// The permutations of the points that keep the lines and their masks (`points/symmetry.rs`),
+    /// the identity left out.
+    syms: Vec<Vec<u8>>,
 }
 
 fn bit(p: usize) -> u64 {
@@ -95,13 +99,38 @@ impl StacksRules {
             .collect();
         line_masks.sort_unstable();
         line_masks.dedup();
+        // Pieces go to any point: the symmetries need only keep the lines and their masks.
+        let keeps = |perm: &[u8]| {
+            let mut m: Vec<u64> = line_masks.iter().map(|&x| symmetry::permute(perm, x)).collect();
+            m.sort_unstable();
+            m == line_masks
+        };
+        let mut syms = symmetry::automorphisms(&symmetry::rays(n, &layout.lines), keeps);
+        syms.remove(0);
         Ok(StacksRules {
             n,
             marks: [marks[0], marks[1]],
             grid: layout.grid,
             sizes: sizes.iter().map(|&k| k as u8).collect(),
             line_masks,
+            syms,
         })
+    }
+
+    /// The representative of `p`'s class under the board's symmetries: of its images, the
+    /// one whose masks are least.
+    pub fn canonical(&self, p: &SPos) -> SPos {
+        let mut best = p.own;
+        for perm in &self.syms {
+            let mut image = [[0u64; 2]; MAX_SIZES];
+            for (k, own) in p.own.iter().enumerate().take(self.sizes.len()) {
+                image[k] = [symmetry::permute(perm, own[0]), symmetry::permute(perm, own[1])];
+            }
+            if image < best {
+                best = image;
+            }
+        }
+        SPos { own: best, side: p.side }
     }
 
     /// The empty board, the first player to move.
@@ -353,9 +382,12 @@ impl<P: 'static> PackedPlay<P> for StacksKeys<P> {
     fn unpack(&self, key: u128) -> P {
         (self.wrap)(self.position(key))
     }
-    /// No symmetry is used (`canonical` is the position itself).
+    /// The key of the position's representative under the board's symmetries.
     fn canonical(&self, key: u128) -> u128 {
-        key
+        if self.rules.syms.is_empty() {
+            return key;
+        }
+        self.key(&self.rules.canonical(&self.position(key)))
     }
     fn children(&self, key: u128, out: &mut Vec<u128>) {
         let p = self.position(key);
@@ -427,6 +459,52 @@ mod tests {
         ] {
             let e = r.parse(text).unwrap_err();
             assert!(e.contains(needle), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn symmetries_commute_with_the_rules() {
+        // The 3×3 board with its diagonals keeps the square's 8 symmetries.
+        let r = gobblers();
+        assert_eq!(r.syms.len() + 1, 8);
+        let mut seed = 99u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..300 {
+            // A random position: each size's points shared out between the sides at random.
+            let mut own = [[0u64; 2]; MAX_SIZES];
+            for (k, o) in own.iter_mut().enumerate().take(3) {
+                let (a, b) = (next() & 0x1ff, next() & 0x1ff);
+                let cap = |m: u64| {
+                    let mut m = m;
+                    while m.count_ones() > u32::from(r.sizes[k]) {
+                        m &= m - 1;
+                    }
+                    m
+                };
+                *o = [cap(a & !b), cap(b & !a)];
+            }
+            let p = SPos { own, side: (next() & 1) as u8 };
+            for perm in &r.syms {
+                let img = |q: &SPos| {
+                    let mut own = q.own;
+                    for o in own.iter_mut() {
+                        *o = [symmetry::permute(perm, o[0]), symmetry::permute(perm, o[1])];
+                    }
+                    SPos { own, side: q.side }
+                };
+                let mut want: Vec<_> = r.children(&p).iter().map(|c| img(c).own).collect();
+                let mut got: Vec<_> = r.children(&img(&p)).iter().map(|c| c.own).collect();
+                want.sort_unstable();
+                got.sort_unstable();
+                assert_eq!(got, want);
+                assert_eq!(r.primitive(&img(&p)), r.primitive(&p));
+                assert_eq!(r.canonical(&img(&p)), r.canonical(&p));
+            }
         }
     }
 

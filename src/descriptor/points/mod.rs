@@ -11,7 +11,7 @@
 //! of a line to the one after it.
 
 mod boards;
-mod symmetry;
+pub(super) mod symmetry;
 
 use crate::game::Value;
 use crate::game::packed::PackedPlay;
@@ -221,18 +221,7 @@ impl PointsRules {
             ));
         }
         let longest = layout.lines.iter().map(Vec::len).max().unwrap_or(0);
-        let mut rays = vec![Vec::new(); n];
-        for line in &layout.lines {
-            for (i, &p) in line.iter().enumerate() {
-                let ahead: Vec<u8> = line[i + 1..].iter().map(|&q| q as u8).collect();
-                let back: Vec<u8> = line[..i].iter().rev().map(|&q| q as u8).collect();
-                for ray in [ahead, back] {
-                    if !ray.is_empty() && !rays[p].contains(&ray) {
-                        rays[p].push(ray);
-                    }
-                }
-            }
-        }
+        let rays = symmetry::rays(n, &layout.lines);
         let (h0, h1) = spec.hand;
         if h0 > n as u32 || h1 > n as u32 || h0 + h1 > n as u32 {
             return Err((

@@ -4,6 +4,24 @@
 //! from a drawing, so that the Morris boards' swap of the inner and outer squares and the
 //! star's turns count as well as a grid's mirrors and turns.
 
+/// From each of the `n` points, along each line through it both ways, the points that
+/// follow in order (each ray once).
+pub(in crate::descriptor) fn rays(n: usize, lines: &[Vec<usize>]) -> Vec<Vec<Vec<u8>>> {
+    let mut rays = vec![Vec::new(); n];
+    for line in lines {
+        for (i, &p) in line.iter().enumerate() {
+            let ahead: Vec<u8> = line[i + 1..].iter().map(|&q| q as u8).collect();
+            let back: Vec<u8> = line[..i].iter().rev().map(|&q| q as u8).collect();
+            for ray in [ahead, back] {
+                if !ray.is_empty() && !rays[p].contains(&ray) {
+                    rays[p].push(ray);
+                }
+            }
+        }
+    }
+    rays
+}
+
 /// A search that has met this many partial maps, or found this many symmetries, gives up:
 /// the board is then searched as it is (a board of points joined by no line, whose points
 /// may all be exchanged, is the case this bounds).
@@ -14,7 +32,7 @@ const MAX_FOUND: usize = 4096;
 /// point's rays (the points that follow it along each line, each way, in order) go onto the
 /// rays of its image, and `keeps(perm)` holds. The identity first; only the identity where
 /// the search gives up.
-pub(super) fn automorphisms(rays: &[Vec<Vec<u8>>], keeps: impl Fn(&[u8]) -> bool) -> Vec<Vec<u8>> {
+pub(in crate::descriptor) fn automorphisms(rays: &[Vec<Vec<u8>>], keeps: impl Fn(&[u8]) -> bool) -> Vec<Vec<u8>> {
     let n = rays.len();
     let identity: Vec<u8> = (0..n as u8).collect();
     // Neighbours along a line, and points two along a line: the relations a symmetry keeps.
@@ -129,7 +147,7 @@ impl Search<'_> {
 }
 
 /// `mask` with each point `p` moved to `perm[p]`.
-pub(super) fn permute(perm: &[u8], mut mask: u64) -> u64 {
+pub(in crate::descriptor) fn permute(perm: &[u8], mut mask: u64) -> u64 {
     let mut out = 0;
     while mask != 0 {
         out |= 1 << perm[mask.trailing_zeros() as usize];
