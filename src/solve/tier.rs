@@ -260,14 +260,10 @@ pub fn solve(space: &dyn TierSpace, root: Tier, db: &ArrayDb, progress: &Progres
     solve_with(space, root, db, progress, TierOptions::for_space(space, false))
 }
 
-/// [`solve`] as `opts` says (Grundy values, parent positions).
-pub fn solve_with(
-    space: &dyn TierSpace,
-    root: Tier,
-    db: &ArrayDb,
-    progress: &Progress,
-    opts: TierOptions,
-) -> GameResult<TierStats> {
+/// The tiers below `root` in the order they are solved: a tier after every tier it moves to,
+/// lowest first (its height: the longest way down to a tier with no child tier), so that the
+/// tiers that can be solved at once stand together.
+fn solve_order(space: &dyn TierSpace, root: Tier) -> GameResult<Vec<Tier>> {
     let mut order = tier_order(space, root);
     if let Some(e) = space.failure() {
         return Err(e);
@@ -285,14 +281,24 @@ pub fn solve_with(
             )));
         }
     }
-    // By height (the longest way down to a tier with no child tier), so that the tiers that
-    // can be solved at once stand together: a tier's children are all lower.
     let mut height: HashMap<Tier, usize> = HashMap::new();
     for &t in &order {
         let h = space.child_tiers(t).iter().filter_map(|c| height.get(c)).max().map_or(0, |h| h + 1);
         height.insert(t, h);
     }
     order.sort_by_key(|t| height[t]);
+    Ok(order)
+}
+
+/// [`solve`] as `opts` says (Grundy values, parent positions).
+pub fn solve_with(
+    space: &dyn TierSpace,
+    root: Tier,
+    db: &ArrayDb,
+    progress: &Progress,
+    opts: TierOptions,
+) -> GameResult<TierStats> {
+    let order = solve_order(space, root)?;
     let stop_after: Option<usize> = std::env::var(STOP_AFTER_ENV).ok().and_then(|v| v.trim().parse().ok());
     let pool = match opts.threads {
         0 => None,
