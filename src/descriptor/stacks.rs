@@ -467,13 +467,7 @@ mod tests {
         // The 3×3 board with its diagonals keeps the square's 8 symmetries.
         let r = gobblers();
         assert_eq!(r.syms.len() + 1, 8);
-        let mut seed = 99u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = symmetry::xorshift(99);
         for _ in 0..300 {
             // A random position: each size's points shared out between the sides at random.
             let mut own = [[0u64; 2]; MAX_SIZES];

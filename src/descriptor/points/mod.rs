@@ -517,13 +517,7 @@ mod symmetry_tests {
             rules(BoardSpec::Grid { rows: 4, cols: 4, diagonals: false }, (Towards::Down, Towards::Up), vec![], None),
         ];
         for r in &boards {
-            let mut seed = 12345u64;
-            let mut next = || {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                seed
-            };
+            let mut next = symmetry::xorshift(12345);
             for _ in 0..300 {
                 let (a, b) = (next() & r.full, next() & r.full);
                 let p = PPos { own: [a & !b, b & !a & next()], side: (next() & 1) as u8, hand: [0, 0] };

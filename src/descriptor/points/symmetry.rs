@@ -155,3 +155,15 @@ pub(in crate::descriptor) fn permute(perm: &[u8], mut mask: u64) -> u64 {
     }
     out
 }
+
+/// A small fixed generator (xorshift64) for the tests that check the symmetries against the
+/// rules on positions spread over a board.
+#[cfg(test)]
+pub(in crate::descriptor) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
