@@ -111,6 +111,20 @@ fn othello_4x4_agrees_with_its_oracle() {
     assert_eq!(summary(&r), ("lose".into(), Some(12), 62_789, [30_156, 27_624, 5_009, 0]), "{r}");
 }
 
+/// Othello 6×6 (not solved here): the opening by hand. Black (x, on 15 and 20) has the four
+/// moves of every Othello opening, each turning one disc: 8 and 27 flank 14 and 21 along a
+/// column, 13 and 22 along a row.
+#[test]
+fn othello_6x6_opens_as_othello_does() {
+    let g = descriptor("othello-6x6");
+    let p = g.parse("....../....../..ox../..xo../....../...... x").unwrap();
+    let mut names: Vec<String> = g.moves(&p).unwrap().iter().map(|m| g.move_name(&p, m).unwrap()).collect();
+    names.sort_by_key(|n| n.parse::<u32>().unwrap());
+    assert_eq!(names, ["8", "13", "22", "27"]);
+    let after = g.play(&p, &g.parse_move(&p, "13").unwrap()).unwrap();
+    assert_eq!(g.format(&after).unwrap(), "....../....../.xxx../..xo../....../...... o");
+}
+
 /// Kaooa as GamesmanOne plays it (tests/oracles/kaooa.py, its rules transcribed from
 /// GamesmanOne's kaooa.c): the start is a draw; 21,696 positions reachable, 2,195 wins, 1,420
 /// losses and 18,081 draws; and every 200th reachable position's value and remoteness.
