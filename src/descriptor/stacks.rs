@@ -12,6 +12,8 @@
 //! A position: for each size and side, the mask of points where that side has its piece of
 //! that size; the pieces in hand are those not on the board. Keys: the masks, size by size and
 //! side by side, `n` bits each, then the side to move: `2 × sizes × n + 1` bits, at most 128.
+//! Symmetry: the board's permutations that keep its lines (`points/symmetry.rs`); a
+//! position's representative is its least image.
 
 use super::points::BoardSpec;
 use super::points::symmetry;
