@@ -323,8 +323,8 @@ impl PointsRules {
     }
 
     /// The permutations of the points that keep the lines, the masks the ends and mills look
-    /// at, and the way each side may go (`towards`); the identity left out.
-    pub(super) fn symmetries(&self) -> Vec<Vec<u8>> {
+    /// at, the diagonals and the way each side may go (`towards`); the identity left out.
+    fn symmetries(&self) -> Vec<Vec<u8>> {
         let sorted = |masks: &[u64], perm: &[u8]| {
             let mut m: Vec<u64> = masks.iter().map(|&x| symmetry::permute(perm, x)).collect();
             m.sort_unstable();
@@ -333,25 +333,18 @@ impl PointsRules {
         let (mut lines, mut mills) = (self.line_masks.clone(), self.mill_masks.clone());
         lines.sort_unstable();
         mills.sort_unstable();
-        let kept =
-            self.moves.iter().flatten().any(|m| matches!(m.along(), Some((_, Lines::Straight | Lines::Diagonal))));
+        // Each step along a line keeps whether it runs along a diagonal (for `Straight` and
+        // `Diagonal`) and whether each side may take it (`towards`).
+        let same_way = |perm: &[u8], a: usize, b: u8| {
+            let (x, y) = (perm[a], perm[b as usize]);
+            self.diagonal(a as u8, b) == self.diagonal(x, y)
+                && (0..2).all(|s| self.goes(s, a as u8, b) == self.goes(s, x, y))
+        };
         let keeps = |perm: &[u8]| {
             sorted(&self.line_masks, perm) == lines
                 && sorted(&self.mill_masks, perm) == mills
                 && self.goal.iter().all(|&g| symmetry::permute(perm, g) == g)
-                && (!kept
-                    || (0..self.n).all(|a| {
-                        self.rays[a]
-                            .iter()
-                            .flatten()
-                            .all(|&b| self.diagonal(a as u8, b) == self.diagonal(perm[a], perm[b as usize]))
-                    }))
-                && (0..self.n).all(|a| {
-                    self.rays[a]
-                        .iter()
-                        .flatten()
-                        .all(|&b| (0..2).all(|s| self.goes(s, a as u8, b) == self.goes(s, perm[a], perm[b as usize])))
-                })
+                && (0..self.n).all(|a| self.rays[a].iter().flatten().all(|&b| same_way(perm, a, b)))
         };
         let mut all = symmetry::automorphisms(&self.rays, keeps);
         all.remove(0);
@@ -387,11 +380,11 @@ impl PointsRules {
     }
 
     /// Pieces from the hand that are no longer on the board.
-    pub(super) fn lost(&self, p: &PPos, s: usize) -> u32 {
+    fn lost(&self, p: &PPos, s: usize) -> u32 {
         (self.hand[s] as u32).saturating_sub(p.hand[s] as u32 + p.own[s].count_ones())
     }
 
-    pub(super) fn goes(&self, s: usize, from: u8, to: u8) -> bool {
+    fn goes(&self, s: usize, from: u8, to: u8) -> bool {
         let Some(c) = &self.coords else { return true };
         let (a, b) = (c[from as usize], c[to as usize]);
         match self.towards[s] {
@@ -404,14 +397,14 @@ impl PointsRules {
     }
 
     /// Whether the line from `a` to `b` is a diagonal (both row and column change).
-    pub(super) fn diagonal(&self, a: u8, b: u8) -> bool {
+    fn diagonal(&self, a: u8, b: u8) -> bool {
         let Some(c) = &self.coords else { return false };
         let (a, b) = (c[a as usize], c[b as usize]);
         a.0 != b.0 && a.1 != b.1
     }
 
     /// Whether a move from `a` along the line to `b` keeps to `lines`.
-    pub(super) fn keeps_to(&self, lines: Lines, a: u8, b: u8) -> bool {
+    fn keeps_to(&self, lines: Lines, a: u8, b: u8) -> bool {
         match lines {
             Lines::All => true,
             Lines::Straight => !self.diagonal(a, b),
@@ -420,7 +413,7 @@ impl PointsRules {
     }
 
     /// The points `s` turns by placing on `t`.
-    pub(super) fn flips(&self, p: &PPos, s: usize, t: u8) -> u64 {
+    fn flips(&self, p: &PPos, s: usize, t: u8) -> u64 {
         let (mine, theirs) = (p.own[s], p.own[1 - s]);
         let mut out = 0;
         for ray in &self.rays[t as usize] {
@@ -440,7 +433,7 @@ impl PointsRules {
     }
 
     /// The moves of side `s` at `p`, mills included, passes not.
-    pub(super) fn moves_of(&self, p: &PPos, s: usize) -> Vec<PMove> {
+    fn moves_of(&self, p: &PPos, s: usize) -> Vec<PMove> {
         let empty = !(p.own[0] | p.own[1]) & self.full;
         let mut base = Vec::new();
         if p.hand[s] > 0 {
@@ -500,7 +493,7 @@ impl PointsRules {
     }
 
     /// Side `s`'s moves of `kind` along the lines it keeps to, pushed on `out`.
-    pub(super) fn moves_along(&self, p: &PPos, s: usize, kind: Along, lines: Lines, out: &mut Vec<Act>) {
+    fn moves_along(&self, p: &PPos, s: usize, kind: Along, lines: Lines, out: &mut Vec<Act>) {
         let (empty, theirs) = (!(p.own[0] | p.own[1]) & self.full, p.own[1 - s]);
         for from in points_of(p.own[s]) {
             for ray in &self.rays[from as usize] {
@@ -532,7 +525,7 @@ impl PointsRules {
     }
 
     /// `mv` by side `s`, the turn not yet passed.
-    pub(super) fn apply(&self, p: &PPos, s: usize, mv: PMove) -> PPos {
+    fn apply(&self, p: &PPos, s: usize, mv: PMove) -> PPos {
         let mut q = p.clone();
         match mv.act {
             Act::Pass => {}
@@ -691,7 +684,7 @@ impl PointsRules {
         Ok(PPos { own, side, hand })
     }
 
-    pub(super) fn cells(&self, p: &PPos, rows: &str) -> String {
+    fn cells(&self, p: &PPos, rows: &str) -> String {
         let mut out = String::new();
         for i in 0..self.n {
             if let Some((_, cols)) = self.grid

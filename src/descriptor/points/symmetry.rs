@@ -36,10 +36,9 @@ pub(in crate::descriptor) fn automorphisms(rays: &[Vec<Vec<u8>>], keeps: impl Fn
     let n = rays.len();
     let identity: Vec<u8> = (0..n as u8).collect();
     // Neighbours along a line, and points two along a line: the relations a symmetry keeps.
-    let mask =
-        |f: &dyn Fn(&Vec<u8>) -> Option<u8>, p: usize| rays[p].iter().filter_map(f).fold(0u64, |m, q| m | 1 << q);
-    let near: Vec<u64> = (0..n).map(|p| mask(&|r| r.first().copied(), p)).collect();
-    let far: Vec<u64> = (0..n).map(|p| mask(&|r| r.get(1).copied(), p)).collect();
+    let mask = |p: usize, k: usize| rays[p].iter().filter_map(|r| r.get(k)).fold(0u64, |m, &q| m | 1 << q);
+    let near: Vec<u64> = (0..n).map(|p| mask(p, 0)).collect();
+    let far: Vec<u64> = (0..n).map(|p| mask(p, 1)).collect();
     // Points in breadth-first order, so that most have a neighbour placed before them.
     let mut order = Vec::with_capacity(n);
     let mut seen = 0u64;
