@@ -38,7 +38,8 @@ impl Target {
         // A saved file named by its path: a database, a tier save (its folder, or one file
         // in it: a tier, its identity), an endgame table.
         let saved = p.extension().is_some_and(|e| e == "redb" || e == "tiers" || e == "tier" || e == "parts")
-            || p.parent().and_then(Path::extension).is_some_and(|e| e == "tiers");
+            || p.parent().and_then(Path::extension).is_some_and(|e| e == "tiers")
+            || db::array::is_save(p);
         if saved && std::fs::symlink_metadata(p).is_ok() || p.extension().is_some_and(|e| e == "redb") {
             return Ok(p.to_path_buf());
         }
@@ -56,8 +57,11 @@ impl Target {
         if one_file && std::fs::symlink_metadata(&path).is_ok() {
             return Ok((path.clone(), vec![path]));
         }
-        let tiers =
-            if path.extension().is_some_and(|e| e == "tiers") { path.clone() } else { path.with_extension("tiers") };
+        let tiers = if path.extension().is_some_and(|e| e == "tiers") || db::array::is_save(&path) {
+            path.clone()
+        } else {
+            path.with_extension("tiers")
+        };
         let mut found = Vec::new();
         if path.is_file() && path.extension().is_some_and(|e| e == "redb") {
             found.push(path.clone());
@@ -124,6 +128,9 @@ enum DbCommand {
     /// Measure a game's saved database: opening it, one lookup, and one move of `play`
     /// (every move from a position with its value, and the best one chosen)
     Bench(DbBenchArgs),
+    /// Put a tier save's small tiers into one compressed file, for a smaller save to keep or
+    /// ship (lookups read them from there; a later save of the game adds files beside it)
+    Pack(Target),
     /// Remove databases
     Rm {
         #[command(flatten)]
@@ -237,6 +244,31 @@ pub fn db_command(a: &DbArgs) -> Result<i32> {
                     Err(e) => println!("  {name:<36} (unreadable: {e})"),
                 }
             }
+            Ok(0)
+        }
+        DbCommand::Pack(t) => {
+            let (path, found) = t.saved()?;
+            let Some(dir) = found.iter().find(|p| p.is_dir()) else {
+                bail!(
+                    "{}: no tier save for {} (a pack is made of a tier save's files; save one with `gamesman solve {} \
+                     --save`)",
+                    path.display(),
+                    t.target,
+                    t.target
+                );
+            };
+            let p = db::array::ArrayDb::open(dir, None)?.pack()?;
+            if p.tiers == 0 {
+                println!("{}: not packed: its tiers are as small as files ({} bytes)", dir.display(), p.before);
+                return Ok(0);
+            }
+            println!(
+                "packed {} into {}: {} bytes before, {} after",
+                output::count(p.tiers as u64, "tier"),
+                dir.join("tiers.pack").display(),
+                p.before,
+                p.after
+            );
             Ok(0)
         }
         DbCommand::Info(t) => {

@@ -37,6 +37,10 @@
 //! is allocated for it: a tier file of another game, variant or tier is refused. The older
 //! formats (`GMTIER01` to `GMTIER03`) named no game and are refused (save again).
 //!
+//! **The pack**: `gamesman db pack` puts the small tiers' files, unchanged, into one file
+//! compressed together ([`ArrayDb::pack`], `pack.rs`); a tier with no file of its own is
+//! read from there, checked as a file is.
+//!
 //! Every file is opened with [`super::open_saved`]: a FIFO, a device or a file larger than a
 //! tier can be is refused before it is read.
 //!
@@ -47,6 +51,7 @@
 //! save sweeps those left by a process that no longer runs.
 
 use super::file::{DbError, DbResult, alive, damaged, io, open_saved, read_saved};
+use super::pack;
 use crate::game::Value;
 use crate::game::tier::Tier;
 use std::collections::HashMap;
@@ -766,11 +771,19 @@ pub fn dir_bytes(dir: &Path) -> u64 {
     std::fs::read_dir(dir).map(|d| d.filter_map(|e| e.ok()?.metadata().ok()).map(|m| m.len()).sum()).unwrap_or(0)
 }
 
-/// The tiers a save's directory holds (solved tiers, each one file).
+/// The tiers a save's directory holds (solved tiers: each one file, or in the pack).
 pub fn tier_files(dir: &Path) -> usize {
-    std::fs::read_dir(dir)
+    let files = std::fs::read_dir(dir)
         .map(|d| d.filter_map(|e| e.ok()).filter(|e| e.path().extension().is_some_and(|x| x == "tier")).count())
-        .unwrap_or(0)
+        .unwrap_or(0);
+    files + pack::count(dir)
+}
+
+/// What [`ArrayDb::pack`] did: the tiers in the pack, and the save's bytes before and after.
+pub struct Packed {
+    pub tiers: usize,
+    pub before: u64,
+    pub after: u64,
 }
 
 /// A saved tier solve, open for lookups (each tier's file is opened at its first lookup).
@@ -780,6 +793,8 @@ pub struct ArrayDb {
     identity: String,
     digest: [u8; 32],
     tiers: Mutex<HashMap<Tier, Option<Arc<TierFile>>>>,
+    /// The pack's tier files (`pack.rs`), read at the first tier with no file of its own.
+    packed: Mutex<Option<HashMap<Tier, Vec<u8>>>>,
     cache: Mutex<Cache>,
 }
 
@@ -796,6 +811,7 @@ impl ArrayDb {
             identity: identity.to_string(),
             digest: digest(identity),
             tiers: Mutex::new(HashMap::new()),
+            packed: Mutex::new(None),
             cache: Mutex::default(),
         }
     }
@@ -884,11 +900,92 @@ impl ArrayDb {
         // Anything at the name (a FIFO, a link) is opened, and refused if it is not a tier's file.
         let t = if std::fs::symlink_metadata(&path).is_ok() {
             Some(Arc::new(TierFile::open(&path, tier, size, &self.digest)?))
+        } else if let Some(bytes) = self.packed_file(tier)? {
+            let path = self.dir.join(pack::PACK);
+            let t = TierFile::from_source(Source::Bytes(bytes), &path, tier, &self.digest, damaged)?;
+            if let Some(size) = size
+                && t.records != size
+            {
+                return Err(damaged(
+                    &path,
+                    format!("its tier {tier:x} holds {} records, the game says {size}", t.records),
+                ));
+            }
+            Some(Arc::new(t))
         } else {
             None
         };
         map.insert(tier, t.clone());
         Ok(t)
+    }
+
+    /// `tier`'s file as the pack holds it, if it does (the pack read at the first call).
+    fn packed_file(&self, tier: Tier) -> DbResult<Option<Vec<u8>>> {
+        let mut packed = self.packed.lock().expect("pack");
+        if packed.is_none() {
+            let files = pack::read(&self.dir, &self.digest)?.unwrap_or_default();
+            *packed = Some(files.into_iter().collect());
+        }
+        Ok(packed.as_ref().and_then(|m| m.get(&tier).cloned()))
+    }
+
+    /// Put the save's small tiers (files of at most [`pack::MAX_PACKED_FILE`] bytes), and
+    /// those of an earlier pack, into one pack, each tier checked whole first; then remove
+    /// their files. A tier keeps its file where the pack would pass what it holds; where the
+    /// pack would not be smaller than the files, nothing changes (`tiers` is then 0).
+    pub fn pack(&self) -> DbResult<Packed> {
+        let before = dir_bytes(&self.dir);
+        let mut files: std::collections::BTreeMap<Tier, Vec<u8>> =
+            pack::read(&self.dir, &self.digest)?.unwrap_or_default().into_iter().collect();
+        let mut small: Vec<(u64, Tier, PathBuf)> = Vec::new();
+        for e in std::fs::read_dir(&self.dir).map_err(|e| io(&self.dir, e))?.flatten() {
+            let path = e.path();
+            let tier = path
+                .file_name()
+                .and_then(|n| n.to_str()?.strip_suffix(".tier"))
+                .and_then(|hex| Tier::from_str_radix(hex, 16).ok());
+            let len = e.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
+            if let Some(tier) = tier
+                && len <= pack::MAX_PACKED_FILE
+            {
+                small.push((len, tier, path));
+            }
+        }
+        small.sort();
+        let mut raw: u64 = files.values().map(|f| f.len() as u64 + 12).sum();
+        let mut taken = Vec::new();
+        for (len, tier, path) in small {
+            if raw + len + 12 > pack::MAX_PACK_RAW {
+                break;
+            }
+            let bytes = read_saved(&path, pack::MAX_PACKED_FILE)?;
+            TierFile::from_source(Source::Bytes(bytes.clone()), &path, tier, &self.digest, damaged)?.all()?;
+            raw += len + 12;
+            files.insert(tier, bytes);
+            taken.push(path);
+        }
+        let files: Vec<pack::Entry> = files.into_iter().collect();
+        let bytes = pack::encode(&self.digest, &files).map_err(|e| io(&self.dir, e))?;
+        // Packed, the files would take more room: nothing changes.
+        let pack_path = self.dir.join(pack::PACK);
+        let replaced = taken.iter().chain([&pack_path]);
+        let old: u64 = replaced.filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+        if bytes.len() as u64 >= old {
+            return Ok(Packed { tiers: 0, before, after: before });
+        }
+        pack::write(&self.dir, &bytes)?;
+        for path in taken {
+            std::fs::remove_file(&path).map_err(|e| io(&path, format!("cannot remove: {e}")))?;
+        }
+        self.forget_all();
+        Ok(Packed { tiers: files.len(), before, after: dir_bytes(&self.dir) })
+    }
+
+    /// Forget every tier opened and block cached (the files changed).
+    fn forget_all(&self) {
+        self.tiers.lock().expect("tiers").clear();
+        *self.packed.lock().expect("pack") = None;
+        *self.cache.lock().expect("cache") = Cache::default();
     }
 
     /// Whether `tier`'s file is there and whole, `size` records of this save's game, every
@@ -902,11 +999,14 @@ impl ArrayDb {
         Ok(true)
     }
 
-    /// Remove `tier`'s file (a damaged one, to be solved again).
+    /// Remove `tier`'s file (a damaged one, to be solved again). A tier in the pack takes
+    /// the pack with it: every tier there is solved again.
     pub fn remove(&self, tier: Tier) -> DbResult<()> {
-        let path = self.dir.join(tier_file(tier));
-        self.tiers.lock().expect("tiers").remove(&tier);
-        self.cache.lock().expect("cache").forget(tier);
+        let mut path = self.dir.join(tier_file(tier));
+        if std::fs::symlink_metadata(&path).is_err() && std::fs::symlink_metadata(self.dir.join(pack::PACK)).is_ok() {
+            path = self.dir.join(pack::PACK);
+        }
+        self.forget_all();
         std::fs::remove_file(&path).map_err(|e| io(&path, format!("cannot remove: {e}")))
     }
 
@@ -999,6 +1099,11 @@ impl ArrayDb {
         if self.tier_sized(tier, Some(size))?.is_none() {
             return Err(io(&self.dir, format!("tier {tier:x} is not saved")));
         }
+        if std::fs::symlink_metadata(&path).is_err()
+            && let Some(bytes) = self.packed_file(tier)?
+        {
+            return Ok(bytes);
+        }
         read_saved(&path, max_file_bytes(u64::from(u32::MAX) + 1))
     }
 
@@ -1008,7 +1113,7 @@ impl ArrayDb {
     }
 }
 
-/// Remove the temporary files (`<tier>.tier.<pid>.tmp`) of saves into `dir` by processes
+/// Remove the temporary files (`<tier>.tier.<pid>.tmp`, `tiers.pack.<pid>.tmp`) of saves into `dir` by processes
 /// that no longer run: what a save stopped by a full disk or a kill left behind.
 fn sweep(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
@@ -1016,7 +1121,7 @@ fn sweep(dir: &Path) {
         let name = e.file_name().to_string_lossy().into_owned();
         let pid = name
             .strip_suffix(".tmp")
-            .and_then(|r| r.rsplit_once(".tier."))
+            .and_then(|r| r.rsplit_once(".tier.").or_else(|| r.rsplit_once(".pack.")))
             .and_then(|(_, pid)| pid.parse::<i32>().ok());
         if let Some(pid) = pid
             && !alive(pid)

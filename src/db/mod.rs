@@ -22,6 +22,7 @@
 
 pub mod array;
 mod file;
+mod pack;
 
 use crate::game::Value;
 pub use file::{DbError, DbResult, open_saved, read_saved, read_saved_or};

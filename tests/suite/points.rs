@@ -317,7 +317,8 @@ fn keys_and_tiers_round_trip_on_random_positions() {
 /// solved by tiers into the array database (`solve --save`): the start, every position of the oracle's
 /// samples read from the arrays, and `analyze`'s counts of the reachable positions by value
 /// from the arrays, all as the Python solvers found them (the same counts as the plain
-/// search's in the tests above).
+/// search's in the tests above); and all of it again once the small tiers are packed
+/// (`db pack`).
 #[test]
 fn games_on_points_by_tiers_agree_with_their_oracles() {
     use gamesman::catalog::{Catalog, Database, How};
@@ -368,6 +369,22 @@ fn games_on_points_by_tiers_agree_with_their_oracles() {
         assert_eq!(code, 0, "{name}: {err}");
         let j: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(summary(&j), (value.to_string(), remoteness, positions, by_value), "{name}: {j}");
+        // Packed (`db pack`), the small tiers answer the same from one file.
+        let (code, out, err) = run_in(&["db", "pack", db], "");
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(out.starts_with("packed "), "{name}: {out}");
+        let mut s = Catalog::new().open(path, &how).expect("the descriptor opens");
+        let wrong = crate::common::disagreements_from_database(s.as_mut(), &sample);
+        assert!(
+            wrong.is_empty(),
+            "{name}, packed: {} disagreements, e.g. {:?}",
+            wrong.len(),
+            &wrong[..wrong.len().min(5)]
+        );
+        let (code, out, err) = run_in(&["analyze", path, start, "--db", db, "--json"], "");
+        assert_eq!(code, 0, "{name}: {err}");
+        let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(summary(&j), (value.to_string(), remoteness, positions, by_value), "{name}, packed: {j}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -223,3 +223,64 @@ fn wide_and_narrow_blocks_read_back() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Small tiers packed into one file read back as they were written, record by record and
+/// whole, and the pack is smaller than their files; the files are gone and the tiers still
+/// count. A tier written again beside the pack is read from its file; a damaged pack is
+/// refused with one line naming it; removing a packed tier removes the pack.
+#[test]
+fn packed_tiers_read_back() {
+    let dir = std::env::temp_dir().join(format!("gamesman-array-pack-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = ArrayDb::create(&dir, "h").unwrap();
+    let tier = |t: u64| -> Vec<Rec> {
+        (0..100 + 37 * t as usize)
+            .map(|i| if i % 3 == 0 { 0 } else { rec(Value::Win, (i as u32 + t as u32) % 9) })
+            .collect()
+    };
+    for t in 0..20 {
+        db.write(t, &tier(t)).unwrap();
+    }
+    let files = dir_bytes(&dir);
+    let p = ArrayDb::open(&dir, Some("h")).unwrap().pack().unwrap();
+    assert_eq!((p.tiers, p.before), (20, files));
+    assert!(p.after < files / 2, "{} bytes packed against {files}", p.after);
+    assert_eq!(tier_files(&dir), 20);
+    assert!(!dir.join(tier_file(3)).exists());
+    let back = ArrayDb::open(&dir, Some("h")).unwrap();
+    for t in 0..20 {
+        let want = tier(t);
+        assert_eq!(back.load(t, want.len() as u64).unwrap(), want, "tier {t}");
+        assert_eq!(back.get(t, want.len() as u64, 5).unwrap(), Some(want[5]));
+        assert_eq!(decode_tier(&back.file_bytes(t, want.len() as u64).unwrap(), t, "h").unwrap(), want);
+    }
+    assert!(back.load(3, 5).unwrap_err().to_string().contains("the game says 5"));
+    assert_eq!(back.get(20, 10, 0).unwrap(), None);
+    // Packing again changes nothing: the pack would be no smaller.
+    assert_eq!(back.pack().unwrap().tiers, 0);
+    // A tier written again has its file, read first.
+    let other: Vec<Rec> = tier(4).iter().map(|&r| if r == 0 { 0 } else { rec(Value::Lose, 2) }).collect();
+    back.write(4, &other).unwrap();
+    assert_eq!(ArrayDb::open(&dir, Some("h")).unwrap().load(4, other.len() as u64).unwrap(), other);
+    // The pack copied into another game's save: refused there.
+    let pack_path = dir.join(pack::PACK);
+    let elsewhere = dir.join("g");
+    ArrayDb::create(&elsewhere, "g").unwrap();
+    std::fs::copy(&pack_path, elsewhere.join(pack::PACK)).unwrap();
+    let err = ArrayDb::open(&elsewhere, Some("g")).unwrap().get(7, tier(7).len() as u64, 0).unwrap_err().to_string();
+    assert!(err.contains("another game"), "{err}");
+    // A byte changed: refused, naming the pack.
+    let mut bytes = std::fs::read(&pack_path).unwrap();
+    let at = bytes.len() - 3;
+    bytes[at] ^= 0x20;
+    std::fs::write(&pack_path, &bytes).unwrap();
+    let err = ArrayDb::open(&dir, Some("h")).unwrap().get(7, tier(7).len() as u64, 0).unwrap_err().to_string();
+    assert!(err.contains("tiers.pack") && err.contains("checksum") && !err.contains('\n'), "{err}");
+    // Removing a packed tier removes the pack: those tiers are solved again.
+    let db = ArrayDb::open(&dir, Some("h")).unwrap();
+    db.remove(7).unwrap();
+    assert!(!pack_path.exists());
+    assert!(!db.has(9, tier(9).len() as u64).unwrap());
+    assert!(db.has(4, other.len() as u64).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+}

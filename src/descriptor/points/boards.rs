@@ -17,6 +17,10 @@ pub enum BoardSpec {
     },
     /// The board of Three (3), Six (6) or Nine (9) Men's Morris.
     Morris(usize),
+    /// The cross of Fox and Geese and peg solitaire: the points of an n×n grid (n odd, 3 to
+    /// 11) in its middle three rows or middle three columns; `Cross(7)` is the 33-point
+    /// English board. The lines are the rows and the columns.
+    Cross(usize),
     /// Kaooa's ten-point star: outer tips 0-4, inner pentagon 5-9 (GamesmanOne's numbering);
     /// the five lines are [i, 5+i, 5+(i+1)%5, (i+2)%5].
     Star,
@@ -24,13 +28,39 @@ pub enum BoardSpec {
     Lines { points: usize, lines: Vec<Vec<usize>> },
 }
 
-/// A board made: its points, its lines, its rows and columns when it is drawn as a grid, and
-/// each point's (row, column) where the board has them (for `towards`).
+/// A board made: its points, its lines, its rows and columns when it is a full grid, each
+/// point's (row, column) where the board has them (for `towards`), and the rows its text is
+/// written in (points in each row, and the row's indent when drawn), where it has rows.
 pub struct Layout {
     pub points: usize,
     pub lines: Vec<Vec<usize>>,
     pub grid: Option<(usize, usize)>,
     pub coords: Option<Vec<(i32, i32)>>,
+    pub rows: Vec<(usize, usize)>,
+}
+
+/// The rows of a full grid's text.
+fn grid_rows(rows: usize, cols: usize) -> Vec<(usize, usize)> {
+    vec![(cols, 0); rows]
+}
+
+/// `Cross(n)`: each point's (row, column), numbered row by row, and the lines.
+fn cross(n: usize) -> (Vec<(i32, i32)>, Vec<Vec<usize>>) {
+    let k = (n - 3) / 2;
+    let on = |r: usize, c: usize| (k..k + 3).contains(&r) || (k..k + 3).contains(&c);
+    let at: Vec<(i32, i32)> = (0..n)
+        .flat_map(|r| (0..n).map(move |c| (r, c)))
+        .filter(|&(r, c)| on(r, c))
+        .map(|(r, c)| (r as i32, c as i32))
+        .collect();
+    let index = |r: usize, c: usize| at.iter().position(|&p| p == (r as i32, c as i32));
+    let mut lines = Vec::new();
+    for i in 0..n {
+        let row: Vec<usize> = (0..n).filter_map(|c| index(i, c)).collect();
+        let col: Vec<usize> = (0..n).filter_map(|r| index(r, i)).collect();
+        lines.extend([row, col]);
+    }
+    (at, lines)
 }
 
 /// The most points a board may have: a position is two 64-bit masks.
@@ -143,9 +173,13 @@ impl BoardSpec {
             BoardSpec::Row(n) if *n > MAX_POINTS => {
                 return Err(format!("a row of {n} points: a board has at most {MAX_POINTS}"));
             }
-            BoardSpec::Row(n) => {
-                Layout { points: *n, lines: vec![(0..*n).collect()], grid: None, coords: grid_coords(1, *n) }
-            }
+            BoardSpec::Row(n) => Layout {
+                points: *n,
+                lines: vec![(0..*n).collect()],
+                grid: None,
+                coords: grid_coords(1, *n),
+                rows: Vec::new(),
+            },
             BoardSpec::Grid { rows, cols, diagonals } => {
                 if rows.saturating_mul(*cols) > MAX_POINTS {
                     return Err(format!("a {rows}×{cols} grid has more than the {MAX_POINTS} points a board may have"));
@@ -155,33 +189,46 @@ impl BoardSpec {
                     lines: grid_lines(*rows, *cols, *diagonals),
                     grid: Some((*rows, *cols)),
                     coords: grid_coords(*rows, *cols),
+                    rows: grid_rows(*rows, *cols),
                 }
             }
             BoardSpec::Morris(3) => {
                 let mut lines = grid_lines(3, 3, false);
                 lines.extend([vec![0, 4, 8], vec![2, 4, 6]]);
-                Layout { points: 9, lines, grid: Some((3, 3)), coords: grid_coords(3, 3) }
+                Layout { points: 9, lines, grid: Some((3, 3)), coords: grid_coords(3, 3), rows: grid_rows(3, 3) }
             }
             BoardSpec::Morris(6) => Layout {
                 points: 16,
                 lines: SIX_LINES.iter().map(|l| l.to_vec()).collect(),
                 grid: None,
                 coords: Some(SIX_AT.to_vec()),
+                rows: Vec::new(),
             },
             BoardSpec::Morris(9) => Layout {
                 points: 24,
                 lines: NINE_LINES.iter().map(|l| l.to_vec()).collect(),
                 grid: None,
                 coords: Some(NINE_AT.to_vec()),
+                rows: Vec::new(),
             },
             BoardSpec::Morris(n) => {
                 return Err(format!("there is no Morris({n}) board: Morris(3), Morris(6) or Morris(9)"));
+            }
+            BoardSpec::Cross(n) if *n < 3 || *n > 11 || n % 2 == 0 => {
+                return Err(format!("there is no Cross({n}) board: the width is odd, 3 to 11 (Cross(7): 33 points)"));
+            }
+            BoardSpec::Cross(n) => {
+                let (at, lines) = cross(*n);
+                let k = (n - 3) / 2;
+                let rows = (0..*n).map(|r| if (k..k + 3).contains(&r) { (*n, 0) } else { (3, k) }).collect();
+                Layout { points: at.len(), lines, grid: None, coords: Some(at), rows }
             }
             BoardSpec::Star => Layout {
                 points: 10,
                 lines: (0..5).map(|i| vec![i, 5 + i, 5 + (i + 1) % 5, (i + 2) % 5]).collect(),
                 grid: None,
                 coords: None,
+                rows: Vec::new(),
             },
             BoardSpec::Lines { points, lines } => {
                 if *points > MAX_POINTS {
@@ -201,7 +248,7 @@ impl BoardSpec {
                         return Err(format!("line {k} ({line:?}) goes through point {p} twice"));
                     }
                 }
-                Layout { points: *points, lines: lines.clone(), grid: None, coords: None }
+                Layout { points: *points, lines: lines.clone(), grid: None, coords: None, rows: Vec::new() }
             }
         };
         if l.points == 0 || l.points > MAX_POINTS {

@@ -472,8 +472,9 @@ mod symmetry_tests {
     /// The size of each board's group, counted by hand: a square's 8 (turns and mirrors), a
     /// rectangle's 4, a row's 2; the Morris boards of two and three squares 16 (the square's
     /// 8, each also with the inner and outer squares swapped); the star's 10 (5 turns, 5
-    /// mirrors). A side that may only go right keeps no mirror of a row; a unit square
-    /// (`Square`) is kept by the square's 8.
+    /// mirrors); the cross's 8, and its left–right mirror alone when one side may not go up.
+    /// A side that may only go right keeps no mirror of a row; a unit square (`Square`) is
+    /// kept by the square's 8.
     #[test]
     fn groups_of_the_boards() {
         let any = (Towards::Any, Towards::Any);
@@ -489,6 +490,8 @@ mod symmetry_tests {
             (rules(BoardSpec::Morris(6), any, vec![PointsEnd::FewerThan(3)], Some(3)), 16),
             (rules(BoardSpec::Morris(9), any, vec![PointsEnd::FewerThan(3)], Some(3)), 16),
             (rules(BoardSpec::Star, any, vec![], None), 10),
+            (rules(BoardSpec::Cross(7), any, vec![], None), 8),
+            (rules(BoardSpec::Cross(5), (Towards::NotUp, Towards::Any), vec![], None), 2),
         ];
         for (i, (r, n)) in cases.iter().enumerate() {
             assert_eq!(r.symmetry_count(), *n, "case {i}");
@@ -515,6 +518,7 @@ mod symmetry_tests {
             rules(BoardSpec::Morris(9), any, vec![PointsEnd::FewerThan(3)], Some(3)),
             rules(BoardSpec::Star, any, vec![PointsEnd::FewerThan(4)], None),
             rules(BoardSpec::Grid { rows: 4, cols: 4, diagonals: false }, (Towards::Down, Towards::Up), vec![], None),
+            rules(BoardSpec::Cross(7), (Towards::NotUp, Towards::Any), vec![], None),
         ];
         for r in &boards {
             let mut next = symmetry::xorshift(12345);

@@ -77,6 +77,14 @@ pub enum Towards {
     Right,
     Up,
     Down,
+    /// Any way but left: right, or across (up or down).
+    NotLeft,
+    /// Any way but right.
+    NotRight,
+    /// Any way but up: down, or across (Fox and Geese's geese).
+    NotUp,
+    /// Any way but down.
+    NotDown,
 }
 
 /// How the game ends, beyond "a player with no move loses".
@@ -147,7 +155,8 @@ pub struct PointsRules {
     pub(super) n: usize,
     pub(super) full: u64,
     pub(super) marks: [char; 2],
-    pub(super) grid: Option<(usize, usize)>,
+    /// The rows the text is written in: points in each, and the indent when drawn.
+    rows: Vec<(usize, usize)>,
     pub(super) coords: Option<Vec<(i32, i32)>>,
     /// From each point, along each line both ways, the points that follow in order.
     pub(super) rays: Vec<Vec<Vec<u8>>>,
@@ -218,7 +227,7 @@ impl PointsRules {
         }
         let towards = [spec.towards.0, spec.towards.1];
         if towards.iter().any(|&t| t != Towards::Any) && layout.coords.is_none() {
-            return Err(("towards", "`towards` needs a board of rows and columns (Row, Grid or Morris)".into()));
+            return Err(("towards", "`towards` needs a board of rows and columns (Row, Grid, Cross or Morris)".into()));
         }
         let moves = [spec.moves.0, spec.moves.1];
         for (side, (list, h)) in moves.iter().zip([h0, h1]).enumerate() {
@@ -234,7 +243,8 @@ impl PointsRules {
         if moves.iter().flatten().any(kept) && layout.coords.is_none() {
             return Err((
                 "moves",
-                "`Straight(...)` and `Diagonal(...)` need a board of rows and columns (Row, Grid or Morris)".into(),
+                "`Straight(...)` and `Diagonal(...)` need a board of rows and columns (Row, Grid, Cross or Morris)"
+                    .into(),
             ));
         }
         let mut removes = moves.iter().flatten().any(|m| m.takes());
@@ -263,10 +273,10 @@ impl PointsRules {
                     let coords = layout.coords.as_deref().unwrap_or(&[]);
                     for (s, g) in goal.iter_mut().enumerate() {
                         let key = |&(r, c): &(i32, i32)| match towards[s] {
-                            Towards::Up => -r,
-                            Towards::Down => r,
-                            Towards::Left => -c,
-                            Towards::Right => c,
+                            Towards::Up | Towards::NotDown => -r,
+                            Towards::Down | Towards::NotUp => r,
+                            Towards::Left | Towards::NotRight => -c,
+                            Towards::Right | Towards::NotLeft => c,
                             Towards::Any => 0,
                         };
                         if towards[s] == Towards::Any || coords.is_empty() {
@@ -304,7 +314,7 @@ impl PointsRules {
             n,
             full: if n == 64 { u64::MAX } else { (1u64 << n) - 1 },
             marks: [marks[0], marks[1]],
-            grid: layout.grid,
+            rows: layout.rows,
             coords: layout.coords,
             rays,
             moves,
@@ -393,6 +403,10 @@ impl PointsRules {
             Towards::Right => b.1 > a.1,
             Towards::Up => b.0 < a.0,
             Towards::Down => b.0 > a.0,
+            Towards::NotLeft => b.1 >= a.1,
+            Towards::NotRight => b.1 <= a.1,
+            Towards::NotUp => b.0 >= a.0,
+            Towards::NotDown => b.0 <= a.0,
         }
     }
 
@@ -684,14 +698,24 @@ impl PointsRules {
         Ok(PPos { own, side, hand })
     }
 
-    fn cells(&self, p: &PPos, rows: &str) -> String {
+    /// The points as text, `rows` between the board's rows; drawn (`indent`), each row
+    /// indented as the board has it.
+    fn cells(&self, p: &PPos, rows: &str, indent: bool) -> String {
         let mut out = String::new();
+        let mut starts = Vec::new();
+        let mut at = 0;
+        for &(len, pad) in &self.rows {
+            starts.push((at, pad));
+            at += len;
+        }
         for i in 0..self.n {
-            if let Some((_, cols)) = self.grid
-                && i > 0
-                && i % cols == 0
-            {
-                out.push_str(rows);
+            if let Some(&(_, pad)) = starts.iter().find(|&&(s, _)| s == i) {
+                if i > 0 {
+                    out.push_str(rows);
+                }
+                if indent {
+                    out.extend(std::iter::repeat_n(' ', pad));
+                }
             }
             let b = 1u64 << i;
             out.push(if p.own[0] & b != 0 {
@@ -706,7 +730,7 @@ impl PointsRules {
     }
 
     pub fn format(&self, p: &PPos) -> String {
-        let mut out = format!("{} {}", self.cells(p, "/"), self.marks[p.side as usize]);
+        let mut out = format!("{} {}", self.cells(p, "/", false), self.marks[p.side as usize]);
         if self.removes && self.hand != [0, 0] {
             out += &format!(" {} {}", p.hand[0], p.hand[1]);
         }
@@ -714,7 +738,7 @@ impl PointsRules {
     }
 
     pub fn show(&self, p: &PPos) -> String {
-        let mut out = format!("{}\n{} to move", self.cells(p, "\n"), self.marks[p.side as usize]);
+        let mut out = format!("{}\n{} to move", self.cells(p, "\n", true), self.marks[p.side as usize]);
         if self.hand != [0, 0] {
             out += &format!("; in hand: {} {}, {} {}", self.marks[0], p.hand[0], self.marks[1], p.hand[1]);
         }
