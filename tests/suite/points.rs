@@ -166,6 +166,41 @@ fn hexapawn_agrees_with_its_oracle() {
     assert_eq!(g.primitive(&g.parse("x.o/.x./o.. x").unwrap()).unwrap(), Some(Value::Lose));
 }
 
+/// Fox and Geese on `Cross(5)` (tests/games/fox_and_geese_5.ron: five geese, the fox wins on
+/// capturing two) against tests/oracles/fox_and_geese.py: a draw, 545,879 positions, and
+/// every 4,900th of them (every 700th by tiers, below). By hand, on the shipped 33-point game: the geese's six opening
+/// moves (the row above the fox's steps down, but onto the fox), a goose never steps up,
+/// and the fox's jump that takes the tenth goose ends the game.
+#[test]
+fn fox_and_geese_agrees_with_its_oracle() {
+    let small = root().join("tests/games/fox_and_geese_5.ron");
+    let small = small.to_str().unwrap();
+    let (code, out, err) = run_in(&["analyze", small, "--no-db", "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(summary(&r), ("draw".into(), None, 545_879, [42_735, 27_802, 0, 475_342]), "{r}");
+    // Each position is a search of its own here (every one from the arrays, below): one in 7.
+    let text = std::fs::read_to_string(root().join("tests/data/points_fox_and_geese_5.jsonl")).unwrap();
+    let tenth: String = text.lines().step_by(7).map(|l| format!("{l}\n")).collect();
+    agrees_with(small, "points_fox_and_geese_5.jsonl", &tenth);
+    let g = descriptor("fox-and-geese");
+    let names = |p: &DPos| -> Vec<String> { g.moves(p).unwrap().iter().map(|m| g.move_name(p, m).unwrap()).collect() };
+    let start = g.start().unwrap().unwrap();
+    assert_eq!(names(&start), ["6-13", "7-14", "8-15", "10-17", "11-18", "12-19"]);
+    let geese = g.parse("GGG/.../...G.../......./...G.../.../..F G 0 0").unwrap();
+    let mut got = names(&geese);
+    got.sort();
+    assert_eq!(got, ["0-3", "1-4", "2-5", "23-22", "23-24", "23-28", "9-10", "9-16", "9-8"]);
+    let fox = g.parse("GGG/.../...G.../...F.../......./.../... F 0 0").unwrap();
+    assert_eq!(g.primitive(&fox).unwrap(), None);
+    let mut got = names(&fox);
+    got.sort();
+    assert_eq!(got, ["16-15", "16-17", "16-23", "16-4"]);
+    let after = g.play(&fox, &g.parse_move(&fox, "16-4").unwrap()).unwrap();
+    assert_eq!(g.format(&after).unwrap(), "GGG/.F./......./......./......./.../... G 0 0");
+    assert_eq!(g.primitive(&after).unwrap(), Some(Value::Lose));
+}
+
 /// A descriptor around `rules`, as a file named t.ron.
 fn points_error(rules: &str) -> String {
     descriptor_error("t.ron", &format!("(\n    name: \"t\",\n    rules: Points(\n{rules}\n    ),\n)"))
@@ -313,9 +348,9 @@ fn keys_and_tiers_round_trip_on_random_positions() {
     }
 }
 
-/// Three Men's Morris, Kaooa, Teeko on a 4×4 board (tests/games/teeko_4x4.ron) and Hexapawn
-/// solved by tiers into the array database (`solve --save`): the start, every position of the oracle's
-/// samples read from the arrays, and `analyze`'s counts of the reachable positions by value
+/// Three Men's Morris, Kaooa, Teeko on a 4×4 board (tests/games/teeko_4x4.ron), Hexapawn and
+/// Fox and Geese on `Cross(5)` solved by tiers into the array database (`solve --save`): the
+/// start, every position of the oracle's samples read from the arrays, and `analyze`'s counts of the reachable positions by value
 /// from the arrays, all as the Python solvers found them (the same counts as the plain
 /// search's in the tests above); and all of it again once the small tiers are packed
 /// (`db pack`).
@@ -348,6 +383,14 @@ fn games_on_points_by_tiers_agree_with_their_oracles() {
             [506_518, 85_166, 0, 1_808_403],
         ),
         ("games/hexapawn.ron", "ooo/.../xxx x", "points_hexapawn_3x3.jsonl", ("lose", Some(6)), 135, [55, 80, 0, 0]),
+        (
+            "tests/games/fox_and_geese_5.ron",
+            "GGG/G...G/...../..F../... G 0 0",
+            "points_fox_and_geese_5.jsonl",
+            ("draw", None),
+            545_879,
+            [42_735, 27_802, 0, 475_342],
+        ),
     ];
     for (file, start, data, (value, remoteness), positions, by_value) in cases {
         let name = file.rsplit('/').next().unwrap().trim_end_matches(".ron");

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""Fox and Geese on a cross, solved by retrograde analysis written independently of gamesman.
+
+Board Cross(n), n odd, 3 <= n <= 9: the points (r, c) of an n x n grid with k <= r < k + 3
+or k <= c < k + 3, k = (n - 3) // 2, numbered row by row, left to right (Cross(5): rows of
+3, 5, 5, 5, 3 points; Cross(7) is the 33-point English board). Two points are adjacent when
+they are next to each other in a row or a column; there are no diagonals.
+
+Rules: the geese (G) step to an adjacent empty point down (row + 1), left or right, never
+up. The fox (F) steps to an adjacent empty point in any of the four directions, or jumps: a
+goose on the adjacent point in some direction, the point two away in that direction on the
+board and empty, the fox lands there and the goose is captured (one jump a turn, no chains).
+Before a side moves: if the geese have lost K of the G0 geese they started with (G0 = the
+geese in START), the geese have lost (a loss with the geese to move, a win with the fox to
+move, remoteness 0, whether or not moves exist); otherwise a side with no move has lost
+(remoteness 0). Positions repeat; those neither side can force are draws.
+
+A position is the points row by row, rows joined by "/", each "G", "F" or "."; a space, the
+side to move; and " 0 0" (pieces in hand): "GGG/GGGGG/...../..F../... G 0 0". Values are for
+the side to move; remoteness as gamesman counts it: 0 at an end, a win 1 + the least
+remoteness of its losing children, a loss 1 + the greatest remoteness of its children;
+draws have none (null). Solved level by level backwards from the ends over every position
+reachable from START; whatever is left unsolved is a draw.
+
+Usage: fox_and_geese.py N START K [--jsonl STEP] [--check]
+Prints the start's value and remoteness, the number of positions reachable from START and
+their counts by value (win, lose, tie, draw); with --jsonl STEP, JSON lines
+{"position", "value", "remoteness"} instead: the start, then sorted(texts)[0::STEP]. With
+--check, the solution is first checked against its definition on every reachable position
+(every win has a losing child of remoteness r - 1 and none less, every loss has only winning
+children and r = 1 + their greatest, every draw a drawing child and no losing one).
+
+Hand-checkable case: fox_and_geese.py 3 "GGG/F.. G 0 0"... no: Cross(3) is the 3 x 3 grid,
+and "GGG/.../.F. G 0 0" with K = 1 is a win for the geese in 3 (e.g. the left goose steps
+down; the fox, at 7, can step to 6 or 8 or jump nothing and is squeezed): see the report
+printed by the script for its counts.
+"""
+import json
+import sys
+from collections import Counter
+
+DIRS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
+GOOSE_DIRS = (1, 2, 3)  # down, left, right: never up
+WIN, LOSE, DRAW = 1, 2, 0
+NAMES = {WIN: "win", LOSE: "lose", DRAW: "draw"}
+
+
+def cross(n):
+    """The points of Cross(n) in order, and for each its neighbour in each of DIRS (or None)."""
+    k = (n - 3) // 2
+    pts = [(r, c) for r in range(n) for c in range(n) if k <= r < k + 3 or k <= c < k + 3]
+    index = {p: i for i, p in enumerate(pts)}
+    nbr = [[index.get((r + dr, c + dc)) for dr, dc in DIRS] for r, c in pts]
+    return pts, nbr
+
+
+def parse(n, text):
+    """(geese bitmask, fox point, side: 0 geese / 1 fox) from a position text."""
+    pts, _ = cross(n)
+    cells, side, hand_g, hand_f = text.split()
+    assert (hand_g, hand_f) == ("0", "0") and side in "GF"
+    rows = cells.split("/")
+    want = [sum(1 for r, _ in pts if r == row) for row in range(n)]
+    assert [len(x) for x in rows] == want, f"Cross({n}) has rows of {want}"
+    flat = "".join(rows)
+    assert set(flat) <= set("GF.") and flat.count("F") == 1
+    geese = sum(1 << i for i, ch in enumerate(flat) if ch == "G")
+    return geese, flat.index("F"), "GF".index(side)
+
+
+def render(n, pos):
+    pts, _ = cross(n)
+    geese, fox, side = pos
+    rows = [""] * n
+    for i, (r, _) in enumerate(pts):
+        rows[r] += "F" if i == fox else "G" if geese >> i & 1 else "."
+    return "/".join(rows) + " " + "GF"[side] + " 0 0"
+
+
+def children(nbr, pos):
+    geese, fox, side = pos
+    out = []
+    if side == 0:
+        g = geese
+        while g:
+            i = (g & -g).bit_length() - 1
+            g &= g - 1
+            for d in GOOSE_DIRS:
+                j = nbr[i][d]
+                if j is not None and j != fox and not geese >> j & 1:
+                    out.append((geese ^ (1 << i) ^ (1 << j), fox, 1))
+    else:
+        for d in range(4):
+            j = nbr[fox][d]
+            if j is None:
+                continue
+            if not geese >> j & 1:
+                out.append((geese, j, 0))
+            else:
+                k = nbr[j][d]
+                if k is not None and not geese >> k & 1:
+                    out.append((geese ^ (1 << j), k, 0))
+    return out
+
+
+def solve(n, start, K):
+    """All positions reachable from start (a list, start first), and value, remoteness and
+    children (as indices) of each."""
+    _, nbr = cross(n)
+    g0 = bin(start[0]).count("1")
+    order, index, kids, ends = [start], {start: 0}, [], {}
+    i = 0
+    while i < len(order):
+        pos = order[i]
+        if g0 - bin(pos[0]).count("1") >= K:
+            ks = []
+            ends[i] = LOSE if pos[2] == 0 else WIN
+        else:
+            ks = children(nbr, pos)
+            if not ks:
+                ends[i] = LOSE
+        ids = []
+        for k in ks:
+            j = index.get(k)
+            if j is None:
+                j = index[k] = len(order)
+                order.append(k)
+            ids.append(j)
+        kids.append(ids)
+        i += 1
+    parents = [[] for _ in order]
+    for p, ids in enumerate(kids):
+        for c in ids:
+            parents[c].append(p)
+    value = bytearray(len(order))
+    rem = [None] * len(order)
+    left = [len(ids) for ids in kids]
+    level = list(ends)
+    for p in level:
+        value[p], rem[p] = ends[p], 0
+    r = 0
+    while level:
+        nxt = []
+        for c in level:
+            lost = value[c] == LOSE
+            for p in parents[c]:
+                if value[p]:
+                    continue
+                if lost:
+                    value[p], rem[p] = WIN, r + 1
+                    nxt.append(p)
+                else:
+                    left[p] -= 1
+                    if left[p] == 0:
+                        value[p], rem[p] = LOSE, r + 1
+                        nxt.append(p)
+        level, r = nxt, r + 1
+    return order, value, rem, kids, ends
+
+
+def check(value, rem, kids, ends):
+    for p, ids in enumerate(kids):
+        v, r = value[p], rem[p]
+        if p in ends:
+            assert v == ends[p] and r == 0, p
+            continue
+        lost = [rem[c] for c in ids if value[c] == LOSE]
+        if v == WIN:
+            assert lost and min(lost) == r - 1, p
+        elif v == LOSE:
+            assert all(value[c] == WIN for c in ids), p
+            assert r == 1 + max(rem[c] for c in ids), p
+        else:
+            assert r is None and not lost and any(value[c] == DRAW for c in ids), p
+
+
+def main():
+    args = sys.argv[1:]
+    step, checking = None, "--check" in args
+    if checking:
+        args.remove("--check")
+    if "--jsonl" in args:
+        i = args.index("--jsonl")
+        step = int(args[i + 1])
+        del args[i : i + 2]
+    n, text, K = int(args[0]), args[1], int(args[2])
+    assert n % 2 == 1 and 3 <= n <= 9
+    start = parse(n, text)
+    order, value, rem, kids, ends = solve(n, start, K)
+    if checking:
+        check(value, rem, kids, ends)
+    if step is None:
+        by = Counter(value)
+        print(f"start {render(n, start)}: {NAMES[value[0]]} {rem[0]}")
+        print(f"reachable {len(order)}: win {by[WIN]} lose {by[LOSE]} tie 0 draw {by[DRAW]}")
+        return
+    texts = sorted((render(n, p), i) for i, p in enumerate(order))
+    for t, i in [(render(n, start), 0)] + texts[::step]:
+        print(json.dumps({"position": t, "value": NAMES[value[i]], "remoteness": rem[i]}))
+
+
+if __name__ == "__main__":
+    main()
