@@ -130,7 +130,7 @@ enum DbCommand {
     Bench(DbBenchArgs),
     /// Put a tier save's small tiers into one compressed file, for a smaller save to keep or
     /// ship (lookups read them from there; a later save of the game adds files beside it)
-    Pack(Target),
+    Pack(PackArgs),
     /// Remove databases
     Rm {
         #[command(flatten)]
@@ -139,6 +139,18 @@ enum DbCommand {
         #[arg(long, conflicts_with = "target")]
         all: bool,
     },
+}
+
+#[derive(Args)]
+struct PackArgs {
+    #[command(flatten)]
+    target: Target,
+    /// Memory budget in MiB: the tiers packed are held three times over (their files, the
+    /// pack's bytes, compressed), and zstd's tables beside them (about 100 MiB)
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
+    max_memory: u64,
+    #[command(flatten)]
+    limit: super::args::LimitArgs,
 }
 
 #[derive(Args)]
@@ -246,7 +258,12 @@ pub fn db_command(a: &DbArgs) -> Result<i32> {
             }
             Ok(0)
         }
-        DbCommand::Pack(t) => {
+        DbCommand::Pack(PackArgs { target: t, max_memory, limit }) => {
+            let _clock = limit.start();
+            let raw = (max_memory.saturating_sub(128) << 20) / 3;
+            if raw < 1 << 20 {
+                bail!("--max-memory {max_memory}: packing needs at least 131 MiB (zstd's tables, and a MiB of tiers)");
+            }
             let (path, found) = t.saved()?;
             let Some(dir) = found.iter().find(|p| p.is_dir()) else {
                 bail!(
@@ -257,7 +274,7 @@ pub fn db_command(a: &DbArgs) -> Result<i32> {
                     t.target
                 );
             };
-            let p = db::array::ArrayDb::open(dir, None)?.pack()?;
+            let p = db::array::ArrayDb::open(dir, None)?.pack(raw)?;
             if p.tiers == 0 {
                 println!("{}: not packed: its tiers are as small as files ({} bytes)", dir.display(), p.before);
                 return Ok(0);

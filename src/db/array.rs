@@ -780,6 +780,7 @@ pub fn tier_files(dir: &Path) -> usize {
 }
 
 /// What [`ArrayDb::pack`] did: the tiers in the pack, and the save's bytes before and after.
+#[derive(Debug)]
 pub struct Packed {
     pub tiers: usize,
     pub before: u64,
@@ -929,12 +930,21 @@ impl ArrayDb {
         Ok(packed.as_ref().and_then(|m| m.get(&tier).cloned()))
     }
 
-    /// Put the save's small tiers (files of at most [`pack::MAX_PACKED_FILE`] bytes), and
+    /// Put the save's small tiers (files of at most 64 KiB), and
     /// those of an earlier pack, into one pack, each tier checked whole first; then remove
-    /// their files. A tier keeps its file where the pack would pass what it holds; where the
+    /// their files. A tier keeps its file where the pack would pass `max_raw` bytes (or what a
+    /// pack holds); an earlier pack past it is refused before it is read. Where the
     /// pack would not be smaller than the files, nothing changes (`tiers` is then 0).
-    pub fn pack(&self) -> DbResult<Packed> {
+    pub fn pack(&self, max_raw: u64) -> DbResult<Packed> {
+        let max_raw = max_raw.min(pack::MAX_PACK_RAW);
         let before = dir_bytes(&self.dir);
+        let earlier = std::fs::metadata(self.dir.join(pack::PACK)).map_or(0, |m| m.len());
+        if pack::raw_len(&self.dir).unwrap_or(0) > max_raw || earlier > max_raw {
+            return Err(io(
+                &self.dir,
+                format!("its pack holds more than the {max_raw} bytes the memory budget allows"),
+            ));
+        }
         let mut files: std::collections::BTreeMap<Tier, Vec<u8>> =
             pack::read(&self.dir, &self.digest)?.unwrap_or_default().into_iter().collect();
         let mut small: Vec<(u64, Tier, PathBuf)> = Vec::new();
@@ -955,7 +965,7 @@ impl ArrayDb {
         let mut raw: u64 = files.values().map(|f| f.len() as u64 + 12).sum();
         let mut taken = Vec::new();
         for (len, tier, path) in small {
-            if raw + len + 12 > pack::MAX_PACK_RAW {
+            if raw + len + 12 > max_raw {
                 break;
             }
             let bytes = read_saved(&path, pack::MAX_PACKED_FILE)?;

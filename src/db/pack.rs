@@ -32,7 +32,7 @@ pub type Entry = (u64, Vec<u8>);
 pub const MAX_PACKED_FILE: u64 = 64 << 10;
 
 /// The most bytes a pack holds, decompressed.
-pub const MAX_PACK_RAW: u64 = 64 << 20;
+pub const MAX_PACK_RAW: u64 = 16 << 20;
 
 /// The most bytes a pack's file can be: its header and zstd's bound on the raw bytes.
 const MAX_PACK_BYTES: u64 = HEAD as u64 + MAX_PACK_RAW + MAX_PACK_RAW / 128 + 1024;
@@ -126,6 +126,15 @@ pub fn count(dir: &Path) -> usize {
     let Ok((file, _)) = open_saved(&dir.join(PACK), MAX_PACK_BYTES) else { return 0 };
     let mut b = [0u8; 4];
     file.read_exact_at(&mut b, 40).map_or(0, |()| u32::from_le_bytes(b) as usize)
+}
+
+/// The bytes the pack in `dir` holds decompressed, from its header (`None`: no pack, or none
+/// that can be read).
+pub fn raw_len(dir: &Path) -> Option<u64> {
+    use std::os::unix::fs::FileExt;
+    let (file, _) = open_saved(&dir.join(PACK), MAX_PACK_BYTES).ok()?;
+    let mut b = [0u8; 8];
+    file.read_exact_at(&mut b, 44).ok().map(|()| u64::from_le_bytes(b))
 }
 
 /// Write `bytes` as the pack of `dir`, under a temporary name renamed once whole.

@@ -30,10 +30,10 @@ their counts by value (win, lose, tie, draw); with --jsonl STEP, JSON lines
 (every win has a losing child of remoteness r - 1 and none less, every loss has only winning
 children and r = 1 + their greatest, every draw a drawing child and no losing one).
 
-Hand-checkable case: fox_and_geese.py 3 "GGG/F.. G 0 0"... no: Cross(3) is the 3 x 3 grid,
-and "GGG/.../.F. G 0 0" with K = 1 is a win for the geese in 3 (e.g. the left goose steps
-down; the fox, at 7, can step to 6 or 8 or jump nothing and is squeezed): see the report
-printed by the script for its counts.
+Cross-check by hand (Cross(3), the full 3 x 3 grid): fox_and_geese.py 3 "GGG/.../.F. G 0 0" 1
+gives a draw, 551 positions (win 91, lose 101, tie 0, draw 359); e.g. ".../GGG/.F. F 0 0"
+is a win in 1 (the fox jumps the middle goose up to the empty top row) and ".../.../GFG G 0 0"
+a loss in 0 (a goose is gone).
 """
 import json
 import sys
@@ -68,13 +68,16 @@ def parse(n, text):
     return geese, flat.index("F"), "GF".index(side)
 
 
-def render(n, pos):
-    pts, _ = cross(n)
+def render(rows, pos):
+    """The text of a position; rows: the point numbers of each row (rows_of(n))."""
     geese, fox, side = pos
-    rows = [""] * n
-    for i, (r, _) in enumerate(pts):
-        rows[r] += "F" if i == fox else "G" if geese >> i & 1 else "."
-    return "/".join(rows) + " " + "GF"[side] + " 0 0"
+    cell = lambda i: "F" if i == fox else "G" if geese >> i & 1 else "."
+    return "/".join("".join(map(cell, row)) for row in rows) + " " + "GF"[side] + " 0 0"
+
+
+def rows_of(n):
+    pts, _ = cross(n)
+    return [[i for i, (r, _) in enumerate(pts) if r == row] for row in range(n)]
 
 
 def children(nbr, pos):
@@ -185,17 +188,17 @@ def main():
         del args[i : i + 2]
     n, text, K = int(args[0]), args[1], int(args[2])
     assert n % 2 == 1 and 3 <= n <= 9
-    start = parse(n, text)
+    start, rows = parse(n, text), rows_of(n)
     order, value, rem, kids, ends = solve(n, start, K)
     if checking:
         check(value, rem, kids, ends)
     if step is None:
         by = Counter(value)
-        print(f"start {render(n, start)}: {NAMES[value[0]]} {rem[0]}")
+        print(f"start {render(rows, start)}: {NAMES[value[0]]} {rem[0]}")
         print(f"reachable {len(order)}: win {by[WIN]} lose {by[LOSE]} tie 0 draw {by[DRAW]}")
         return
-    texts = sorted((render(n, p), i) for i, p in enumerate(order))
-    for t, i in [(render(n, start), 0)] + texts[::step]:
+    texts = sorted((render(rows, p), i) for i, p in enumerate(order))
+    for t, i in [(render(rows, start), 0)] + texts[::step]:
         print(json.dumps({"position": t, "value": NAMES[value[i]], "remoteness": rem[i]}))
 
 

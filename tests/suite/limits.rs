@@ -300,9 +300,9 @@ fn every_command_that_works_on_a_game_takes_both_budgets() {
         }
         checked += 1;
     }
-    // solve, moves, play, analyze, sequence, info, db bench, export, strategy, serve, bench,
-    // check, nimrod, chomp, tactix, lightsout.
-    assert_eq!(checked, 16, "{all:?}");
+    // solve, moves, play, analyze, sequence, info, db pack, db bench, export, strategy, serve,
+    // bench, check, nimrod, chomp, tactix, lightsout.
+    assert_eq!(checked, 17, "{all:?}");
 }
 
 #[test]

@@ -242,7 +242,7 @@ fn packed_tiers_read_back() {
         db.write(t, &tier(t)).unwrap();
     }
     let files = dir_bytes(&dir);
-    let p = ArrayDb::open(&dir, Some("h")).unwrap().pack().unwrap();
+    let p = ArrayDb::open(&dir, Some("h")).unwrap().pack(pack::MAX_PACK_RAW).unwrap();
     assert_eq!((p.tiers, p.before), (20, files));
     assert!(p.after < files / 2, "{} bytes packed against {files}", p.after);
     assert_eq!(tier_files(&dir), 20);
@@ -257,7 +257,7 @@ fn packed_tiers_read_back() {
     assert!(back.load(3, 5).unwrap_err().to_string().contains("the game says 5"));
     assert_eq!(back.get(20, 10, 0).unwrap(), None);
     // Packing again changes nothing: the pack would be no smaller.
-    assert_eq!(back.pack().unwrap().tiers, 0);
+    assert_eq!(back.pack(pack::MAX_PACK_RAW).unwrap().tiers, 0);
     // A tier written again has its file, read first.
     let other: Vec<Rec> = tier(4).iter().map(|&r| if r == 0 { 0 } else { rec(Value::Lose, 2) }).collect();
     back.write(4, &other).unwrap();
@@ -282,5 +282,19 @@ fn packed_tiers_read_back() {
     assert!(!pack_path.exists());
     assert!(!db.has(9, tier(9).len() as u64).unwrap());
     assert!(db.has(4, other.len() as u64).unwrap());
+    // Under a budget of 400 bytes, the smallest tiers alone are packed; the rest keep their
+    // files, and every tier reads back.
+    for t in 0..20 {
+        db.write(t, &tier(t)).unwrap();
+    }
+    let p = db.pack(400).unwrap();
+    assert!(p.tiers > 0 && p.tiers < 20, "{} tiers packed", p.tiers);
+    assert!(dir.join(tier_file(19)).exists() && !dir.join(tier_file(0)).exists());
+    let back = ArrayDb::open(&dir, Some("h")).unwrap();
+    for t in 0..20 {
+        assert_eq!(back.load(t, tier(t).len() as u64).unwrap(), tier(t), "tier {t}");
+    }
+    // A pack past the budget is refused before it is read.
+    assert!(back.pack(10).unwrap_err().to_string().contains("memory budget"));
     let _ = std::fs::remove_dir_all(&dir);
 }
