@@ -930,11 +930,11 @@ impl ArrayDb {
         Ok(packed.as_ref().and_then(|m| m.get(&tier).cloned()))
     }
 
-    /// Put the save's small tiers (files of at most 64 KiB), and
-    /// those of an earlier pack, into one pack, each tier checked whole first; then remove
-    /// their files. A tier keeps its file where the pack would pass `max_raw` bytes (or what a
-    /// pack holds); an earlier pack past it is refused before it is read. Where the
-    /// pack would not be smaller than the files, nothing changes (`tiers` is then 0).
+    /// Put the save's small tiers (files of at most 64 KiB), and those of an earlier pack,
+    /// into one pack, each tier checked whole first; then remove their files. A tier keeps
+    /// its file where the pack would pass `max_raw` bytes (or what a pack holds); an earlier
+    /// pack past it is refused before it is read. Where the pack would not be smaller than
+    /// the files, nothing changes (`tiers` is then 0).
     pub fn pack(&self, max_raw: u64) -> DbResult<Packed> {
         let max_raw = max_raw.min(pack::MAX_PACK_RAW);
         let before = dir_bytes(&self.dir);
