@@ -358,6 +358,15 @@ pub(super) fn check(place: &Place, d: Descriptor, dir: Option<&Path>) -> GameRes
     if d.name.trim().is_empty() {
         return Err(place.bad_at("name", "the name is empty".into()));
     }
+    // Pieces on points or stacks marked other than x and o: the players are named by their marks.
+    let marks = match &shape {
+        Shape::Points(r) => Some(r.marks()),
+        Shape::Stacks(r) => Some(r.marks()),
+        _ => None,
+    };
+    let players = marks
+        .filter(|m| !m.iter().zip("xo".chars()).all(|(a, b)| a.eq_ignore_ascii_case(&b)))
+        .map(|m| m.map(|c| c.to_ascii_uppercase().to_string()));
     let info = GameInfo {
         name: d.name,
         description: d.description,
@@ -365,7 +374,7 @@ pub(super) fn check(place: &Place, d: Descriptor, dir: Option<&Path>) -> GameRes
         native: d.native,
         move_verb: matches!(shape, Shape::Grid { moves: GridMove::Toggle { .. }, .. }).then(|| "Flipping".into()),
         solved_message: None,
-        players: None,
+        players,
     };
     Ok(Checked { shape, info, start: d.start, misere, primitive_hook })
 }

@@ -121,6 +121,11 @@ impl StacksRules {
 
     /// The representative of `p`'s class under the board's symmetries: of its images, the
     /// one whose masks are least.
+    /// The players' marks, the first player's first.
+    pub fn marks(&self) -> [char; 2] {
+        self.marks
+    }
+
     pub fn canonical(&self, p: &SPos) -> SPos {
         let mut best = p.own;
         for perm in &self.syms {

@@ -184,6 +184,8 @@ fn fox_and_geese_agrees_with_its_oracle() {
     let tenth: String = text.lines().step_by(7).map(|l| format!("{l}\n")).collect();
     agrees_with(small, "points_fox_and_geese_5.jsonl", &tenth);
     let g = descriptor("fox-and-geese");
+    // The players are named by their marks.
+    assert_eq!([g.info().player_name(0), g.info().player_name(1)], ["G", "F"]);
     let names = |p: &DPos| -> Vec<String> { g.moves(p).unwrap().iter().map(|m| g.move_name(p, m).unwrap()).collect() };
     let start = g.start().unwrap().unwrap();
     assert_eq!(names(&start), ["6-13", "7-14", "8-15", "10-17", "11-18", "12-19"]);

@@ -729,6 +729,11 @@ impl PointsRules {
         out
     }
 
+    /// The players' marks, the first player's first.
+    pub fn marks(&self) -> [char; 2] {
+        self.marks
+    }
+
     pub fn format(&self, p: &PPos) -> String {
         let mut out = format!("{} {}", self.cells(p, "/", false), self.marks[p.side as usize]);
         if self.removes && self.hand != [0, 0] {
