@@ -119,22 +119,24 @@ pub fn read(dir: &Path, digest: &[u8; 32]) -> DbResult<Option<Vec<Entry>>> {
     decode(&bytes, digest).map(Some).map_err(|e| damaged(&path, e))
 }
 
-/// How many tiers the pack in `dir` holds, from its header alone (0 when there is none or
-/// it cannot be read).
-pub fn count(dir: &Path) -> usize {
-    use std::os::unix::fs::FileExt;
-    let Ok((file, _)) = open_saved(&dir.join(PACK), MAX_PACK_BYTES) else { return 0 };
-    let mut b = [0u8; 4];
-    file.read_exact_at(&mut b, 40).map_or(0, |()| u32::from_le_bytes(b) as usize)
-}
-
-/// The bytes the pack in `dir` holds decompressed, from its header (`None`: no pack, or none
-/// that can be read).
-pub fn raw_len(dir: &Path) -> Option<u64> {
+/// The pack in `dir`'s tier count and bytes decompressed, from its header alone (`None`: no
+/// pack, or none that can be read).
+fn counts(dir: &Path) -> Option<(u32, u64)> {
     use std::os::unix::fs::FileExt;
     let (file, _) = open_saved(&dir.join(PACK), MAX_PACK_BYTES).ok()?;
-    let mut b = [0u8; 8];
-    file.read_exact_at(&mut b, 44).ok().map(|()| u64::from_le_bytes(b))
+    let mut b = [0u8; 12];
+    file.read_exact_at(&mut b, 40).ok()?;
+    Some((u32::from_le_bytes(b[..4].try_into().ok()?), u64::from_le_bytes(b[4..].try_into().ok()?)))
+}
+
+/// How many tiers the pack in `dir` holds (0 when there is none or it cannot be read).
+pub fn count(dir: &Path) -> usize {
+    counts(dir).map_or(0, |(n, _)| n as usize)
+}
+
+/// The bytes the pack in `dir` holds decompressed (`None`: no pack, or none that can be read).
+pub fn raw_len(dir: &Path) -> Option<u64> {
+    counts(dir).map(|(_, raw)| raw)
 }
 
 /// Write `bytes` as the pack of `dir`, under a temporary name renamed once whole.

@@ -701,30 +701,29 @@ impl PointsRules {
     /// The points as text, `rows` between the board's rows; drawn (`indent`), each row
     /// indented as the board has it.
     fn cells(&self, p: &PPos, rows: &str, indent: bool) -> String {
-        let mut out = String::new();
-        let mut starts = Vec::new();
-        let mut at = 0;
-        for &(len, pad) in &self.rows {
-            starts.push((at, pad));
-            at += len;
-        }
-        for i in 0..self.n {
-            if let Some(&(_, pad)) = starts.iter().find(|&&(s, _)| s == i) {
-                if i > 0 {
-                    out.push_str(rows);
-                }
-                if indent {
-                    out.extend(std::iter::repeat_n(' ', pad));
-                }
-            }
+        let cell = |i: usize| {
             let b = 1u64 << i;
-            out.push(if p.own[0] & b != 0 {
+            if p.own[0] & b != 0 {
                 self.marks[0]
             } else if p.own[1] & b != 0 {
                 self.marks[1]
             } else {
                 '.'
-            });
+            }
+        };
+        let mut out = String::with_capacity(2 * self.n);
+        // A board without rows is one run of points.
+        let whole = [(self.n, 0)];
+        let mut at = 0;
+        for (r, &(len, pad)) in if self.rows.is_empty() { &whole[..] } else { &self.rows[..] }.iter().enumerate() {
+            if r > 0 {
+                out.push_str(rows);
+            }
+            if indent {
+                out.extend(std::iter::repeat_n(' ', pad));
+            }
+            out.extend((at..at + len).map(cell));
+            at += len;
         }
         out
     }
