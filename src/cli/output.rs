@@ -129,6 +129,12 @@ pub fn report(game: &dyn Session, r: &Report, as_json: bool, elapsed: Duration) 
     }
     if r.source == "database" {
         println!("source:      the saved database");
+    } else if r.source == "bounded" {
+        println!(
+            "source:      depth-bounded searches: what is reachable outgrew --max-memory; a win or a loss is proved \
+             this way, and the winning moves listed are those that win soonest"
+        );
+        println!("visited:     {}", count(r.visited, "position"));
     } else {
         println!("visited:     {}", count(r.visited, "position"));
     }

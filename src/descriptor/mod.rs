@@ -674,8 +674,8 @@ impl Game for DescriptorGame {
                 (DPos::Board(p), Shape::Board(b)) => b.move_name(p, *m),
                 _ => return Err(self.wrong_shape()),
             },
-            DMove::Points(m) => match &self.shape {
-                Shape::Points(r) => r.move_name(*m),
+            DMove::Points(m) => match (pos, &self.shape) {
+                (DPos::Points(p), Shape::Points(r)) => r.move_name(p, *m),
                 _ => return Err(self.wrong_shape()),
             },
             DMove::Stacks(m) => match &self.shape {

@@ -164,6 +164,9 @@ pub struct Analyzer<G: Game> {
     deferred_took: std::time::Duration,
     /// The value-first search met a loop in this `moves` (the game is loopy).
     loopy: bool,
+    /// The value of the position `solve` reports was proved by depth-bounded searches
+    /// ([`Analyzer::prove`]): the full solver could not hold what is reachable.
+    proved: bool,
     /// The position this `moves` lists the moves of.
     moves_from: Option<G::Pos>,
     /// The moves whose remoteness was left for later: (their place in the list, the position
@@ -225,6 +228,7 @@ impl<G: Game> Analyzer<G> {
             deferred: 0,
             deferred_took: std::time::Duration::ZERO,
             loopy: false,
+            proved: false,
             moves_from: None,
             pending: Vec::new(),
 
@@ -423,7 +427,23 @@ impl<G: Game> Analyzer<G> {
         if let Some(s) = self.value_first(pos)? {
             return Ok((s, g));
         }
-        let (s, g2) = self.values.solve(pos)?;
+        let (s, g2) = match self.values.solve(pos) {
+            // A two-player game (loopy, or with paths too long for the value-first search)
+            // whose reachable positions outgrow the budget: a win or a loss may still be
+            // proved by the depth-bounded searches, which hold only what they have shown (a
+            // draw or a tie never is). A game with tiers is solved by them instead (the
+            // session's fallback, `Live::or_by_tiers`).
+            Err(GameError::OutOfMemory(why)) if self.quick.is_some() && self.game.tiers().is_none() => {
+                return match self.prove(pos, crate::progress::cpu_time() - started)? {
+                    Some(s) => Ok((s, None)),
+                    None => Err(GameError::OutOfMemory(format!(
+                        "{why}; nor did depth-bounded searches find a win or a loss in their time (what --time-limit leaves, \
+                         else as much processor time as the search had, 60 s at least)"
+                    ))),
+                };
+            }
+            r => r?,
+        };
         if self.grundy.is_none() && g2.is_none() && self.game.kind() == Kind::Impartial && self.grundy_note.is_none() {
             self.grundy_note = Some(if self.game.stalemate() != Value::Lose {
                 "not defined under misère play".into()
@@ -480,6 +500,31 @@ impl<G: Game> Analyzer<G> {
         }
         let why = "the value comes from a search that stops at the first winning move";
         self.remoteness_in_share(pos, value, crate::progress::cpu_time() - started, why, false).map(Some)
+    }
+
+    /// The value and remoteness of `pos`, in a two-player game whose reachable positions
+    /// outgrew the memory budget after `took` of processor time, where a win or a
+    /// loss is proved by depth-bounded searches alone ([`quick::QuickSolver::prove`]): in what
+    /// is left of `--time-limit`, or without one, in as much processor time again as the
+    /// full search took (60 s at least). `None` when none is found in that time.
+    fn prove(&mut self, pos: &G::Pos, took: std::time::Duration) -> GameResult<Option<Solution>> {
+        let Some(quick) = self.quick.as_mut() else { return Ok(None) };
+        let progress = &self.opts.progress;
+        let before =
+            progress.time_left().is_none().then(|| progress.share(took.max(std::time::Duration::from_secs(60))));
+        let proof = quick.prove(pos);
+        if let Some(before) = before {
+            progress.restore_share(before);
+        }
+        match proof {
+            Ok(found) => {
+                self.proved = found.is_some();
+                Ok(found.map(|(value, r)| Solution { value, remoteness: Some(r) }))
+            }
+            Err(GameError::OutOfMemory(_)) => Ok(None),
+            Err(GameError::TimeLimit(_)) if !progress.expired() => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// `value` is known for `pos` (it took `took` of processor time): add its remoteness by a
@@ -819,6 +864,28 @@ impl<G: Game> Analyzer<G> {
         Ok(self.move_list(pos)?.into_iter().filter(|m| m.value == want).collect())
     }
 
+    /// The moves from `pos`, proved won in `r` moves by depth-bounded searches, to positions
+    /// lost within `r - 1`: those that win soonest. A slower win is not told from a draw by
+    /// those searches, so it is not listed.
+    fn soonest_wins(&mut self, pos: &G::Pos, r: u32) -> GameResult<Vec<MoveInfo>> {
+        let mut out = Vec::new();
+        for mv in self.game.moves(pos)? {
+            let child = self.game.play(pos, &mv)?;
+            let quick = self.quick.as_mut().expect("a position proved won by the value-first search's tables");
+            if r > 0 && quick.lost_within(&child, r - 1)? {
+                out.push(MoveInfo {
+                    name: self.game.move_name(pos, &mv)?,
+                    position: self.game.format(&child)?,
+                    value: Value::Lose,
+                    remoteness: Some(r - 1),
+                    grundy: None,
+                    mover: Value::Win,
+                });
+            }
+        }
+        Ok(out)
+    }
+
     /// A puzzle's shortest solution from `pos` (`n` moves): from the database, else the game's
     /// closed form, else the search that found the value, else a new search.
     fn solution_path(&mut self, pos: &G::Pos, n: u32) -> GameResult<Vec<G::Move>> {
@@ -876,7 +943,9 @@ impl<G: Game> Analyzer<G> {
         self.remoteness_cut = false;
         let position = self.game.format(pos)?;
         let source = if self.saved(pos)?.is_some() { "database" } else { "search" };
+        self.proved = false;
         let (s, grundy) = self.value(pos)?;
+        let source = if self.proved { "bounded" } else { source };
         if grundy.is_none() && source == "database" && self.game.kind() == Kind::Impartial && self.grundy_note.is_none()
         {
             self.grundy_note = Some(
@@ -891,6 +960,7 @@ impl<G: Game> Analyzer<G> {
                 self.solution_path(pos, s.remoteness.unwrap_or(0)).and_then(|path| self.path(pos, path))
             }
             (Kind::Puzzle, _) => Ok(Vec::new()),
+            (_, Value::Win) if source == "bounded" => self.soonest_wins(pos, s.remoteness.unwrap_or(0)),
             (_, v) => self.keeping_moves(pos, v),
         });
         // An answer read from a saved database is checked against its children's saved

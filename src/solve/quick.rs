@@ -254,6 +254,41 @@ impl<S: Space> ValueFirst<S> {
         Ok(found?)
     }
 
+    /// The value and remoteness of `key`'s position where it is won or lost, by the
+    /// depth-bounded searches alone: for d = 0, 1, … is it won within d moves, else lost
+    /// within d? The first that holds is its value, and d its remoteness. Each search is
+    /// bounded by its depth, not by the path, so this holds where play loops: a win within d
+    /// is one the opponent cannot escape by going round. `None` past `REMOTENESS_CAP` (a tie
+    /// or a draw never ends it; the time limit does).
+    pub fn prove(&mut self, key: &S::Key) -> Result<Option<(Value, u32)>, Stop> {
+        let root = self.space.canonical(key)?;
+        let mut bounds = self.bounds.take().unwrap_or_else(|| Memo::new(self.budget / 4));
+        self.kids.clear();
+        let mut value = Value::Win;
+        let found = least_depth(|d| {
+            for want in [Value::Win, Value::Lose] {
+                if self.within(&mut bounds, &root, want, d)? {
+                    value = want;
+                    return Ok::<bool, crate::game::GameError>(true);
+                }
+            }
+            Ok(false)
+        });
+        self.bounds = Some(bounds);
+        Ok(found?.map(|d| (value, d)))
+    }
+
+    /// Is `key`'s position lost within `d` moves? The depth-bounded search of
+    /// [`ValueFirst::prove`], with what it has shown so far.
+    pub fn lost_within(&mut self, key: &S::Key, d: u32) -> Result<bool, Stop> {
+        let c = self.space.canonical(key)?;
+        let mut bounds = self.bounds.take().unwrap_or_else(|| Memo::new(self.budget / 4));
+        self.kids.clear();
+        let lost = self.within(&mut bounds, &c, Value::Lose, d);
+        self.bounds = Some(bounds);
+        Ok(lost?)
+    }
+
     /// Is `key`'s position (canonical) `want` (a win or a loss for the player to move)
     /// within `d` moves?
     fn within(&mut self, bounds: &mut Memo<S::Key, Bounds>, key: &S::Key, want: Value, d: u32) -> GameResult<bool> {
@@ -412,6 +447,41 @@ impl<G: Game> QuickSolver<G> {
             Ok(v) => Ok(Some(v)),
             Err(Stop::Error(e)) => Err(e),
             Err(Stop::Loop | Stop::Parallel) => Ok(None),
+        }
+    }
+
+    /// The value and remoteness of `pos` where it is won or lost, by depth-bounded searches
+    /// alone (see [`ValueFirst::prove`]): what answers a loopy game too big for the full
+    /// solver. `None` past 400 moves.
+    pub fn prove(&mut self, pos: &G::Pos) -> GameResult<Option<(Value, u32)>> {
+        if let Some(key) = self.packed_key(pos) {
+            match self.keys.search().prove(&key) {
+                Ok(r) => return Ok(r),
+                Err(Stop::Error(e)) => return Err(e),
+                Err(Stop::Loop | Stop::Parallel) => self.keys.turn_off(),
+            }
+        }
+        match self.search.prove(pos) {
+            Ok(r) => Ok(r),
+            Err(Stop::Error(e)) => Err(e),
+            Err(Stop::Loop | Stop::Parallel) => Ok(None),
+        }
+    }
+
+    /// Is `pos` lost within `d` moves (see [`ValueFirst::lost_within`])? The moves that win
+    /// soonest from a position [`QuickSolver::prove`] found won.
+    pub fn lost_within(&mut self, pos: &G::Pos, d: u32) -> GameResult<bool> {
+        if let Some(key) = self.packed_key(pos) {
+            match self.keys.search().lost_within(&key, d) {
+                Ok(r) => return Ok(r),
+                Err(Stop::Error(e)) => return Err(e),
+                Err(Stop::Loop | Stop::Parallel) => self.keys.turn_off(),
+            }
+        }
+        match self.search.lost_within(pos, d) {
+            Ok(r) => Ok(r),
+            Err(Stop::Error(e)) => Err(e),
+            Err(Stop::Loop | Stop::Parallel) => Ok(false),
         }
     }
 

@@ -179,6 +179,13 @@ fn fox_and_geese_agrees_with_its_oracle() {
     assert_eq!(code, 0, "{err}");
     let r: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(summary(&r), ("draw".into(), None, 545_879, [42_735, 27_802, 0, 475_342]), "{r}");
+    // With the fox's captures in chains, winning on three (tests/oracles/fox_and_geese.py
+    // --chain).
+    let chain = root().join("tests/games/fox_and_geese_5_chain.ron");
+    let (code, out, err) = run_in(&["analyze", chain.to_str().unwrap(), "--no-db", "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(summary(&r), ("draw".into(), None, 575_993, [18_079, 5_450, 0, 552_464]), "{r}");
     // Each position is a search of its own here (every one from the arrays, below): one in 7.
     let text = std::fs::read_to_string(root().join("tests/data/points_fox_and_geese_5.jsonl")).unwrap();
     let tenth: String = text.lines().step_by(7).map(|l| format!("{l}\n")).collect();
@@ -201,6 +208,45 @@ fn fox_and_geese_agrees_with_its_oracle() {
     let after = g.play(&fox, &g.parse_move(&fox, "16-4").unwrap()).unwrap();
     assert_eq!(g.format(&after).unwrap(), "GGG/.F./......./......./......./.../... G 0 0");
     assert_eq!(g.primitive(&after).unwrap(), Some(Value::Lose));
+}
+
+/// The fox's chain of captures (`Chain`), by hand on the 21-point cross (rows of 3, 5, 5,
+/// 5, 3 points, numbered row by row): the fox on 15 with geese on 10, 4 and 6 steps to 14,
+/// 16 or 19, or jumps 10 up to 5, and may stop there or jump on, over 4 to 3 or over 6 to 7;
+/// the geese jumped go when the move ends, and two of three lost is no end with `Captured(3)`.
+#[test]
+fn a_chain_of_captures_is_one_move() {
+    let src = "(name: \"c\", rules: Points(board: Cross(5), marks: \"GF\", hand: (3, 1), \
+               moves: ([Step], [Step, Chain]), towards: (NotUp, Any), ends: [Captured(3)]))";
+    let g = gamesman::descriptor::DescriptorGame::from_source("c.ron", src, None).unwrap();
+    let p = g.parse(".../.G.G./..G../..F../... F 0 0").unwrap();
+    let mut names: Vec<String> = g.moves(&p).unwrap().iter().map(|m| g.move_name(&p, m).unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["15-14", "15-16", "15-19", "15-5", "15-5-3", "15-5-7"]);
+    let after = |m: &str| g.format(&g.play(&p, &g.parse_move(&p, m).unwrap()).unwrap()).unwrap();
+    assert_eq!(after("15-5"), ".../.GFG./...../...../... G 0 0");
+    assert_eq!(after("15-5-7"), ".../.G..F/...../...../... G 0 0");
+    assert_eq!(after("15-5-3"), ".../F..G./...../...../... G 0 0");
+    let end = g.parse(after("15-5-7").as_str()).unwrap();
+    assert_eq!(g.primitive(&end).unwrap(), None);
+    // A goose is jumped once a move: the fox on 5 jumps 10 down to 15, and cannot jump it
+    // again back up to 5 (empty since the fox left); the goose on 19 has no point beyond.
+    let q = g.parse(".../..F../..G../...../.G. F 0 0").unwrap();
+    let mut names: Vec<String> = g.moves(&q).unwrap().iter().map(|m| g.move_name(&q, m).unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["5-1", "5-15", "5-4", "5-6"]);
+    // The fox on 13 (row 3, first point) jumps 8, 4, 6, 12 in turn, stopping where it likes
+    // (worked by hand beside tests/oracles/fox_and_geese.py --chain); the chain that takes
+    // the third goose wins at once.
+    let chain =
+        gamesman::descriptor::DescriptorGame::load(&root().join("tests/games/fox_and_geese_5_chain.ron")).unwrap();
+    let a = chain.parse("..G/.G.G./G...G/F..../... F 0 0").unwrap();
+    let mut names: Vec<String> = chain.moves(&a).unwrap().iter().map(|m| chain.move_name(&a, m).unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["13-14", "13-3", "13-3-5", "13-3-5-7", "13-3-5-7-17"]);
+    let won = chain.play(&a, &chain.parse_move(&a, "13-3-5-7").unwrap()).unwrap();
+    assert_eq!(chain.format(&won).unwrap(), "..G/....F/....G/...../... G 0 0");
+    assert_eq!(chain.primitive(&won).unwrap(), Some(Value::Lose));
 }
 
 /// A descriptor around `rules`, as a file named t.ron.
@@ -351,7 +397,7 @@ fn keys_and_tiers_round_trip_on_random_positions() {
 }
 
 /// Three Men's Morris, Kaooa, Teeko on a 4×4 board (tests/games/teeko_4x4.ron), Hexapawn and
-/// Fox and Geese on `Cross(5)` solved by tiers into the array database (`solve --save`): the
+/// Fox and Geese on `Cross(5)` (one capture a turn, and chains of them) solved by tiers into the array database (`solve --save`): the
 /// start, every position of the oracle's samples read from the arrays, and `analyze`'s counts of the reachable positions by value
 /// from the arrays, all as the Python solvers found them (the same counts as the plain
 /// search's in the tests above); and all of it again once the small tiers are packed
@@ -392,6 +438,14 @@ fn games_on_points_by_tiers_agree_with_their_oracles() {
             ("draw", None),
             545_879,
             [42_735, 27_802, 0, 475_342],
+        ),
+        (
+            "tests/games/fox_and_geese_5_chain.ron",
+            "GGG/G...G/...../..F../... G 0 0",
+            "points_fox_and_geese_5_chain.jsonl",
+            ("draw", None),
+            575_993,
+            [18_079, 5_450, 0, 552_464],
         ),
     ];
     for (file, start, data, (value, remoteness), positions, by_value) in cases {
@@ -482,6 +536,74 @@ fn gobblet_variant_agrees_with_its_oracle() {
     assert_eq!(code, 0, "{err}");
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(summary(&j), ("win".into(), Some(7), 1_203_965, [878_603, 308_474, 0, 16_888]), "{j}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Wins and losses proved by depth-bounded searches alone, which `solve` falls back on where
+/// a loopy game's reachable positions outgrow the memory budget: every won or lost position
+/// of the Gobblet Gobblers `[3, 1]` and Fox and Geese `Cross(5)` samples, against the
+/// retrograde analyses of tests/oracles/gobblet.py and fox_and_geese.py; then `solve` of the start under a budget too small for the full solver: x
+/// wins in 7, and the moves listed are those to positions lost in 6 (among the winning
+/// moves the full solver lists with an ample budget).
+#[test]
+fn depth_bounded_proofs_agree_with_the_oracle() {
+    use gamesman::solve::quick::QuickSolver;
+    let fox = gamesman::descriptor::DescriptorGame::load(&root().join("tests/games/fox_and_geese_5.ron")).unwrap();
+    for (g, data, at_least) in [(gobblet("3, 1"), "gobblet_3_1.jsonl", 1000), (fox, "points_fox_and_geese_5.jsonl", 90)]
+    {
+        let g = std::rc::Rc::new(g);
+        let text = std::fs::read_to_string(root().join("tests/data").join(data)).unwrap();
+        let decided: Vec<_> =
+            known(&text).into_iter().filter(|k| matches!(k.value, Value::Win | Value::Lose)).collect();
+        assert!(decided.len() >= at_least, "{data}");
+        let mut q = QuickSolver::new(g.clone(), 256 << 20, gamesman::progress::Progress::default());
+        let mut wrong = Vec::new();
+        for k in &decided {
+            let p = g.parse(&k.position).unwrap();
+            let got = q.prove(&p).unwrap();
+            if got != Some((k.value, k.remoteness.unwrap())) {
+                wrong.push(format!("{}: {got:?}, oracle {:?} {:?}", k.position, k.value, k.remoteness));
+            }
+        }
+        assert!(wrong.is_empty(), "{data}: {} wrong:\n{}", wrong.len(), wrong[..wrong.len().min(20)].join("\n"));
+    }
+
+    let dir = crate::common::temp_dir("gobblet-bounded");
+    let path = dir.join("g.ron");
+    std::fs::write(
+        &path,
+        "(name: \"g\", rules: Stacks(board: Grid(rows: 3, cols: 3, diagonals: true), sizes: [3, 1], line: 3))",
+    )
+    .unwrap();
+    let solve = |budget: &str| -> serde_json::Value {
+        let args = ["solve", path.to_str().unwrap(), "--no-db", "--json", "--max-memory", budget];
+        let (code, out, err) = run_in(&args, "");
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let moves = |j: &serde_json::Value, remoteness: Option<u64>| -> Vec<String> {
+        let all = j["winning_moves"].as_array().unwrap().iter();
+        let mut m: Vec<String> = all
+            .filter(|m| remoteness.is_none_or(|r| m["remoteness"].as_u64() == Some(r)))
+            .map(|m| m["move"].as_str().unwrap().to_string())
+            .collect();
+        m.sort();
+        m
+    };
+    let tight = solve("16");
+    assert_eq!(
+        (tight["source"].as_str(), tight["value"].as_str(), tight["remoteness"].as_u64()),
+        (Some("bounded"), Some("win"), Some(7)),
+        "{tight}"
+    );
+    let full = solve("1024");
+    assert_eq!(
+        (full["source"].as_str(), full["value"].as_str(), full["remoteness"].as_u64()),
+        (Some("search"), Some("win"), Some(7)),
+        "{full}"
+    );
+    assert!(!moves(&tight, None).is_empty());
+    assert_eq!(moves(&tight, None), moves(&full, Some(6)), "{tight}\n{full}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

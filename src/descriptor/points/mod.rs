@@ -176,6 +176,7 @@ impl<P> TierSpace for PointsTiers<P> {
                     match kind {
                         MoveKind::Place => deltas.push((1, 0, false)),
                         MoveKind::Flank => deltas.extend((1..=c[o]).map(|f| (1 + f, f, false))),
+                        MoveKind::Chain => deltas.extend((1..=c[o]).map(|t| (0, t, false))),
                         k if k.takes() => deltas.push((0, 1, false)),
                         _ => {}
                     }
@@ -408,7 +409,7 @@ mod tests {
     fn flank_turns_the_runs() {
         let r = rules(BoardSpec::Row(4), vec![MoveKind::Flank], vec![PointsEnd::MostPieces]);
         let p = r.parse("xoo. x").unwrap();
-        let names: Vec<String> = r.moves(&p).into_iter().map(|m| r.move_name(m)).collect();
+        let names: Vec<String> = r.moves(&p).into_iter().map(|m| r.move_name(&p, m)).collect();
         assert_eq!(names, ["3"]);
         let q = r.children(&p).remove(0);
         assert_eq!(r.format(&q), "xxxx o");
@@ -421,7 +422,7 @@ mod tests {
     fn star_lines() {
         let r = rules(BoardSpec::Star, vec![MoveKind::Step, MoveKind::Capture], vec![]);
         let p = r.parse("x....o...o x").unwrap();
-        let mut names: Vec<String> = r.moves(&p).into_iter().map(|m| r.move_name(m)).collect();
+        let mut names: Vec<String> = r.moves(&p).into_iter().map(|m| r.move_name(&p, m)).collect();
         names.sort();
         assert_eq!(names, ["0-6", "0-8"]);
     }
@@ -443,7 +444,7 @@ mod tests {
         // x places its third man on 2, making the top row: o's men at 3, 4, 5 are a mill,
         // the one at 8 is not, so only 8 may go.
         let p = r.parse("xx.ooo..o x 2 0").unwrap();
-        let names: Vec<String> = r.moves(&p).into_iter().map(|m| r.move_name(m)).collect();
+        let names: Vec<String> = r.moves(&p).into_iter().map(|m| r.move_name(&p, m)).collect();
         assert!(names.contains(&"2x8".to_string()), "{names:?}");
         assert!(!names.iter().any(|n| n.starts_with("2x3") || n.starts_with("2x4")), "{names:?}");
     }

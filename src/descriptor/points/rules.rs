@@ -20,6 +20,10 @@ pub enum MoveKind {
     Jump,
     /// A `Jump` that captures the piece jumped over.
     Capture,
+    /// A `Capture`, then as many more by the same piece as the player likes (the fox's and
+    /// checkers' multiple jump). The pieces jumped leave the board when the move ends: none
+    /// is jumped twice, nor landed on.
+    Chain,
     /// A piece to the next point of a line that holds the opponent's piece, which is
     /// captured (chess-like, by replacement).
     Take,
@@ -37,6 +41,7 @@ pub enum Along {
     Step,
     Jump,
     Capture,
+    Chain,
     Take,
 }
 
@@ -55,6 +60,7 @@ impl MoveKind {
             MoveKind::Step => Some((Along::Step, Lines::All)),
             MoveKind::Jump => Some((Along::Jump, Lines::All)),
             MoveKind::Capture => Some((Along::Capture, Lines::All)),
+            MoveKind::Chain => Some((Along::Chain, Lines::All)),
             MoveKind::Take => Some((Along::Take, Lines::All)),
             MoveKind::Straight(a) => Some((a, Lines::Straight)),
             MoveKind::Diagonal(a) => Some((a, Lines::Diagonal)),
@@ -64,7 +70,7 @@ impl MoveKind {
 
     /// Whether the move takes an opponent's piece off the board.
     pub(super) fn takes(self) -> bool {
-        matches!(self.along(), Some((Along::Capture | Along::Take, _)))
+        matches!(self.along(), Some((Along::Capture | Along::Chain | Along::Take, _)))
     }
 }
 
@@ -134,11 +140,11 @@ pub enum Act {
     Place(u8),
     /// A placement that turns the flanked runs.
     Flank(u8),
-    /// A piece from one point to another, capturing the piece at `take` if any.
+    /// A piece from one point to another, capturing the pieces on the points of `take`.
     Move {
         from: u8,
         to: u8,
-        take: Option<u8>,
+        take: u64,
     },
 }
 
@@ -464,7 +470,7 @@ impl PointsRules {
                     MoveKind::Fly(_) => {
                         if flying {
                             for from in points_of(p.own[s]) {
-                                base.extend(points_of(empty).map(|to| Act::Move { from, to, take: None }));
+                                base.extend(points_of(empty).map(|to| Act::Move { from, to, take: 0 }));
                             }
                         }
                     }
@@ -517,10 +523,10 @@ impl PointsRules {
                 }
                 match kind {
                     Along::Step if empty & bit(next) != 0 && self.goes(s, from, next) => {
-                        out.push(Act::Move { from, to: next, take: None });
+                        out.push(Act::Move { from, to: next, take: 0 });
                     }
                     Along::Take if theirs & bit(next) != 0 && self.goes(s, from, next) => {
-                        out.push(Act::Move { from, to: next, take: Some(next) });
+                        out.push(Act::Move { from, to: next, take: bit(next) });
                     }
                     Along::Jump | Along::Capture => {
                         if let Some(to) = after
@@ -528,14 +534,78 @@ impl PointsRules {
                             && empty & bit(to) != 0
                             && self.goes(s, from, to)
                         {
-                            let take = (kind == Along::Capture).then_some(next);
+                            let take = if kind == Along::Jump { 0 } else { bit(next) };
                             out.push(Act::Move { from, to, take });
                         }
                     }
                     _ => {}
                 }
             }
+            if kind == Along::Chain {
+                let start = out.len();
+                self.chain(p, s, lines, from, from, 0, start, out);
+            }
         }
+    }
+
+    /// The chains of captures of side `s`'s piece that left `from` and stands at `at`, having
+    /// jumped the pieces of `taken`: each jump on is a move, pushed on `out` once (from
+    /// `start` on: two orders of the same jumps are one move).
+    #[allow(clippy::too_many_arguments)]
+    fn chain(&self, p: &PPos, s: usize, lines: Lines, from: u8, at: u8, taken: u64, start: usize, out: &mut Vec<Act>) {
+        // The jumped pieces stay until the move ends; the point left is empty.
+        let empty = (!(p.own[0] | p.own[1]) & self.full) | bit(from);
+        let theirs = p.own[1 - s] & !taken;
+        for ray in &self.rays[at as usize] {
+            let (over, Some(&to)) = (ray[0], ray.get(1)) else { continue };
+            if theirs & bit(over) == 0
+                || empty & bit(to) == 0
+                || !self.keeps_to(lines, at, over)
+                || !self.goes(s, at, to)
+            {
+                continue;
+            }
+            let mv = Act::Move { from, to, take: taken | bit(over) };
+            if out[start..].contains(&mv) {
+                continue;
+            }
+            out.push(mv);
+            self.chain(p, s, lines, from, to, taken | bit(over), start, out);
+        }
+    }
+
+    /// The points a chain of captures lands on in turn, `from` not counted (the first found,
+    /// in the order of the board's lines): what names the move.
+    fn chain_path(&self, p: &PPos, from: u8, to: u8, take: u64) -> Vec<u8> {
+        let s = p.side as usize;
+        let empty = (!(p.own[0] | p.own[1]) & self.full) | bit(from);
+        let mut path = Vec::new();
+        let mut todo = vec![(from, 0u64, 0usize)];
+        // Depth first, each frame a point reached, the pieces jumped, the next ray to try.
+        while let Some(depth) = todo.len().checked_sub(1) {
+            path.truncate(depth);
+            let (at, taken, next) = &mut todo[depth];
+            let (at, taken) = (*at, *taken);
+            if taken == take && at == to {
+                return path;
+            }
+            let rays = &self.rays[at as usize];
+            if *next >= rays.len() {
+                todo.pop();
+                continue;
+            }
+            let ray = &rays[*next];
+            *next += 1;
+            if let (over, Some(&land)) = (ray[0], ray.get(1))
+                && take & !taken & bit(over) != 0
+                && empty & bit(land) != 0
+                && self.goes(s, at, land)
+            {
+                path.push(land);
+                todo.push((land, taken | bit(over), 0));
+            }
+        }
+        vec![to]
     }
 
     /// `mv` by side `s`, the turn not yet passed.
@@ -556,9 +626,7 @@ impl PointsRules {
             }
             Act::Move { from, to, take } => {
                 q.own[s] = (q.own[s] & !bit(from)) | bit(to);
-                if let Some(x) = take {
-                    q.own[1 - s] &= !bit(x);
-                }
+                q.own[1 - s] &= !take;
             }
         }
         if let Some(r) = mv.remove {
@@ -749,11 +817,19 @@ impl PointsRules {
         out
     }
 
-    /// A move's name: the point placed on, "from-to", "pass", with "xN" for a removal.
-    pub fn move_name(&self, mv: PMove) -> String {
+    /// A move's name at `p`: the point placed on, "from-to" ("from-a-b-to" for a chain of
+    /// captures, each point landed on), "pass", with "xN" for a removal.
+    pub fn move_name(&self, p: &PPos, mv: PMove) -> String {
         let mut out = match mv.act {
             Act::Pass => "pass".to_string(),
             Act::Place(t) | Act::Flank(t) => t.to_string(),
+            Act::Move { from, to, take } if take.count_ones() > 1 => {
+                let mut out = from.to_string();
+                for at in self.chain_path(p, from, to, take) {
+                    out += &format!("-{at}");
+                }
+                out
+            }
             Act::Move { from, to, .. } => format!("{from}-{to}"),
         };
         if let Some(r) = mv.remove {
