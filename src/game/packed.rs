@@ -155,3 +155,38 @@ pub trait PackedPlay<P> {
         out.len() as u32
     }
 }
+
+/// A two-player game's keys ([`PackedPlay`]) seen as a [`Packed`] space with no index and no
+/// symmetry: what lets the whole-graph census (`analyze`) run on keys, every position its
+/// own key (not canonical), where a puzzle's runs on [`Packed`]. Built only where the root
+/// packs.
+pub struct PlayKeys<P>(Box<dyn PackedPlay<P>>);
+
+impl<P> PlayKeys<P> {
+    /// `play` as a [`Packed`] space, where `root` packs in it.
+    pub fn new(play: Box<dyn PackedPlay<P>>, root: &P) -> Option<Self> {
+        play.pack(root).map(|_| PlayKeys(play))
+    }
+}
+
+impl<P> Packed<P> for PlayKeys<P> {
+    fn size(&self) -> Option<u64> {
+        None
+    }
+    /// Only the root and the positions reachable from it are packed, and they all pack.
+    fn pack(&self, pos: &P) -> u128 {
+        self.0.pack(pos).unwrap_or(0)
+    }
+    fn unpack(&self, key: u128) -> P {
+        self.0.unpack(key)
+    }
+    fn index(&self, _key: u128) -> u64 {
+        0
+    }
+    fn children(&self, key: u128, out: &mut Vec<u128>) {
+        self.0.children(key, out)
+    }
+    fn primitive(&self, key: u128) -> Option<Value> {
+        self.0.primitive(key)
+    }
+}

@@ -149,8 +149,12 @@ fn census_with<G: Game>(
     let mut weight = None;
     let mut keys = None;
     let puzzle = game.kind() == Kind::Puzzle;
-    // A game that packs its positions is explored on keys, on one thread (`puzzle.rs`).
-    let packed = game.packed(root);
+    // A game that packs its positions is explored on keys, on one thread (`puzzle.rs`): a
+    // puzzle's, or a two-player game's keys of play, every position its own key.
+    let packed = game.packed(root).or_else(|| {
+        let play = crate::game::packed::PlayKeys::new(game.packed_play(root)?, root)?;
+        Some(Box::new(play) as Box<dyn crate::game::packed::Packed<G::Pos> + '_>)
+    });
     let replica = if threads > 1 && packed.is_none() { game.replicate() } else { None };
     let threads = if replica.is_some() { threads } else { 1 };
     let graph = match (packed, replica) {
