@@ -403,6 +403,10 @@ impl<P: 'static> PackedPlay<P> for StacksKeys<P> {
     fn primitive(&self, key: u128) -> Option<Value> {
         self.rules.primitive(&self.position(key))
     }
+    /// A key is the position's masks, side and hands; the children are the rules' own.
+    fn exact(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -154,28 +154,34 @@ pub trait PackedPlay<P> {
         self.children(key, &mut out);
         out.len() as u32
     }
-}
-
-/// A two-player game's keys ([`PackedPlay`]) seen as a [`Packed`] space with no index and no
-/// symmetry: what lets the whole-graph census (`analyze`) run on keys, every position its
-/// own key (not canonical), where a puzzle's runs on [`Packed`]. Built only where the root
-/// packs.
-pub struct PlayKeys<P>(Box<dyn PackedPlay<P>>);
-
-impl<P> PlayKeys<P> {
-    /// `play` as a [`Packed`] space, where `root` packs in it.
-    pub fn new(play: Box<dyn PackedPlay<P>>, root: &P) -> Option<Self> {
-        play.pack(root).map(|_| PlayKeys(play))
+    /// Does each key stand for exactly one of the game's positions, and
+    /// [`PackedPlay::children`] list the keys of `Game::children`, in order (none sorted or
+    /// canonical)? Then `analyze` explores the keys ([`PlayAsPacked`]). The default, `false`:
+    /// it explores the game's own positions.
+    fn exact(&self) -> bool {
+        false
     }
 }
 
-impl<P> Packed<P> for PlayKeys<P> {
+/// A two-player game's exact keys ([`PackedPlay::exact`]) seen as a [`Packed`] space with no
+/// index and no symmetry: what lets the whole-graph census (`analyze`) run on keys, as a
+/// puzzle's runs on [`Packed`]. Built only where the root packs.
+pub struct PlayAsPacked<P>(Box<dyn PackedPlay<P>>);
+
+impl<P> PlayAsPacked<P> {
+    /// `play` as a [`Packed`] space, where its keys are exact and `root` packs in it.
+    pub fn new(play: Box<dyn PackedPlay<P>>, root: &P) -> Option<Self> {
+        (play.exact() && play.pack(root).is_some()).then_some(PlayAsPacked(play))
+    }
+}
+
+impl<P> Packed<P> for PlayAsPacked<P> {
     fn size(&self) -> Option<u64> {
         None
     }
-    /// Only the root and the positions reachable from it are packed, and they all pack.
+    /// Only the root is packed (the census works on keys from there), and it packs.
     fn pack(&self, pos: &P) -> u128 {
-        self.0.pack(pos).unwrap_or(0)
+        self.0.pack(pos).expect("a position reachable from the root, which packs")
     }
     fn unpack(&self, key: u128) -> P {
         self.0.unpack(key)

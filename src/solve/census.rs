@@ -150,9 +150,9 @@ fn census_with<G: Game>(
     let mut keys = None;
     let puzzle = game.kind() == Kind::Puzzle;
     // A game that packs its positions is explored on keys, on one thread (`puzzle.rs`): a
-    // puzzle's, or a two-player game's keys of play, every position its own key.
+    // puzzle's, or a two-player game's exact keys of play.
     let packed = game.packed(root).or_else(|| {
-        let play = crate::game::packed::PlayKeys::new(game.packed_play(root)?, root)?;
+        let play = crate::game::packed::PlayAsPacked::new(game.packed_play(root)?, root)?;
         Some(Box::new(play) as Box<dyn crate::game::packed::Packed<G::Pos> + '_>)
     });
     let replica = if threads > 1 && packed.is_none() { game.replicate() } else { None };

@@ -145,8 +145,8 @@ fn over_budget(n: usize) -> GameError {
 /// documentation): node 0 the root, nodes numbered in the order a breadth-first search finds
 /// them, each node's children one a move, and each end's value (a primitive position, or
 /// `stalemate` where there is no move). A puzzle's solved positions have their moves followed
-/// (the census counts the whole puzzle); a two-player game's ends do not. The same graph as
-/// [`Graph::explore`] over the game's own positions, node for node.
+/// (the census counts the whole puzzle); a two-player game's ends do not. The same positions
+/// as [`Graph::explore`] over the game's own, numbered in the order the space lists children.
 pub fn packed_graph<P>(
     space: &dyn Packed<P>,
     root: &P,

@@ -259,9 +259,7 @@ fn the_time_limit_keeps_the_moves_valued_before_it() {
 /// than the watchdog's grace, which then ends the command with its own message.)
 #[test]
 fn the_time_limit_says_how_far_analyze_got() {
-    // Explored on keys, the game reaches the default budget within the 2 s: a larger one.
-    let (code, _, err) =
-        run(&["analyze", "domineering", "6x6", "--time-limit", "2", "--threads", "1", "--max-memory", "4000"]);
+    let (code, _, err) = run(&["analyze", "domineering", "6x6", "--time-limit", "2", "--threads", "1"]);
     assert_eq!(code, 1, "{err}");
     let line = err.lines().last().unwrap();
     // Under a heavy load (CI runs tests side by side on two cores) the search's own check can

@@ -9,8 +9,7 @@ use serde_json::Value as Json;
 
 /// The report without its timing, its memory (measured in part: each thread holds a copy of
 /// the game) and its thread count (checked: the native TacTix module cannot be copied to
-/// other threads and runs on one; a descriptor with keys, Cram's, is explored on its keys on
-/// one; every other script and descriptor runs on them all).
+/// other threads and runs on one; every script and descriptor can).
 fn analyze(args: &[&str], threads: &str) -> Json {
     let mut all = vec!["analyze"];
     all.extend_from_slice(args);
@@ -22,7 +21,7 @@ fn analyze(args: &[&str], threads: &str) -> Json {
     for k in ["seconds", "memory_bytes", "memory"] {
         o.remove(k);
     }
-    let used = if ["tactix", "cram.ron"].contains(&args[0]) { 1 } else { threads.parse::<u64>().unwrap() };
+    let used = if args[0] == "tactix" { 1 } else { threads.parse::<u64>().unwrap() };
     assert_eq!(o.remove("threads"), Some(Json::from(used)), "{args:?}");
     j
 }

@@ -249,6 +249,38 @@ fn a_chain_of_captures_is_one_move() {
     assert_eq!(chain.primitive(&won).unwrap(), Some(Value::Lose));
 }
 
+/// Chains kept to rows and columns beside single captures on every line, on a 4×4 grid with
+/// diagonals, over random games: no move is listed twice (a chain's one jump is also a
+/// `Capture`), each move's name reads back as that move, and every child lies in the tier
+/// or in one of its child tiers, however many pieces a chain takes.
+#[test]
+fn chains_beside_captures_list_each_move_once_and_keep_to_their_tiers() {
+    let src = "(name: \"s\", rules: Points(board: Grid(rows: 4, cols: 4, diagonals: true), hand: (6, 1), \
+               moves: ([Step], [Step, Capture, Straight(Chain)]), ends: [Captured(4)]))";
+    let g = gamesman::descriptor::DescriptorGame::from_source("s.ron", src, None).unwrap();
+    let tiers = g.tiers().unwrap();
+    let (mut chains, mut n) = (0, 0);
+    for seed in 1..=60u64 {
+        for p in random_walk(&g, "xxxx/xx../..o./.... o 0 0", seed, 40) {
+            let moves = g.moves(&p).unwrap();
+            let names: Vec<String> = moves.iter().map(|m| g.move_name(&p, m).unwrap()).collect();
+            for (m, name) in moves.iter().zip(&names) {
+                assert_eq!(names.iter().filter(|x| *x == name).count(), 1, "{name} at {}", g.format(&p).unwrap());
+                assert_eq!(&g.parse_move(&p, name).unwrap(), m, "{name}");
+                chains += usize::from(name.matches('-').count() > 1);
+            }
+            let (t, _) = tiers.locate(&p);
+            let kids = tiers.child_tiers(t);
+            for c in g.children(&p).unwrap() {
+                let (ct, _) = tiers.locate(&c);
+                assert!(ct == t && tiers.moves_within(t) || kids.contains(&ct), "{}", g.format(&c).unwrap());
+            }
+            n += 1;
+        }
+    }
+    assert!(n > 500 && chains > 0, "{n} positions, {chains} chains");
+}
+
 /// A descriptor around `rules`, as a file named t.ron.
 fn points_error(rules: &str) -> String {
     descriptor_error("t.ron", &format!("(\n    name: \"t\",\n    rules: Points(\n{rules}\n    ),\n)"))

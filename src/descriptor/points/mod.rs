@@ -91,6 +91,10 @@ impl<P: 'static> PackedPlay<P> for PointsKeys<P> {
     fn primitive(&self, key: u128) -> Option<Value> {
         self.rules.primitive(&self.position(key))
     }
+    /// A key is the position's masks, side and hands; the children are the rules' own.
+    fn exact(&self) -> bool {
+        true
+    }
 }
 
 /// A tier's number from the counts: pieces on the board, then in hand, a byte each.
@@ -176,7 +180,9 @@ impl<P> TierSpace for PointsTiers<P> {
                     match kind {
                         MoveKind::Place => deltas.push((1, 0, false)),
                         MoveKind::Flank => deltas.extend((1..=c[o]).map(|f| (1 + f, f, false))),
-                        MoveKind::Chain => deltas.extend((1..=c[o]).map(|t| (0, t, false))),
+                        k if matches!(k.along(), Some((Along::Chain, _))) => {
+                            deltas.extend((1..=c[o]).map(|t| (0, t, false)));
+                        }
                         k if k.takes() => deltas.push((0, 1, false)),
                         _ => {}
                     }

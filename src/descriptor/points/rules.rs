@@ -482,6 +482,17 @@ impl PointsRules {
                     }
                 }
             }
+            // A chain's single jumps are a `Capture`'s too (or another chain's): one move each.
+            if self.moves[s].iter().filter(|m| matches!(m.along(), Some((Along::Capture | Along::Chain, _)))).count()
+                > 1
+            {
+                let mut seen = Vec::with_capacity(base.len());
+                base.retain(|a| {
+                    let new = !seen.contains(a);
+                    seen.push(*a);
+                    new
+                });
+            }
         }
         let mut out = Vec::with_capacity(base.len());
         for act in base {
@@ -574,9 +585,10 @@ impl PointsRules {
         }
     }
 
-    /// The points a chain of captures lands on in turn, `from` not counted (the first found,
-    /// in the order of the board's lines): what names the move.
-    fn chain_path(&self, p: &PPos, from: u8, to: u8, take: u64) -> Vec<u8> {
+    /// The points a chain of captures along `lines` lands on in turn, `from` not counted (the
+    /// first found, in the order of the board's lines): what names the move. `None`: no such
+    /// chain (another of the side's chains made it).
+    fn chain_path(&self, p: &PPos, lines: Lines, from: u8, to: u8, take: u64) -> Option<Vec<u8>> {
         let s = p.side as usize;
         let empty = (!(p.own[0] | p.own[1]) & self.full) | bit(from);
         let mut path = Vec::new();
@@ -587,7 +599,7 @@ impl PointsRules {
             let (at, taken, next) = &mut todo[depth];
             let (at, taken) = (*at, *taken);
             if taken == take && at == to {
-                return path;
+                return Some(path);
             }
             let rays = &self.rays[at as usize];
             if *next >= rays.len() {
@@ -599,13 +611,14 @@ impl PointsRules {
             if let (over, Some(&land)) = (ray[0], ray.get(1))
                 && take & !taken & bit(over) != 0
                 && empty & bit(land) != 0
+                && self.keeps_to(lines, at, over)
                 && self.goes(s, at, land)
             {
                 path.push(land);
                 todo.push((land, taken | bit(over), 0));
             }
         }
-        vec![to]
+        None
     }
 
     /// `mv` by side `s`, the turn not yet passed.
@@ -824,8 +837,17 @@ impl PointsRules {
             Act::Pass => "pass".to_string(),
             Act::Place(t) | Act::Flank(t) => t.to_string(),
             Act::Move { from, to, take } if take.count_ones() > 1 => {
+                // The path of the first of the side's chains that makes this move.
+                let path = self.moves[p.side as usize]
+                    .iter()
+                    .filter_map(|m| match m.along() {
+                        Some((Along::Chain, lines)) => self.chain_path(p, lines, from, to, take),
+                        _ => None,
+                    })
+                    .next()
+                    .unwrap_or_else(|| vec![to]);
                 let mut out = from.to_string();
-                for at in self.chain_path(p, from, to, take) {
+                for at in path {
                     out += &format!("-{at}");
                 }
                 out
