@@ -380,6 +380,29 @@ impl<S: Space> ValueFirst<S> {
     }
 }
 
+/// `$ask` of `$pos` on the search of the game's keys where it packs, else on the search of
+/// its positions (`$search` the search, `$at` the key or the position); `$looped` where
+/// play loops on positions. Play that loops on keys after all turns the keys off: the search
+/// on positions finds it, for good.
+macro_rules! on_either {
+    ($self:ident, $pos:expr, $looped:expr, |$search:ident, $at:ident| $ask:expr) => {{
+        if let Some(key) = $self.packed_key($pos) {
+            let ($search, $at) = ($self.keys.search(), &key);
+            match $ask {
+                Ok(r) => return Ok(r),
+                Err(Stop::Error(e)) => return Err(e),
+                Err(Stop::Loop | Stop::Parallel) => $self.keys.turn_off(),
+            }
+        }
+        let ($search, $at) = (&mut $self.search, $pos);
+        match $ask {
+            Ok(r) => Ok(r),
+            Err(Stop::Error(e)) => Err(e),
+            Err(Stop::Loop | Stop::Parallel) => Ok($looped),
+        }
+    }};
+}
+
 /// Values of one game's positions, found by searches that stop at the first winning move:
 /// on its keys where it packs its positions, else on its own positions.
 pub struct QuickSolver<G: Game> {
@@ -435,54 +458,20 @@ impl<G: Game> QuickSolver<G> {
     /// The value of `pos` for the player to move, or `None` when the game is loopy (the
     /// full solver must decide it).
     pub fn value(&mut self, pos: &G::Pos) -> GameResult<Option<Value>> {
-        if let Some(key) = self.packed_key(pos) {
-            match self.keys.search().value(&key) {
-                Ok(v) => return Ok(Some(v)),
-                Err(Stop::Error(e)) => return Err(e),
-                // Play loops after all: the search on positions finds it, for good.
-                Err(Stop::Loop | Stop::Parallel) => self.keys.turn_off(),
-            }
-        }
-        match self.search.value(pos) {
-            Ok(v) => Ok(Some(v)),
-            Err(Stop::Error(e)) => Err(e),
-            Err(Stop::Loop | Stop::Parallel) => Ok(None),
-        }
+        on_either!(self, pos, None, |search, at| search.value(at).map(Some))
     }
 
     /// The value and remoteness of `pos` where it is won or lost, by depth-bounded searches
     /// alone (see [`ValueFirst::prove`]): what answers a loopy game too big for the full
     /// solver. `None` past 400 moves.
     pub fn prove(&mut self, pos: &G::Pos) -> GameResult<Option<(Value, u32)>> {
-        if let Some(key) = self.packed_key(pos) {
-            match self.keys.search().prove(&key) {
-                Ok(r) => return Ok(r),
-                Err(Stop::Error(e)) => return Err(e),
-                Err(Stop::Loop | Stop::Parallel) => self.keys.turn_off(),
-            }
-        }
-        match self.search.prove(pos) {
-            Ok(r) => Ok(r),
-            Err(Stop::Error(e)) => Err(e),
-            Err(Stop::Loop | Stop::Parallel) => Ok(None),
-        }
+        on_either!(self, pos, None, |search, at| search.prove(at))
     }
 
     /// Is `pos` lost within `d` moves (see [`ValueFirst::lost_within`])? The moves that win
     /// soonest from a position [`QuickSolver::prove`] found won.
     pub fn lost_within(&mut self, pos: &G::Pos, d: u32) -> GameResult<bool> {
-        if let Some(key) = self.packed_key(pos) {
-            match self.keys.search().lost_within(&key, d) {
-                Ok(r) => return Ok(r),
-                Err(Stop::Error(e)) => return Err(e),
-                Err(Stop::Loop | Stop::Parallel) => self.keys.turn_off(),
-            }
-        }
-        match self.search.lost_within(pos, d) {
-            Ok(r) => Ok(r),
-            Err(Stop::Error(e)) => Err(e),
-            Err(Stop::Loop | Stop::Parallel) => Ok(false),
-        }
+        on_either!(self, pos, false, |search, at| search.lost_within(at, d))
     }
 
     /// The remoteness of `pos`, whose value is `value`, by depth-bounded searches of growing
@@ -492,17 +481,6 @@ impl<G: Game> QuickSolver<G> {
         if !matches!(value, Value::Win | Value::Lose) {
             return Ok(None);
         }
-        if let Some(key) = self.packed_key(pos) {
-            match self.keys.search().remoteness(&key, value) {
-                Ok(r) => return Ok(r),
-                Err(Stop::Error(e)) => return Err(e),
-                Err(Stop::Loop | Stop::Parallel) => self.keys.turn_off(),
-            }
-        }
-        match self.search.remoteness(pos, value) {
-            Ok(r) => Ok(r),
-            Err(Stop::Error(e)) => Err(e),
-            Err(Stop::Loop | Stop::Parallel) => Ok(None),
-        }
+        on_either!(self, pos, None, |search, at| search.remoteness(at, value))
     }
 }

@@ -220,9 +220,7 @@ fn a_chain_of_captures_is_one_move() {
                moves: ([Step], [Step, Chain]), towards: (NotUp, Any), ends: [Captured(3)]))";
     let g = gamesman::descriptor::DescriptorGame::from_source("c.ron", src, None).unwrap();
     let p = g.parse(".../.G.G./..G../..F../... F 0 0").unwrap();
-    let mut names: Vec<String> = g.moves(&p).unwrap().iter().map(|m| g.move_name(&p, m).unwrap()).collect();
-    names.sort();
-    assert_eq!(names, ["15-14", "15-16", "15-19", "15-5", "15-5-3", "15-5-7"]);
+    assert_eq!(sorted_names(&g, &p), ["15-14", "15-16", "15-19", "15-5", "15-5-3", "15-5-7"]);
     let after = |m: &str| g.format(&g.play(&p, &g.parse_move(&p, m).unwrap()).unwrap()).unwrap();
     assert_eq!(after("15-5"), ".../.GFG./...../...../... G 0 0");
     assert_eq!(after("15-5-7"), ".../.G..F/...../...../... G 0 0");
@@ -232,18 +230,14 @@ fn a_chain_of_captures_is_one_move() {
     // A goose is jumped once a move: the fox on 5 jumps 10 down to 15, and cannot jump it
     // again back up to 5 (empty since the fox left); the goose on 19 has no point beyond.
     let q = g.parse(".../..F../..G../...../.G. F 0 0").unwrap();
-    let mut names: Vec<String> = g.moves(&q).unwrap().iter().map(|m| g.move_name(&q, m).unwrap()).collect();
-    names.sort();
-    assert_eq!(names, ["5-1", "5-15", "5-4", "5-6"]);
+    assert_eq!(sorted_names(&g, &q), ["5-1", "5-15", "5-4", "5-6"]);
     // The fox on 13 (row 3, first point) jumps 8, 4, 6, 12 in turn, stopping where it likes
     // (worked by hand beside tests/oracles/fox_and_geese.py --chain); the chain that takes
     // the third goose wins at once.
     let chain =
         gamesman::descriptor::DescriptorGame::load(&root().join("tests/games/fox_and_geese_5_chain.ron")).unwrap();
     let a = chain.parse("..G/.G.G./G...G/F..../... F 0 0").unwrap();
-    let mut names: Vec<String> = chain.moves(&a).unwrap().iter().map(|m| chain.move_name(&a, m).unwrap()).collect();
-    names.sort();
-    assert_eq!(names, ["13-14", "13-3", "13-3-5", "13-3-5-7", "13-3-5-7-17"]);
+    assert_eq!(sorted_names(&chain, &a), ["13-14", "13-3", "13-3-5", "13-3-5-7", "13-3-5-7-17"]);
     let won = chain.play(&a, &chain.parse_move(&a, "13-3-5-7").unwrap()).unwrap();
     assert_eq!(chain.format(&won).unwrap(), "..G/....F/....G/...../... G 0 0");
     assert_eq!(chain.primitive(&won).unwrap(), Some(Value::Lose));
@@ -279,6 +273,13 @@ fn chains_beside_captures_list_each_move_once_and_keep_to_their_tiers() {
         }
     }
     assert!(n > 500 && chains > 0, "{n} positions, {chains} chains");
+}
+
+/// The names of the moves at `p`, sorted.
+fn sorted_names(g: &gamesman::descriptor::DescriptorGame, p: &DPos) -> Vec<String> {
+    let mut names: Vec<String> = g.moves(p).unwrap().iter().map(|m| g.move_name(p, m).unwrap()).collect();
+    names.sort();
+    names
 }
 
 /// A descriptor around `rules`, as a file named t.ron.
