@@ -529,6 +529,16 @@ fn gobblet(sizes: &str) -> gamesman::descriptor::DescriptorGame {
     gamesman::descriptor::DescriptorGame::from_source("g.ron", &src, None).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Gobblet Gobblers `[3, 1]` as a descriptor file `g.ron` in a new temporary folder `name`:
+/// (the folder, the file).
+fn gobblet_3_1_file(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = crate::common::temp_dir(name);
+    let path = dir.join("g.ron");
+    let src = "(name: \"g\", rules: Stacks(board: Grid(rows: 3, cols: 3, diagonals: true), sizes: [3, 1], line: 3))";
+    std::fs::write(&path, src).unwrap();
+    (dir, path)
+}
+
 /// Gobblet Gobblers with three small pieces and one large a side, against
 /// tests/oracles/gobblet.py (its own rules code and a plain retrograde analysis,
 /// `tests/data/gobblet_3_1.jsonl`): from the empty board x wins in 7; 1,203,965 positions
@@ -558,13 +568,7 @@ fn gobblet_variant_agrees_with_its_oracle() {
     }
     assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong[..wrong.len().min(20)].join("\n"));
     // The counts by value, from `analyze` (the descriptor written to a file).
-    let dir = crate::common::temp_dir("gobblet-3-1");
-    let path = dir.join("g.ron");
-    std::fs::write(
-        &path,
-        "(name: \"g\", rules: Stacks(board: Grid(rows: 3, cols: 3, diagonals: true), sizes: [3, 1], line: 3))",
-    )
-    .unwrap();
+    let (dir, path) = gobblet_3_1_file("gobblet-3-1");
     let (code, out, err) = run_in(&["analyze", path.to_str().unwrap(), "--no-db", "--json"], "");
     assert_eq!(code, 0, "{err}");
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -601,13 +605,7 @@ fn depth_bounded_proofs_agree_with_the_oracle() {
         assert!(wrong.is_empty(), "{data}: {} wrong:\n{}", wrong.len(), wrong[..wrong.len().min(20)].join("\n"));
     }
 
-    let dir = crate::common::temp_dir("gobblet-bounded");
-    let path = dir.join("g.ron");
-    std::fs::write(
-        &path,
-        "(name: \"g\", rules: Stacks(board: Grid(rows: 3, cols: 3, diagonals: true), sizes: [3, 1], line: 3))",
-    )
-    .unwrap();
+    let (dir, path) = gobblet_3_1_file("gobblet-bounded");
     let solve = |budget: &str| -> serde_json::Value {
         let args = ["solve", path.to_str().unwrap(), "--no-db", "--json", "--max-memory", budget];
         let (code, out, err) = run_in(&args, "");
