@@ -247,11 +247,17 @@ impl<S: Space> ValueFirst<S> {
     /// where the game is short next to its width (Hex). `None` past `REMOTENESS_CAP`.
     pub fn remoteness(&mut self, key: &S::Key, value: Value) -> Result<Option<u32>, Stop> {
         let root = self.space.canonical(key)?;
+        Ok(self.bounded(|this, bounds| least_depth(|d| this.within(bounds, &root, value, d)))?)
+    }
+
+    /// `ask` with the table of what the depth-bounded searches have shown (made at the first
+    /// of them), the children's buffer empty.
+    fn bounded<T>(&mut self, ask: impl FnOnce(&mut Self, &mut Memo<S::Key, Bounds>) -> T) -> T {
         let mut bounds = self.bounds.take().unwrap_or_else(|| Memo::new(self.budget / 4));
         self.kids.clear();
-        let found = least_depth(|d| self.within(&mut bounds, &root, value, d));
+        let answer = ask(self, &mut bounds);
         self.bounds = Some(bounds);
-        Ok(found?)
+        answer
     }
 
     /// The value and remoteness of `key`'s position where it is won or lost, by the
@@ -262,19 +268,18 @@ impl<S: Space> ValueFirst<S> {
     /// or a draw never ends it; the time limit does).
     pub fn prove(&mut self, key: &S::Key) -> Result<Option<(Value, u32)>, Stop> {
         let root = self.space.canonical(key)?;
-        let mut bounds = self.bounds.take().unwrap_or_else(|| Memo::new(self.budget / 4));
-        self.kids.clear();
         let mut value = Value::Win;
-        let found = least_depth(|d| {
-            for want in [Value::Win, Value::Lose] {
-                if self.within(&mut bounds, &root, want, d)? {
-                    value = want;
-                    return Ok::<bool, crate::game::GameError>(true);
+        let found = self.bounded(|this, bounds| {
+            least_depth(|d| {
+                for want in [Value::Win, Value::Lose] {
+                    if this.within(bounds, &root, want, d)? {
+                        value = want;
+                        return Ok::<bool, crate::game::GameError>(true);
+                    }
                 }
-            }
-            Ok(false)
+                Ok(false)
+            })
         });
-        self.bounds = Some(bounds);
         Ok(found?.map(|d| (value, d)))
     }
 
@@ -282,11 +287,7 @@ impl<S: Space> ValueFirst<S> {
     /// [`ValueFirst::prove`], with what it has shown so far.
     pub fn lost_within(&mut self, key: &S::Key, d: u32) -> Result<bool, Stop> {
         let c = self.space.canonical(key)?;
-        let mut bounds = self.bounds.take().unwrap_or_else(|| Memo::new(self.budget / 4));
-        self.kids.clear();
-        let lost = self.within(&mut bounds, &c, Value::Lose, d);
-        self.bounds = Some(bounds);
-        Ok(lost?)
+        Ok(self.bounded(|this, bounds| this.within(bounds, &c, Value::Lose, d))?)
     }
 
     /// Is `key`'s position (canonical) `want` (a win or a loss for the player to move)

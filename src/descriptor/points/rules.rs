@@ -564,61 +564,66 @@ impl PointsRules {
     /// `start` on: two orders of the same jumps are one move).
     #[allow(clippy::too_many_arguments)]
     fn chain(&self, p: &PPos, s: usize, lines: Lines, from: u8, at: u8, taken: u64, start: usize, out: &mut Vec<Act>) {
-        // The jumped pieces stay until the move ends; the point left is empty.
-        let empty = (!(p.own[0] | p.own[1]) & self.full) | bit(from);
-        let theirs = p.own[1 - s] & !taken;
-        for ray in &self.rays[at as usize] {
-            let (over, Some(&to)) = (ray[0], ray.get(1)) else { continue };
-            if theirs & bit(over) == 0
-                || empty & bit(to) == 0
-                || !self.keeps_to(lines, at, over)
-                || !self.goes(s, at, to)
-            {
-                continue;
-            }
+        for (over, to) in self.jumps_on(p, s, lines, from, at, taken) {
             let mv = Act::Move { from, to, take: taken | bit(over) };
-            if out[start..].contains(&mv) {
-                continue;
+            if !out[start..].contains(&mv) {
+                out.push(mv);
+                self.chain(p, s, lines, from, to, taken | bit(over), start, out);
             }
-            out.push(mv);
-            self.chain(p, s, lines, from, to, taken | bit(over), start, out);
         }
     }
 
-    /// The points a chain of captures along `lines` lands on in turn, `from` not counted (the
-    /// first found, in the order of the board's lines): what names the move. `None`: no such
-    /// chain (another of the side's chains made it).
-    fn chain_path(&self, p: &PPos, lines: Lines, from: u8, to: u8, take: u64) -> Option<Vec<u8>> {
-        let s = p.side as usize;
+    /// The jumps a chain of side `s`'s piece, which left `from`, stands at `at` and has
+    /// jumped the pieces of `taken`, may go on with along `lines`: (the piece jumped, the
+    /// point landed on). The jumped pieces stay until the move ends; the point left is empty.
+    fn jumps_on(
+        &self,
+        p: &PPos,
+        s: usize,
+        lines: Lines,
+        from: u8,
+        at: u8,
+        taken: u64,
+    ) -> impl Iterator<Item = (u8, u8)> + '_ {
         let empty = (!(p.own[0] | p.own[1]) & self.full) | bit(from);
-        let mut path = Vec::new();
-        let mut todo = vec![(from, 0u64, 0usize)];
-        // Depth first, each frame a point reached, the pieces jumped, the next ray to try.
-        while let Some(depth) = todo.len().checked_sub(1) {
-            path.truncate(depth);
-            let (at, taken, next) = &mut todo[depth];
-            let (at, taken) = (*at, *taken);
-            if taken == take && at == to {
-                return Some(path);
-            }
-            let rays = &self.rays[at as usize];
-            if *next >= rays.len() {
-                todo.pop();
+        let theirs = p.own[1 - s] & !taken;
+        self.rays[at as usize].iter().filter_map(move |ray| {
+            let (over, to) = (ray[0], *ray.get(1)?);
+            (theirs & bit(over) != 0 && empty & bit(to) != 0 && self.keeps_to(lines, at, over) && self.goes(s, at, to))
+                .then_some((over, to))
+        })
+    }
+
+    /// The points a chain of captures along `lines` that stands at `at`, having jumped
+    /// `taken`, lands on to end at `to` having jumped `take` (the first found, in the order of
+    /// the board's lines), pushed on `path`: what names the move. False: no such chain
+    /// (another of the side's chains made it).
+    #[allow(clippy::too_many_arguments)]
+    fn chain_path(
+        &self,
+        p: &PPos,
+        lines: Lines,
+        from: u8,
+        at: u8,
+        taken: u64,
+        to: u8,
+        take: u64,
+        path: &mut Vec<u8>,
+    ) -> bool {
+        if taken == take && at == to {
+            return true;
+        }
+        for (over, land) in self.jumps_on(p, p.side as usize, lines, from, at, taken) {
+            if take & bit(over) == 0 {
                 continue;
             }
-            let ray = &rays[*next];
-            *next += 1;
-            if let (over, Some(&land)) = (ray[0], ray.get(1))
-                && take & !taken & bit(over) != 0
-                && empty & bit(land) != 0
-                && self.keeps_to(lines, at, over)
-                && self.goes(s, at, land)
-            {
-                path.push(land);
-                todo.push((land, taken | bit(over), 0));
+            path.push(land);
+            if self.chain_path(p, lines, from, land, taken | bit(over), to, take, path) {
+                return true;
             }
+            path.pop();
         }
-        None
+        false
     }
 
     /// `mv` by side `s`, the turn not yet passed.
@@ -838,14 +843,17 @@ impl PointsRules {
             Act::Place(t) | Act::Flank(t) => t.to_string(),
             Act::Move { from, to, take } if take.count_ones() > 1 => {
                 // The path of the first of the side's chains that makes this move.
-                let path = self.moves[p.side as usize]
-                    .iter()
-                    .filter_map(|m| match m.along() {
-                        Some((Along::Chain, lines)) => self.chain_path(p, lines, from, to, take),
-                        _ => None,
-                    })
-                    .next()
-                    .unwrap_or_else(|| vec![to]);
+                let mut path = Vec::new();
+                let found = self.moves[p.side as usize].iter().any(|m| match m.along() {
+                    Some((Along::Chain, lines)) => {
+                        path.clear();
+                        self.chain_path(p, lines, from, from, 0, to, take, &mut path)
+                    }
+                    _ => false,
+                });
+                if !found {
+                    path = vec![to];
+                }
                 let mut out = from.to_string();
                 for at in path {
                     out += &format!("-{at}");
