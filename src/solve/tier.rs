@@ -30,7 +30,9 @@
 //! **Slices** ([`solve_tier_sliced`]): a tier no move stays in ([`TierSpace::moves_within`])
 //! that does not fit the memory budget whole is solved a range of its indices at a time,
 //! each range written as it is done ([`crate::db::array::TierWriter`]): the same file, byte
-//! for byte. A tier a move may stay in that does not fit whole is solved in passes
+//! for byte. A tier a move may stay in that does not fit whole is solved lean where the game
+//! gives parents and 3 bytes an index fit ([`solve_tier_lean`]: the records and counters,
+//! no lists), else in passes
 //! ([`solve_tier_passes`]): only its records and its child tiers' arrays are held, and each
 //! pass asks the game again for the children of the positions still undecided; the same file
 //! too. [`fit_bytes`] is the least a tier needs, whole, in slices or in passes.
@@ -237,6 +239,30 @@ pub fn slice_of(space: &dyn TierSpace, tier: Tier, opts: TierOptions) -> Option<
     (slice < size || space.moves_within(tier)).then_some(slice)
 }
 
+/// Bytes the lean solve of `tier` takes on `threads` threads ([`solve_tier_lean`]): 3 an
+/// index, the child tiers' arrays, and each thread's lists of one chunk of the scan (at most
+/// 32 bytes an index of the chunk).
+pub fn lean_bytes(space: &dyn TierSpace, tier: Tier, threads: usize) -> u64 {
+    space
+        .tier_size(tier)
+        .saturating_mul(LEAN_BYTES_AN_INDEX)
+        .saturating_add(child_bytes(space, tier))
+        .saturating_add(threads as u64 * CHUNK as u64 * 32)
+}
+
+/// Whether `tier` is solved lean ([`solve_tier_lean`]) under `opts`: a tier a move may stay
+/// in, of a game that gives parents, without Grundy values, that would go to passes (it does
+/// not fit whole, or has more than 2^32 indices) and fits the budget at
+/// [`LEAN_BYTES_AN_INDEX`]. Slices forced by [`SLICE_ENV`] keep the passes.
+pub fn lean_of(space: &dyn TierSpace, tier: Tier, opts: TierOptions) -> bool {
+    opts.parents
+        && !opts.grundy
+        && space.moves_within(tier)
+        && std::env::var(SLICE_ENV).is_err()
+        && slice_of(space, tier, opts).is_some()
+        && (opts.memory == 0 || lean_bytes(space, tier, opts.pool_threads()) <= opts.memory)
+}
+
 /// The indices of a slice of `tier` under a budget of `memory` bytes: as many as the room
 /// left by its child tiers' arrays holds at [`TIER_BYTES_AN_INDEX`], a multiple of
 /// [`SLICE_MIN`].
@@ -246,6 +272,11 @@ fn slice_in(space: &dyn TierSpace, tier: Tier, memory: u64) -> u64 {
 }
 
 impl TierOptions {
+    /// The threads a solve under these options runs on.
+    pub fn pool_threads(&self) -> usize {
+        if self.threads == 0 { rayon::current_num_threads() } else { self.threads }
+    }
+
     /// For `space`: parents where the game gives them (unless [`PARENTS_ENV`] is `off`),
     /// Grundy values when `grundy`.
     pub fn for_space(space: &dyn TierSpace, grundy: bool) -> TierOptions {
@@ -377,6 +408,11 @@ pub fn solve_with(
                 .par_iter()
                 .map(|&tier| {
                     let mut load = |c: Tier| -> GameResult<TierArray> { Ok(db.load_full(c, space.tier_size(c))?) };
+                    if lean_of(space, tier, opts) {
+                        let (records, reps) = solve_tier_lean(space, tier, &mut load)?;
+                        db.write_full(tier, &records, None)?;
+                        return Ok(reps);
+                    }
                     if let Some(slice) = slice_of(space, tier, opts) {
                         let mut w = db.writer(tier, space.tier_size(tier))?;
                         let mut sink = |r: &[Rec]| -> GameResult<()> { Ok(w.push(r)?) };
@@ -1133,6 +1169,8 @@ fn propagate(st: &mut State, up: &Up, name: &str) -> GameResult<()> {
 
 mod grundy;
 use grundy::grundy_values;
+pub mod lean;
+pub use lean::{LEAN_BYTES_AN_INDEX, solve_tier_lean};
 pub mod passes;
 pub use passes::solve_tier_passes;
 

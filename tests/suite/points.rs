@@ -521,6 +521,34 @@ fn games_on_points_by_tiers_agree_with_their_oracles() {
     }
 }
 
+/// Teeko on a 4×4 board under `--max-memory 10`: its three tiers that a step stays in and
+/// that pass the budget whole (1,801,800 indices, and 800,800 twice, at 32 bytes) are solved lean, 3
+/// bytes an index (the game gives parents), and the save is the one solved whole, file for
+/// file and byte for byte (that save agrees with the oracle, above).
+#[test]
+fn tiers_past_the_budget_are_solved_lean_to_the_same_files() {
+    let save = |name: &str, budget: &str| {
+        let dir = crate::common::temp_dir(&format!("points-lean-{name}"));
+        let out = crate::common::bin()
+            .args(["solve", "tests/games/teeko_4x4.ron", "--save", "--db", dir.to_str().unwrap()])
+            .args(["--max-memory", budget, "--threads", "2"])
+            .env("GAMESMAN_TIER_PHASES", "1")
+            .env_remove("GAMESMAN_TIER_SLICE")
+            .output()
+            .expect("gamesman runs");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{name}: {err}");
+        let files = crate::common::files(&dir);
+        let _ = std::fs::remove_dir_all(&dir);
+        (files, err.lines().filter(|l| l.contains("3 bytes each")).count())
+    };
+    let (whole, lean_tiers) = save("whole", "1024");
+    assert_eq!(lean_tiers, 0);
+    let (lean, lean_tiers) = save("lean", "10");
+    assert_eq!(lean_tiers, 3);
+    assert_eq!(lean, whole);
+}
+
 /// Gobblet Gobblers' rules with `sizes` pieces of each size a side, as a descriptor.
 fn gobblet(sizes: &str) -> gamesman::descriptor::DescriptorGame {
     let src = format!(

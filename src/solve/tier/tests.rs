@@ -293,6 +293,92 @@ fn a_tier_in_passes_is_the_tier_solved_whole() {
     assert_eq!(slice_of(&Loops, 0, TierOptions { memory: 1, ..opts }), Some(SLICE_MIN));
 }
 
+/// [`Loops`] giving parents: the moves of its representatives within tier 0, inverted.
+struct LoopsUp(Vec<Vec<u64>>);
+
+impl LoopsUp {
+    fn new() -> LoopsUp {
+        let mut up = vec![Vec::new(); SIZE as usize];
+        let mut kids = Vec::new();
+        for i in (0..SIZE).filter(|&i| Loops.canonical_index(0, i) == i) {
+            kids.clear();
+            Loops.children_at(0, i, &mut kids);
+            for &(t, j) in &kids {
+                if t == 0 {
+                    up[j as usize].push(i);
+                }
+            }
+        }
+        LoopsUp(up)
+    }
+}
+
+impl TierSpace for LoopsUp {
+    fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
+        Loops.child_tiers(tier)
+    }
+    fn tier_size(&self, tier: Tier) -> u64 {
+        Loops.tier_size(tier)
+    }
+    fn tier_name(&self, tier: Tier) -> String {
+        Loops.tier_name(tier)
+    }
+    fn canonical_index(&self, tier: Tier, index: u64) -> u64 {
+        Loops.canonical_index(tier, index)
+    }
+    fn primitive_at(&self, tier: Tier, index: u64) -> Option<Value> {
+        Loops.primitive_at(tier, index)
+    }
+    fn children_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+        Loops.children_at(tier, index, out)
+    }
+    fn moves_within(&self, tier: Tier) -> bool {
+        Loops.moves_within(tier)
+    }
+    fn has_parents(&self) -> bool {
+        true
+    }
+    fn parents_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+        if tier == 0 {
+            out.extend(self.0[index as usize].iter().map(|&q| (0, q)));
+        }
+    }
+}
+
+/// A tier that moves stay in, of a game that gives parents, solved lean (3 bytes an index,
+/// on one thread and on three) gives the records of the retrograde analysis over reversed
+/// edges, every value among them; under a budget that holds it lean and not whole, the
+/// solver takes it lean, with the same records.
+#[test]
+fn a_tier_solved_lean_is_the_tier_solved_whole() {
+    let below: Vec<Rec> = (0..SIZE).map(|j| rec(Loops.primitive_at(1, j).unwrap(), 0)).collect();
+    let child = || TierArray { records: below.clone(), grundy: None };
+    let edges = TierOptions { parents: false, ..TierOptions::default() };
+    let (whole, reps) = solve_tier_full(&Loops, 0, edges, &mut |_| Ok(child())).unwrap();
+    let up = LoopsUp::new();
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let (lean, lean_reps) = pool.install(|| solve_tier_lean(&up, 0, &mut |_| Ok(child()))).unwrap();
+        assert_eq!(lean_reps, reps);
+        assert_eq!(lean, whole.records, "{threads} threads");
+    }
+    let opts = TierOptions::for_space(&up, false);
+    if !opts.parents {
+        return;
+    }
+    let budget = TierOptions { memory: lean_bytes(&up, 0, 2), threads: 2, ..opts };
+    assert!(tier_bytes(&up, 0) > budget.memory && lean_of(&up, 0, budget));
+    assert!(!lean_of(&up, 0, TierOptions { memory: budget.memory - 1, ..budget }), "passes below it");
+    assert!(!lean_of(&up, 0, TierOptions { memory: tier_bytes(&up, 0), ..budget }), "whole where it fits");
+    let dir = std::env::temp_dir().join(format!("gamesman-lean-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let db = ArrayDb::create(&dir, "h").unwrap();
+    db.write_full(1, &below, None).unwrap();
+    solve_with(&up, 0, &db, &Progress::silent(), budget).unwrap();
+    assert_eq!(db.load_full(0, SIZE).unwrap().records, whole.records);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// One tier where index i moves to the next `moves` indices (mod [`SIZE`]), and every 7th is
 /// a primitive loss (and the game gives parents or not).
 struct Crowd {
