@@ -30,6 +30,13 @@ pub(super) struct DbState {
     pub(super) attached: bool,
 }
 
+/// The most indices the tiers of a command's own tier solve (no `--save`) hold: about 10
+/// CPU-minutes at Teeko's rate.
+pub const SCRATCH_INDICES: u64 = 1 << 30;
+
+/// Environment variable: another bound than [`SCRATCH_INDICES`] (for tests).
+pub const SCRATCH_ENV: &str = "GAMESMAN_SCRATCH_INDICES";
+
 /// A tier solve made for this command alone (no `--save`), in the temporary directory:
 /// removed when the session ends.
 pub(super) struct Scratch {
@@ -228,8 +235,10 @@ impl<G: Game> Live<G> {
         pos: &G::Pos,
         mut ask: impl FnMut(&mut Analyzer<G>) -> GameResult<T>,
     ) -> GameResult<(T, bool)> {
+        let scratch = self.game().tiers().is_some() && self.a.arrays().is_none() && self.tiers_for_one_command(pos);
+        self.a.prove_past_memory(!scratch);
         match ask(&mut self.a) {
-            Err(GameError::OutOfMemory(why)) if self.game().tiers().is_some() && self.a.arrays().is_none() => {
+            Err(GameError::OutOfMemory(why)) if scratch => {
                 self.a.reset();
                 if let Err(e) = self.solve_tiers_now(pos) {
                     return Err(match e {
@@ -243,6 +252,29 @@ impl<G: Game> Live<G> {
             }
             r => r.map(|t| (t, false)),
         }
+    }
+
+    /// Whether the tiers reachable from `pos`'s tier hold at most [`SCRATCH_INDICES`] indices
+    /// ([`SCRATCH_ENV`] sets another bound): few enough to solve for one command and throw
+    /// away. More (the full Gobblet Gobblers, Connect-Four 6×5) are left to `--save`, and a
+    /// search past the budget proves what it can by depth-bounded searches instead.
+    fn tiers_for_one_command(&self, pos: &G::Pos) -> bool {
+        let Some(tiers) = self.game().tiers() else { return false };
+        let Ok((root, _)) = tiers.try_locate(pos) else { return false };
+        let bound = std::env::var(SCRATCH_ENV).ok().and_then(|v| v.trim().parse().ok()).unwrap_or(SCRATCH_INDICES);
+        let mut total = 0u64;
+        let mut walked = 0u64;
+        let mut check = |t: crate::game::tier::Tier| -> GameResult<()> {
+            total = total.saturating_add(tiers.tier_size(t));
+            walked += 1;
+            if total > bound || walked.saturating_mul(TIER_WALK_BYTES) > self.budget() as u64 {
+                return Err(GameError::OutOfMemory(String::new()));
+            }
+            Ok(())
+        };
+        let small = crate::game::tier::tier_order_checked(tiers, root, &mut check).is_ok();
+        let _ = tiers.failure();
+        small
     }
 
     /// The tier solve of everything reachable from `pos`'s tier, into a temporary directory

@@ -19,6 +19,7 @@ use super::points::BoardSpec;
 use super::points::symmetry;
 use crate::game::Value;
 use crate::game::packed::PackedPlay;
+use crate::game::tier::{Ranker, Tier, TierSpace, Tiers};
 
 /// The most sizes a game may have.
 pub const MAX_SIZES: usize = 4;
@@ -56,6 +57,17 @@ pub struct StacksRules {
 
 fn bit(p: usize) -> u64 {
     1u64 << p
+}
+
+/// The points of `mask`, lowest first.
+fn points(mut mask: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let p = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            p
+        })
+    })
 }
 
 impl StacksRules {
@@ -149,13 +161,29 @@ impl StacksRules {
         p.side as usize
     }
 
-    /// Each point's top piece: (size index, side), or `None` when it is empty.
-    fn tops(&self, p: &SPos) -> Vec<Option<(usize, usize)>> {
-        (0..self.n)
-            .map(|i| {
-                (0..self.sizes.len()).rev().find_map(|k| (0..2).find(|&s| p.own[k][s] & bit(i) != 0).map(|s| (k, s)))
-            })
-            .collect()
+    /// Each side's points where its piece is on top, and for each size index k the points
+    /// holding a piece of size index k or larger (where a piece of size index k may not go).
+    fn masks(&self, p: &SPos) -> ([u64; 2], [u64; MAX_SIZES]) {
+        let mut top = [0u64; 2];
+        let mut at_least = [0u64; MAX_SIZES];
+        let mut covered = 0u64;
+        for k in (0..self.sizes.len()).rev() {
+            top[0] |= p.own[k][0] & !covered;
+            top[1] |= p.own[k][1] & !covered;
+            covered |= p.own[k][0] | p.own[k][1];
+            at_least[k] = covered;
+        }
+        (top, at_least)
+    }
+
+    /// The size index of the top piece at point `i` (which holds one).
+    fn top_size(&self, p: &SPos, i: usize) -> usize {
+        (0..self.sizes.len()).rev().find(|&k| (p.own[k][0] | p.own[k][1]) & bit(i) != 0).unwrap_or(0)
+    }
+
+    /// The board's points.
+    fn full(&self) -> u64 {
+        if self.n == 64 { u64::MAX } else { bit(self.n) - 1 }
     }
 
     /// The pieces of size index `k` that side `s` still holds.
@@ -166,26 +194,29 @@ impl StacksRules {
     /// GamesmanOne's order: placements by size (smallest first) and point, then moves of the
     /// top pieces by point from and point to.
     pub fn moves(&self, p: &SPos) -> Vec<SMove> {
-        let s = p.side as usize;
-        let tops = self.tops(p);
-        // The height of a point: 0 empty, else 1 + the size index of its top piece.
-        let height: Vec<usize> = tops.iter().map(|t| t.map_or(0, |(k, _)| k + 1)).collect();
-        // The points a piece of size index `k` may go to.
-        let open = |k: usize| height.iter().enumerate().filter(move |&(_, &h)| h <= k).map(|(to, _)| to as u8);
         let mut out = Vec::new();
+        self.each_move(p, |m| out.push(m));
+        out
+    }
+
+    /// [`StacksRules::moves`], one at a time.
+    fn each_move(&self, p: &SPos, mut f: impl FnMut(SMove)) {
+        let s = p.side as usize;
+        let (top, at_least) = self.masks(p);
+        let full = self.full();
         for k in 0..self.sizes.len() {
             if self.in_hand(p, k, s) > 0 {
-                out.extend(open(k).map(|to| SMove::Add { size: k as u8, to }));
+                for to in points(full & !at_least[k]) {
+                    f(SMove::Add { size: k as u8, to });
+                }
             }
         }
-        for (from, t) in tops.iter().enumerate() {
-            if let Some((k, o)) = *t
-                && o == s
-            {
-                out.extend(open(k).map(|to| SMove::Move { from: from as u8, to }));
+        for from in points(top[s]) {
+            let k = self.top_size(p, from as usize);
+            for to in points(full & !at_least[k]) {
+                f(SMove::Move { from, to });
             }
         }
-        out
     }
 
     /// `mv` from `p`, trusted to be one of its moves.
@@ -210,18 +241,20 @@ impl StacksRules {
     }
 
     pub fn children(&self, p: &SPos) -> Vec<SPos> {
-        self.moves(p).into_iter().map(|m| self.play_unchecked(p, m)).collect()
+        let mut out = Vec::new();
+        self.each_move(p, |m| out.push(self.play_unchecked(p, m)));
+        out
+    }
+
+    /// The position after each move from `p`, one at a time.
+    fn each_child(&self, p: &SPos, mut f: impl FnMut(SPos)) {
+        self.each_move(p, |m| f(self.play_unchecked(p, m)));
     }
 
     /// A line of the mover's top pieces wins; else one of the opponent's loses.
     pub fn primitive(&self, p: &SPos) -> Option<Value> {
-        let mut top = [0u64; 2];
-        for (i, t) in self.tops(p).into_iter().enumerate() {
-            if let Some((_, s)) = t {
-                top[s] |= bit(i);
-            }
-        }
-        let line = |m: u64| self.line_masks.iter().any(|&w| (m & w) ^ w == 0);
+        let (top, _) = self.masks(p);
+        let line = |m: u64| self.line_masks.iter().any(|&w| m & w == w);
         let s = p.side as usize;
         if line(top[s]) {
             Some(Value::Win)
@@ -409,6 +442,156 @@ impl<P: 'static> PackedPlay<P> for StacksKeys<P> {
     }
 }
 
+/// A stacking game by tiers, over the game's own position type `P`. Pieces never leave the
+/// board, so the **tier** is how many pieces of each size each side has placed (a byte each,
+/// size by size, the first side's first): a placement goes up one tier, a move of a top
+/// piece stays in it. The **index**: size by size (the smallest the most significant digit),
+/// the rank of the two sides' points of that size ([`Ranker`]: the first side's points, then
+/// the second's among the rest; no point holds two pieces of one size), then the side to
+/// move as the lowest bit. Every index is a position. The tiers give parents: a move of a
+/// top piece is undone by moving it back to a point whose top is smaller (or empty).
+pub struct StacksTiers<P> {
+    rules: StacksRules,
+    ranker: Ranker,
+    wrap: fn(SPos) -> P,
+    unwrap: fn(&P) -> Option<&SPos>,
+}
+
+/// The count of side `s`'s placed pieces of size index `k` in `tier`.
+fn placed(tier: Tier, k: usize, s: usize) -> u32 {
+    (tier >> (8 * (2 * k + s))) as u32 & 255
+}
+
+impl<P> StacksTiers<P> {
+    pub fn new(rules: &StacksRules, wrap: fn(SPos) -> P, unwrap: fn(&P) -> Option<&SPos>) -> Self {
+        StacksTiers { rules: rules.clone(), ranker: Ranker::new(rules.n as u32), wrap, unwrap }
+    }
+
+    /// The tier and index of a position.
+    pub fn place(&self, p: &SPos) -> (Tier, u64) {
+        let mut tier = 0;
+        let mut index = 0u64;
+        for (k, own) in p.own.iter().enumerate().take(self.rules.sizes.len()) {
+            tier |= u64::from(own[0].count_ones()) << (16 * k) | u64::from(own[1].count_ones()) << (16 * k + 8);
+            index = index * self.radix(own[0].count_ones(), own[1].count_ones()) + self.ranker.rank(own);
+        }
+        (tier, index * 2 + u64::from(p.side & 1))
+    }
+
+    /// The arrangements of `a` and `b` pieces of one size.
+    fn radix(&self, a: u32, b: u32) -> u64 {
+        self.ranker.count(&[a, b]).unwrap_or(0)
+    }
+
+    /// The tier and index of the representative of `p`'s class.
+    fn place_class(&self, p: &SPos) -> (Tier, u64) {
+        if self.rules.syms.is_empty() { self.place(p) } else { self.place(&self.rules.canonical(p)) }
+    }
+
+    /// The position at `index` of `tier`.
+    pub fn at(&self, tier: Tier, index: u64) -> SPos {
+        let mut own = [[0u64; 2]; MAX_SIZES];
+        let mut rest = index / 2;
+        for k in (0..self.rules.sizes.len()).rev() {
+            let c = [placed(tier, k, 0), placed(tier, k, 1)];
+            let radix = self.radix(c[0], c[1]);
+            self.ranker.unrank(&c, rest % radix, &mut own[k]);
+            rest /= radix;
+        }
+        SPos { own, side: (index & 1) as u8 }
+    }
+}
+
+impl<P> TierSpace for StacksTiers<P> {
+    /// One more piece of one size placed by either side (the tier does not say whose turn it
+    /// is).
+    fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
+        let mut out = Vec::new();
+        for (k, &most) in self.rules.sizes.iter().enumerate() {
+            for s in 0..2 {
+                if placed(tier, k, s) < u32::from(most) {
+                    out.push(tier + (1 << (8 * (2 * k + s))));
+                }
+            }
+        }
+        out
+    }
+
+    fn tier_size(&self, tier: Tier) -> u64 {
+        (0..self.rules.sizes.len())
+            .map(|k| self.radix(placed(tier, k, 0), placed(tier, k, 1)))
+            .try_fold(2u64, |a, r| a.checked_mul(r))
+            .unwrap_or(u64::MAX)
+    }
+
+    /// The pieces placed, size by size: `x1o0-x2o1` (1 small piece of the first side, none
+    /// of the second, 2 medium and 1).
+    fn tier_name(&self, tier: Tier) -> String {
+        let m = self.rules.marks;
+        (0..self.rules.sizes.len())
+            .map(|k| format!("{}{}{}{}", m[0], placed(tier, k, 0), m[1], placed(tier, k, 1)))
+            .collect::<Vec<_>>()
+            .join("-")
+    }
+
+    fn canonical_index(&self, tier: Tier, index: u64) -> u64 {
+        if self.rules.syms.is_empty() {
+            return index;
+        }
+        self.place(&self.rules.canonical(&self.at(tier, index))).1
+    }
+
+    fn primitive_at(&self, tier: Tier, index: u64) -> Option<Value> {
+        self.rules.primitive(&self.at(tier, index))
+    }
+
+    fn children_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+        let p = self.at(tier, index);
+        self.rules.each_child(&p, |c| out.push(self.place_class(&c)));
+    }
+
+    fn has_parents(&self) -> bool {
+        true
+    }
+
+    /// The positions of the same tier one move before (the only ones the solver asks for):
+    /// the side that moved last took one of its top pieces back to a point whose top is
+    /// smaller, or empty, in a position that had not ended.
+    fn parents_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
+        let p = self.at(tier, index);
+        let r = &self.rules;
+        let m = 1 - p.side as usize;
+        let (top, at_least) = r.masks(&p);
+        for to in points(top[m]) {
+            let k = r.top_size(&p, to as usize);
+            for from in points(r.full() & !at_least[k]) {
+                let mut q = p.clone();
+                q.own[k][m] ^= bit(to as usize) | bit(from as usize);
+                q.side = m as u8;
+                if r.primitive(&q).is_none() {
+                    out.push(self.place_class(&q));
+                }
+            }
+        }
+    }
+
+    /// Once a piece is on the board, its owner may move it (when it is on top).
+    fn moves_within(&self, tier: Tier) -> bool {
+        tier != 0
+    }
+}
+
+impl<P> Tiers for StacksTiers<P> {
+    type Pos = P;
+    /// The tier and index of a position of this game (tier 0, index 0 for any other).
+    fn locate(&self, pos: &P) -> (Tier, u64) {
+        (self.unwrap)(pos).map_or((0, 0), |p| self.place(p))
+    }
+    fn position(&self, tier: Tier, index: u64) -> P {
+        (self.wrap)(self.at(tier, index))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -519,5 +702,53 @@ mod tests {
         let k = StacksKeys::new(&r, |p| p, |p| Some(p));
         let p = r.parse("x1o3,.,o1/x2,.,x3/.,o2,x1 o").unwrap();
         assert_eq!(k.position(k.key(&p)), p);
+    }
+
+    /// On two small pieces and one large a side (every tier, every index): an index is a
+    /// position that goes back to it; every child lies in the tier or a child tier; and each
+    /// representative's parents in its tier are exactly the representatives of the tier
+    /// whose children include it (the moves inverted, not the unmoves checked against
+    /// themselves).
+    #[test]
+    fn tiers_number_every_position_and_give_the_inverted_moves_as_parents() {
+        use std::collections::{BTreeSet, HashMap};
+        let r = StacksRules::new(BoardSpec::Grid { rows: 3, cols: 3, diagonals: true }, None, vec![2, 1], 3).unwrap();
+        let t: StacksTiers<SPos> = StacksTiers::new(&r, |p| p, |p| Some(p));
+        let order = crate::game::tier::tier_order(&t, 0);
+        assert_eq!(order.len(), 3 * 3 * 2 * 2);
+        let mut want: HashMap<(Tier, u64), BTreeSet<u64>> = HashMap::new();
+        let mut kids = Vec::new();
+        let mut indices = 0;
+        for &tier in &order {
+            let below = t.child_tiers(tier);
+            indices += t.tier_size(tier);
+            for i in 0..t.tier_size(tier) {
+                assert_eq!(t.place(&t.at(tier, i)), (tier, i));
+                if t.canonical_index(tier, i) != i || t.primitive_at(tier, i).is_some() {
+                    continue;
+                }
+                kids.clear();
+                t.children_at(tier, i, &mut kids);
+                for &(c, j) in &kids {
+                    assert!(c == tier || below.contains(&c), "{} → {}", t.tier_name(tier), t.tier_name(c));
+                    assert_eq!(t.canonical_index(c, j), j);
+                    if c == tier {
+                        want.entry((tier, j)).or_default().insert(i);
+                    }
+                }
+            }
+        }
+        // Pieces of size 1: (a, b) ways C(9, a) C(9 − a, b), a, b ≤ 2: 1,423; of size 2: 91.
+        assert_eq!(indices, 1_423 * 91 * 2);
+        let mut up = Vec::new();
+        for &tier in &order {
+            for i in (0..t.tier_size(tier)).filter(|&i| t.canonical_index(tier, i) == i) {
+                up.clear();
+                t.parents_at(tier, i, &mut up);
+                assert!(up.iter().all(|&(c, _)| c == tier));
+                let got: BTreeSet<u64> = up.iter().map(|&(_, q)| q).collect();
+                assert_eq!(got, want.remove(&(tier, i)).unwrap_or_default(), "{}", r.format(&t.at(tier, i)));
+            }
+        }
     }
 }

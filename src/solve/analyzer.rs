@@ -167,6 +167,9 @@ pub struct Analyzer<G: Game> {
     /// The value of the position `solve` reports was proved by depth-bounded searches
     /// ([`Analyzer::prove`]): the full solver could not hold what is reachable.
     proved: bool,
+    /// Past the memory budget, prove by depth-bounded searches even though the game has
+    /// tiers: the session will not solve them for one command ([`Analyzer::prove_past_memory`]).
+    prove_with_tiers: bool,
     /// The position this `moves` lists the moves of.
     moves_from: Option<G::Pos>,
     /// The moves whose remoteness was left for later: (their place in the list, the position
@@ -229,6 +232,7 @@ impl<G: Game> Analyzer<G> {
             deferred_took: std::time::Duration::ZERO,
             loopy: false,
             proved: false,
+            prove_with_tiers: false,
             moves_from: None,
             pending: Vec::new(),
 
@@ -257,9 +261,19 @@ impl<G: Game> Analyzer<G> {
         let db = self.db.take();
         let arrays = self.arrays.take();
         let game = self.game.clone();
+        let prove_with_tiers = self.prove_with_tiers;
         *self = Self::with_shared(game, self.opts.clone());
         self.db = db;
         self.arrays = arrays;
+        self.prove_with_tiers = prove_with_tiers;
+    }
+
+    /// Whether a two-player game with tiers whose reachable positions outgrow the memory
+    /// budget gets depth-bounded searches (as a game without tiers does) rather than the
+    /// error that sends the session to its tiers: set where those are too many to solve for
+    /// one command.
+    pub fn prove_past_memory(&mut self, yes: bool) {
+        self.prove_with_tiers = yes;
     }
 
     /// Answer from a saved solve where it holds the position, and search otherwise.
@@ -432,8 +446,10 @@ impl<G: Game> Analyzer<G> {
             // whose reachable positions outgrow the budget: a win or a loss may still be
             // proved by the depth-bounded searches, which hold only what they have shown (a
             // draw or a tie never is). A game with tiers is solved by them instead (the
-            // session's fallback, `Live::or_by_tiers`).
-            Err(GameError::OutOfMemory(why)) if self.quick.is_some() && self.game.tiers().is_none() => {
+            // session's fallback, `Live::or_by_tiers`) where they are few enough.
+            Err(GameError::OutOfMemory(why))
+                if self.quick.is_some() && (self.game.tiers().is_none() || self.prove_with_tiers) =>
+            {
                 return match self.prove(pos, crate::progress::cpu_time() - started)? {
                     Some(s) => Ok((s, None)),
                     None => Err(GameError::OutOfMemory(format!(

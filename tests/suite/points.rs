@@ -429,8 +429,9 @@ fn keys_and_tiers_round_trip_on_random_positions() {
     }
 }
 
-/// Three Men's Morris, Kaooa, Teeko on a 4×4 board (tests/games/teeko_4x4.ron), Hexapawn and
-/// Fox and Geese on `Cross(5)` (one capture a turn, and chains of them) solved by tiers into the array database (`solve --save`): the
+/// Three Men's Morris, Kaooa, Teeko on a 4×4 board (tests/games/teeko_4x4.ron), Hexapawn,
+/// Gobblet Gobblers `[3, 1]` (pieces that stack) and Fox and Geese on `Cross(5)` (one
+/// capture a turn, and chains of them) solved by tiers into the array database (`solve --save`): the
 /// start, every position of the oracle's samples read from the arrays, and `analyze`'s counts of the reachable positions by value
 /// from the arrays, all as the Python solvers found them (the same counts as the plain
 /// search's in the tests above); and all of it again once the small tiers are packed
@@ -471,6 +472,14 @@ fn games_on_points_by_tiers_agree_with_their_oracles() {
             ("draw", None),
             545_879,
             [42_735, 27_802, 0, 475_342],
+        ),
+        (
+            GOBBLET_3_1,
+            ".,.,./.,.,./.,.,. x",
+            "gobblet_3_1.jsonl",
+            ("win", Some(7)),
+            1_203_965,
+            [878_603, 308_474, 0, 16_888],
         ),
         (
             "tests/games/fox_and_geese_5_chain.ron",
@@ -557,15 +566,8 @@ fn gobblet(sizes: &str) -> gamesman::descriptor::DescriptorGame {
     gamesman::descriptor::DescriptorGame::from_source("g.ron", &src, None).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Gobblet Gobblers `[3, 1]` as a descriptor file `g.ron` in a new temporary folder `name`:
-/// (the folder, the file).
-fn gobblet_3_1_file(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
-    let dir = crate::common::temp_dir(name);
-    let path = dir.join("g.ron");
-    let src = "(name: \"g\", rules: Stacks(board: Grid(rows: 3, cols: 3, diagonals: true), sizes: [3, 1], line: 3))";
-    std::fs::write(&path, src).unwrap();
-    (dir, path)
-}
+/// Gobblet Gobblers with three small pieces and one large a side, as a file.
+const GOBBLET_3_1: &str = "tests/games/gobblet_3_1.ron";
 
 /// Gobblet Gobblers with three small pieces and one large a side, against
 /// tests/oracles/gobblet.py (its own rules code and a plain retrograde analysis,
@@ -596,12 +598,10 @@ fn gobblet_variant_agrees_with_its_oracle() {
     }
     assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong[..wrong.len().min(20)].join("\n"));
     // The counts by value, from `analyze` (the descriptor written to a file).
-    let (dir, path) = gobblet_3_1_file("gobblet-3-1");
-    let (code, out, err) = run_in(&["analyze", path.to_str().unwrap(), "--no-db", "--json"], "");
+    let (code, out, err) = run_in(&["analyze", GOBBLET_3_1, "--no-db", "--json"], "");
     assert_eq!(code, 0, "{err}");
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(summary(&j), ("win".into(), Some(7), 1_203_965, [878_603, 308_474, 0, 16_888]), "{j}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Wins and losses proved by depth-bounded searches alone, which `solve` falls back on where
@@ -633,12 +633,15 @@ fn depth_bounded_proofs_agree_with_the_oracle() {
         assert!(wrong.is_empty(), "{data}: {} wrong:\n{}", wrong.len(), wrong[..wrong.len().min(20)].join("\n"));
     }
 
-    let (dir, path) = gobblet_3_1_file("gobblet-bounded");
-    let solve = |budget: &str| -> serde_json::Value {
-        let args = ["solve", path.to_str().unwrap(), "--no-db", "--json", "--max-memory", budget];
-        let (code, out, err) = run_in(&args, "");
-        assert_eq!(code, 0, "{err}");
-        serde_json::from_str(&out).unwrap()
+    // `scratch`: the most indices of tiers solved for one command (GAMESMAN_SCRATCH_INDICES).
+    let solve = |budget: &str, scratch: &str| -> serde_json::Value {
+        let out = crate::common::bin()
+            .args(["solve", GOBBLET_3_1, "--no-db", "--json", "--max-memory", budget])
+            .env("GAMESMAN_SCRATCH_INDICES", scratch)
+            .output()
+            .expect("gamesman runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_str(&String::from_utf8_lossy(&out.stdout)).unwrap()
     };
     let moves = |j: &serde_json::Value, remoteness: Option<u64>| -> Vec<String> {
         let all = j["winning_moves"].as_array().unwrap().iter();
@@ -649,13 +652,13 @@ fn depth_bounded_proofs_agree_with_the_oracle() {
         m.sort();
         m
     };
-    let tight = solve("16");
+    let tight = solve("16", "0");
     assert_eq!(
         (tight["source"].as_str(), tight["value"].as_str(), tight["remoteness"].as_u64()),
         (Some("bounded"), Some("win"), Some(7)),
         "{tight}"
     );
-    let full = solve("1024");
+    let full = solve("1024", "0");
     assert_eq!(
         (full["source"].as_str(), full["value"].as_str(), full["remoteness"].as_u64()),
         (Some("search"), Some("win"), Some(7)),
@@ -663,7 +666,15 @@ fn depth_bounded_proofs_agree_with_the_oracle() {
     );
     assert!(!moves(&tight, None).is_empty());
     assert_eq!(moves(&tight, None), moves(&full, Some(6)), "{tight}\n{full}");
-    let _ = std::fs::remove_dir_all(&dir);
+    // With its tiers few enough to solve for one command (241,920 indices at most a tier),
+    // the same budget solves them instead: every winning move.
+    let by_tiers = solve("16", "1000000000");
+    assert_eq!(
+        (by_tiers["source"].as_str(), by_tiers["value"].as_str(), by_tiers["remoteness"].as_u64()),
+        (Some("tiers"), Some("win"), Some(7)),
+        "{by_tiers}"
+    );
+    assert_eq!(moves(&by_tiers, None), moves(&full, None), "{by_tiers}\n{full}");
 }
 
 /// The shipped Gobblet Gobblers: the start has 27 placements (3 sizes × 9 points) and is no
