@@ -255,8 +255,8 @@ impl<G: Game> Live<G> {
     }
 
     /// Whether the tiers reachable from `pos`'s tier hold at most [`SCRATCH_INDICES`] indices
-    /// ([`SCRATCH_ENV`] sets another bound): few enough to solve for one command and throw
-    /// away. More (the full Gobblet Gobblers, Connect-Four 6×5) are left to `--save`, and a
+    /// ([`SCRATCH_ENV`] sets another bound) and each fits the memory budget: few enough to
+    /// solve for one command and throw away. More (the full Gobblet Gobblers, Connect-Four 6×5) are left to `--save`, and a
     /// search past the budget proves what it can by depth-bounded searches instead.
     fn tiers_for_one_command(&self, pos: &G::Pos) -> bool {
         let Some(tiers) = self.game().tiers() else { return false };
@@ -264,10 +264,17 @@ impl<G: Game> Live<G> {
         let bound = std::env::var(SCRATCH_ENV).ok().and_then(|v| v.trim().parse().ok()).unwrap_or(SCRATCH_INDICES);
         let mut total = 0u64;
         let mut walked = 0u64;
+        let budget = self.budget() as u64;
+        // A tier the solver would refuse (`tiers_fit`) leaves the question to the proofs too.
         let mut check = |t: crate::game::tier::Tier| -> GameResult<()> {
-            total = total.saturating_add(tiers.tier_size(t));
+            let size = tiers.tier_size(t);
+            total = total.saturating_add(size);
             walked += 1;
-            if total > bound || walked.saturating_mul(TIER_WALK_BYTES) > self.budget() as u64 {
+            if total > bound
+                || walked.saturating_mul(TIER_WALK_BYTES) > budget
+                || (size > u32::MAX as u64 && tiers.moves_within(t))
+                || tier::fit_bytes(tiers, t) > budget
+            {
                 return Err(GameError::OutOfMemory(String::new()));
             }
             Ok(())

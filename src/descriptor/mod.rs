@@ -156,7 +156,7 @@ impl DescriptorGame {
             game.tiers = points::PointsTiers::new(r, DPos::Points, unwrap_points).ok().map(|t| Box::new(t) as _);
         }
         if let (Shape::Stacks(r), None, false) = (&game.shape, &game.primitive_hook, game.misere) {
-            game.tiers = Some(Box::new(stacks::StacksTiers::new(r, DPos::Stacks, unwrap_stacks)));
+            game.tiers = stacks::StacksTiers::new(r, DPos::Stacks, unwrap_stacks).map(|t| Box::new(t) as _);
         }
         if let (Shape::Heaps { families, count: None, split: false }, None, false) =
             (&game.shape, &game.primitive_hook, game.misere)

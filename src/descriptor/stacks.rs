@@ -204,9 +204,9 @@ impl StacksRules {
         let s = p.side as usize;
         let (top, at_least) = self.masks(p);
         let full = self.full();
-        for k in 0..self.sizes.len() {
+        for (k, &taken) in at_least.iter().enumerate().take(self.sizes.len()) {
             if self.in_hand(p, k, s) > 0 {
-                for to in points(full & !at_least[k]) {
+                for to in points(full & !taken) {
                     f(SMove::Add { size: k as u8, to });
                 }
             }
@@ -254,7 +254,7 @@ impl StacksRules {
     /// A line of the mover's top pieces wins; else one of the opponent's loses.
     pub fn primitive(&self, p: &SPos) -> Option<Value> {
         let (top, _) = self.masks(p);
-        let line = |m: u64| self.line_masks.iter().any(|&w| m & w == w);
+        let line = |m: u64| self.line_masks.iter().any(|&w| (m & w) ^ w == 0);
         let s = p.side as usize;
         if line(top[s]) {
             Some(Value::Win)
@@ -463,8 +463,22 @@ fn placed(tier: Tier, k: usize, s: usize) -> u32 {
 }
 
 impl<P> StacksTiers<P> {
-    pub fn new(rules: &StacksRules, wrap: fn(SPos) -> P, unwrap: fn(&P) -> Option<&SPos>) -> Self {
-        StacksTiers { rules: rules.clone(), ranker: Ranker::new(rules.n as u32), wrap, unwrap }
+    /// The tiers of `rules`, or `None` where a tier's indices would pass 2^64 (a board of
+    /// many points and sizes): that game plays and searches without tiers.
+    pub fn new(rules: &StacksRules, wrap: fn(SPos) -> P, unwrap: fn(&P) -> Option<&SPos>) -> Option<Self> {
+        let ranker = Ranker::new(rules.n as u32);
+        let n = rules.n as u32;
+        let mut most = 2u64;
+        for &k in &rules.sizes {
+            let k = u32::from(k);
+            let widest = (0..=k)
+                .flat_map(|a| (0..=k).map(move |b| (a, b)))
+                .filter(|&(a, b)| a + b <= n)
+                .map(|(a, b)| ranker.count(&[a, b]))
+                .try_fold(0u64, |m, c| c.map(|c| m.max(c)))?;
+            most = most.checked_mul(widest)?;
+        }
+        Some(StacksTiers { rules: rules.clone(), ranker, wrap, unwrap })
     }
 
     /// The tier and index of a position.
@@ -478,7 +492,8 @@ impl<P> StacksTiers<P> {
         (tier, index * 2 + u64::from(p.side & 1))
     }
 
-    /// The arrangements of `a` and `b` pieces of one size.
+    /// The arrangements of `a` and `b` pieces of one size (0 where they do not fit; `new`
+    /// saw that every one fits 64 bits).
     fn radix(&self, a: u32, b: u32) -> u64 {
         self.ranker.count(&[a, b]).unwrap_or(0)
     }
@@ -508,8 +523,9 @@ impl<P> TierSpace for StacksTiers<P> {
     fn child_tiers(&self, tier: Tier) -> Vec<Tier> {
         let mut out = Vec::new();
         for (k, &most) in self.rules.sizes.iter().enumerate() {
+            let room = placed(tier, k, 0) + placed(tier, k, 1) < self.rules.n as u32;
             for s in 0..2 {
-                if placed(tier, k, s) < u32::from(most) {
+                if room && placed(tier, k, s) < u32::from(most) {
                     out.push(tier + (1 << (8 * (2 * k + s))));
                 }
             }
@@ -713,7 +729,7 @@ mod tests {
     fn tiers_number_every_position_and_give_the_inverted_moves_as_parents() {
         use std::collections::{BTreeSet, HashMap};
         let r = StacksRules::new(BoardSpec::Grid { rows: 3, cols: 3, diagonals: true }, None, vec![2, 1], 3).unwrap();
-        let t: StacksTiers<SPos> = StacksTiers::new(&r, |p| p, |p| Some(p));
+        let t: StacksTiers<SPos> = StacksTiers::new(&r, |p| p, |p| Some(p)).unwrap();
         let order = crate::game::tier::tier_order(&t, 0);
         assert_eq!(order.len(), 3 * 3 * 2 * 2);
         let mut want: HashMap<(Tier, u64), BTreeSet<u64>> = HashMap::new();

@@ -813,7 +813,7 @@ fn scan_chunk(
         error: None,
     };
     let mut kids = Vec::with_capacity(64);
-    let mut same_kids: Vec<u32> = Vec::new();
+    let mut same_kids: Vec<u64> = Vec::new();
     for i in base..(base + CHUNK as u64).min(n) {
         if space.canonical_index(tier, i) != i {
             continue;
@@ -836,7 +836,7 @@ fn scan_chunk(
         for &(t, j) in &kids {
             if t == tier {
                 if opts.parents {
-                    same_kids.push(j as u32);
+                    same_kids.push(j);
                 } else {
                     out.edges.push((i as u32, j as u32));
                     same += 1;

@@ -16,7 +16,7 @@ use crate::game::{GameError, GameResult, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16};
 
 /// The bit of a pending record (a record's value is 1 to 4 in bits 12–14).
 const PENDING: Rec = 0x8000;
@@ -56,7 +56,9 @@ fn claim(slot: &AtomicU16, value: Value, r: u32) -> bool {
 /// records and how many representatives it has. The records are those of
 /// [`super::solve_tier_full`], for any number of threads: a level's outcome does not depend
 /// on the order its positions are taken in (as there), and a position's level is the same.
-/// Indices are 64-bit. A win, loss or tie at the largest remoteness a record holds is refused.
+/// Indices are 64-bit. Only levels a record was written at are read. A win or loss at the
+/// largest remoteness a record holds (4095) is refused, and ties stop there, as in the
+/// whole solve.
 pub fn solve_tier_lean(
     space: &dyn TierSpace,
     tier: Tier,
@@ -79,8 +81,18 @@ pub fn solve_tier_lean(
     phases.end("load");
     let recs = super::passes::new_records(n)?;
     let left: Vec<AtomicU8> = std::iter::repeat_with(|| AtomicU8::new(0)).take(recs.len()).collect();
-    // The highest level of a win or loss, and of a tie, that a record holds or waits for.
-    let top = [AtomicU32::new(0), AtomicU32::new(0)];
+    // The levels a win or loss (0), and a tie (1), was written at: the levels read.
+    let present: [Vec<AtomicBool>; 2] =
+        std::array::from_fn(|_| (0..=MAX_REMOTENESS).map(|_| AtomicBool::new(false)).collect());
+    let mark = |r: Rec| {
+        let phase = match unrec(r & !PENDING) {
+            Some((Value::Win, _)) => 0,
+            Some((Value::Lose, _)) if r & PENDING == 0 => 0,
+            Some((Value::Tie, _)) => 1,
+            _ => return,
+        };
+        present[phase][(r & 0xfff) as usize].store(true, Relaxed);
+    };
     let chunks = recs.len().div_ceil(CHUNK);
     // The scan: each chunk's findings written into the arrays at once, then dropped.
     let reps: u64 = (0..chunks)
@@ -91,42 +103,25 @@ pub fn solve_tier_lean(
                 return Err(GameError::Definition(e));
             }
             let base = ch.base as usize;
-            let mut high = [0, 0];
-            let mut set = |i: u32, r: Rec| {
-                match unrec(r & !PENDING) {
-                    Some((Value::Win, Some(x))) => high[0] = high[0].max(x),
-                    Some((Value::Lose, Some(x))) if r & PENDING == 0 => high[0] = high[0].max(x),
-                    Some((Value::Tie, Some(x))) => high[1] = high[1].max(x),
-                    _ => {}
-                }
+            let set = |i: u32, r: Rec| {
+                mark(r);
                 recs[base + i as usize].store(r, Relaxed);
             };
             for &(i, r) in &ch.decided {
-                if matches!(unrec(r), Some((Value::Win | Value::Lose, Some(x))) if x >= MAX_REMOTENESS) {
-                    return Err(too_far());
-                }
                 set(i, r);
             }
             for &(i, same, blocked, w) in &ch.waiting {
                 left[base + i as usize].store(same | if blocked { 0x80 } else { 0 }, Relaxed);
                 if !blocked && w > 0 {
-                    if w as u32 >= MAX_REMOTENESS {
-                        return Err(too_far());
-                    }
-                    set(i, pending(Value::Lose, w as u32));
+                    set(i, pending(Value::Lose, (w as u32).min(MAX_REMOTENESS)));
                 }
             }
             for &(l, i) in &ch.tie_events {
                 set(i, pending(Value::Tie, (l + 1).min(MAX_REMOTENESS)));
             }
             for &(l, i) in &ch.lose_events {
-                if l + 1 >= MAX_REMOTENESS {
-                    return Err(too_far());
-                }
-                set(i, pending(Value::Win, l + 1));
+                set(i, pending(Value::Win, (l + 1).min(MAX_REMOTENESS)));
             }
-            top[0].fetch_max(high[0], Relaxed);
-            top[1].fetch_max(high[1], Relaxed);
             Ok(ch.reps)
         })
         .try_reduce(|| 0, |a, b| Ok(a + b))?;
@@ -145,74 +140,88 @@ pub fn solve_tier_lean(
             _ => None,
         }
     };
-    for ties in [false, true] {
-        let top = &top[ties as usize];
-        let mut level = 0u32;
-        while level <= top.load(Relaxed) {
-            if level >= MAX_REMOTENESS {
-                return Err(too_far());
+    // The parents of `p` (at `level`, a loss when `lost`) told: a win (a tie) one slower, or
+    // one child fewer to wait for, and a loss once none is left.
+    let visit = |p: usize, level: u32, ties: bool, lost: bool, buf: &mut Vec<u64>, scratch: &mut Vec<(Tier, u64)>| {
+        let next = (level + 1).min(MAX_REMOTENESS);
+        scratch.clear();
+        space.parents_at(tier, p as u64, scratch);
+        buf.clear();
+        buf.extend(scratch.iter().filter(|&&(t, _)| t == tier).map(|&(_, i)| i));
+        buf.sort_unstable();
+        buf.dedup();
+        for &q in buf.iter() {
+            let Some(slot) = recs.get(q as usize) else {
+                return Err(not_a_parent(&name, q, p));
+            };
+            let now = slot.load(Relaxed);
+            if is_final(now) {
+                continue;
             }
-            let next = level + 1;
+            if ties || lost {
+                let value = if ties { Value::Tie } else { Value::Win };
+                if claim(slot, value, next) {
+                    mark(rec(value, next));
+                }
+                continue;
+            }
+            let before = left[q as usize].fetch_sub(1, Relaxed);
+            if before & 0x7f == 0 {
+                return Err(not_a_parent(&name, q, p));
+            }
+            if before == 1 {
+                // Every child is a win: a loss one slower than the slowest.
+                let w = match pended(now) {
+                    Some((Value::Lose, w)) => w,
+                    _ => 0,
+                };
+                let r = (level + 1).max(w);
+                if r > MAX_REMOTENESS {
+                    return Err(too_far());
+                }
+                slot.store(rec(Value::Lose, r), Relaxed);
+                mark(rec(Value::Lose, r));
+            }
+        }
+        Ok(())
+    };
+    for ties in [false, true] {
+        for level in 0..=MAX_REMOTENESS {
+            if !present[ties as usize][level as usize].load(Relaxed) {
+                continue;
+            }
+            // The last level a record holds: a win or loss there is refused (as the whole
+            // solve does); the ties there tell their parents, whose ties stay at it.
+            let at = |p: usize| level_of(recs[p].load(Relaxed), ties) == Some(level);
+            if level == MAX_REMOTENESS {
+                let here: Vec<usize> = (0..recs.len()).into_par_iter().filter(|&p| at(p)).collect();
+                if !ties && !here.is_empty() {
+                    return Err(too_far());
+                }
+                for &p in &here {
+                    recs[p].fetch_and(!PENDING, Relaxed);
+                }
+                here.par_iter().try_for_each_init(
+                    || (Vec::new(), Vec::new()),
+                    |(buf, scratch), &p| visit(p, level, ties, false, buf, scratch),
+                )?;
+                break;
+            }
             (0..chunks).into_par_iter().try_for_each_init(
-                || (Vec::<u64>::new(), Vec::<(Tier, u64)>::new()),
+                || (Vec::new(), Vec::new()),
                 |(buf, scratch), c| -> GameResult<()> {
-                    for p in c * CHUNK..((c + 1) * CHUNK).min(recs.len()) {
-                        let r = recs[p].load(Relaxed);
-                        if level_of(r, ties) != Some(level) {
+                    for (p, slot) in recs.iter().enumerate().skip(c * CHUNK).take(CHUNK) {
+                        if level_of(slot.load(Relaxed), ties) != Some(level) {
                             continue;
                         }
                         // A pending win or tie at the level read is final.
-                        if r & PENDING != 0 {
-                            recs[p].fetch_and(!PENDING, Relaxed);
-                        }
+                        let r = slot.fetch_and(!PENDING, Relaxed);
                         let lost = !ties && (r & !PENDING) >> 12 == 2;
-                        scratch.clear();
-                        space.parents_at(tier, p as u64, scratch);
-                        buf.clear();
-                        buf.extend(scratch.iter().filter(|&&(t, _)| t == tier).map(|&(_, i)| i));
-                        buf.sort_unstable();
-                        buf.dedup();
-                        for &q in buf.iter() {
-                            let Some(slot) = recs.get(q as usize) else {
-                                return Err(not_a_parent(&name, q, p));
-                            };
-                            let now = slot.load(Relaxed);
-                            if is_final(now) {
-                                continue;
-                            }
-                            if ties || lost {
-                                let value = if ties { Value::Tie } else { Value::Win };
-                                if next >= MAX_REMOTENESS {
-                                    return Err(too_far());
-                                }
-                                if claim(slot, value, next) {
-                                    top.fetch_max(next, Relaxed);
-                                }
-                                continue;
-                            }
-                            let before = left[q as usize].fetch_sub(1, Relaxed);
-                            if before & 0x7f == 0 {
-                                return Err(not_a_parent(&name, q, p));
-                            }
-                            if before == 1 {
-                                // Every child is a win: a loss one slower than the slowest.
-                                let w = match pended(now) {
-                                    Some((Value::Lose, w)) => w,
-                                    _ => 0,
-                                };
-                                let r = next.max(w);
-                                if r >= MAX_REMOTENESS {
-                                    return Err(too_far());
-                                }
-                                slot.store(rec(Value::Lose, r), Relaxed);
-                                top.fetch_max(r, Relaxed);
-                            }
-                        }
+                        visit(p, level, ties, lost, buf, scratch)?;
                     }
                     Ok(())
                 },
             )?;
-            level += 1;
         }
         phases.end(if ties { "ties" } else { "win-lose" });
     }
