@@ -553,13 +553,7 @@ fn solve_tier_whole(
     let name = space.tier_name(tier);
     let mut phases = Phases::new(|| format!("tier {name}: {n} indices"));
     // The child tiers' arrays, for this tier only.
-    let mut children_of: HashMap<Tier, TierArray> = HashMap::new();
-    for c in space.child_tiers(tier) {
-        children_of.insert(c, child(c)?);
-    }
-    if let Some(e) = space.failure() {
-        return Err(e);
-    }
+    let mut children_of = load_children(space, tier, child)?;
     phases.end("load");
     let room = match opts.memory {
         0 => u64::MAX,
@@ -601,6 +595,23 @@ fn solve_tier_whole(
     phases.end("finish");
     phases.print();
     Ok(Some((TierArray { records: recs, grundy }, reps)))
+}
+
+/// The arrays of `tier`'s child tiers (`child`, asked once a child tier), held while it is
+/// solved; an error the game met while listing them.
+fn load_children(
+    space: &dyn TierSpace,
+    tier: Tier,
+    child: &mut dyn FnMut(Tier) -> GameResult<TierArray>,
+) -> GameResult<HashMap<Tier, TierArray>> {
+    let mut children_of = HashMap::new();
+    for c in space.child_tiers(tier) {
+        children_of.insert(c, child(c)?);
+    }
+    match space.failure() {
+        Some(e) => Err(e),
+        None => Ok(children_of),
+    }
 }
 
 /// Solve a tier that no move stays in ([`TierSpace::moves_within`] is `false`) in slices of
@@ -653,13 +664,7 @@ pub fn solve_tier_part(
     let name = space.tier_name(tier);
     let mut phases =
         Phases::new(|| format!("tier {name}: indices {}..{} of {n} in slices of {slice}", part.start, part.end));
-    let mut children_of: HashMap<Tier, TierArray> = HashMap::new();
-    for c in space.child_tiers(tier) {
-        children_of.insert(c, child(c)?);
-    }
-    if let Some(e) = space.failure() {
-        return Err(e);
-    }
+    let children_of = load_children(space, tier, child)?;
     phases.end("load");
     let per = slice / SLICE_MIN;
     let chunks_all = part.end.div_ceil(SLICE_MIN);

@@ -14,7 +14,6 @@ use crate::db::array::{MAX_REMOTENESS, Rec, TierArray, rec, unrec};
 use crate::game::tier::{Tier, TierSpace};
 use crate::game::{GameError, GameResult, Value};
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16};
 
@@ -71,13 +70,7 @@ pub fn solve_tier_lean(
         GameError::Unsupported(format!("a remoteness in tier {name} passes {MAX_REMOTENESS}, more than a record holds"))
     };
     let mut phases = Phases::new(|| format!("tier {name}: {n} indices, 3 bytes each"));
-    let mut children_of: HashMap<Tier, TierArray> = HashMap::new();
-    for c in space.child_tiers(tier) {
-        children_of.insert(c, child(c)?);
-    }
-    if let Some(e) = space.failure() {
-        return Err(e);
-    }
+    let children_of = super::load_children(space, tier, child)?;
     phases.end("load");
     let recs = super::passes::new_records(n)?;
     let left: Vec<AtomicU8> = std::iter::repeat_with(|| AtomicU8::new(0)).take(recs.len()).collect();

@@ -90,13 +90,7 @@ pub fn solve_tier_passes(
     let n = space.tier_size(tier);
     let name = space.tier_name(tier);
     let mut phases = super::Phases::new(|| format!("tier {name}: {n} indices in passes of slices of {slice}"));
-    let mut children_of: HashMap<Tier, TierArray> = HashMap::new();
-    for c in space.child_tiers(tier) {
-        children_of.insert(c, child(c)?);
-    }
-    if let Some(e) = space.failure() {
-        return Err(e);
-    }
+    let children_of = super::load_children(space, tier, child)?;
     phases.end("load");
     let recs = new_records(n)?;
     let ctx = Ctx { space, tier, name: &name, recs: &recs, children_of: &children_of };
