@@ -57,6 +57,8 @@ pub struct Live<G: Game> {
     pub(super) db: DbState,
     /// The tier solve of this command, where the search could not answer without it.
     pub(super) scratch: Option<Scratch>,
+    /// The last root tier asked of [`Live::tiers_for_one_command`], and its answer.
+    pub(super) scratch_ok: std::cell::Cell<Option<(crate::game::tier::Tier, bool)>>,
 }
 
 impl<G: Game> Live<G> {
@@ -86,6 +88,7 @@ impl<G: Game> Live<G> {
             identity,
             db: DbState { mode: how.database.clone(), path, attached: false },
             scratch: None,
+            scratch_ok: std::cell::Cell::new(None),
         })
     }
 
@@ -261,6 +264,11 @@ impl<G: Game> Live<G> {
     fn tiers_for_one_command(&self, pos: &G::Pos) -> bool {
         let Some(tiers) = self.game().tiers() else { return false };
         let Ok((root, _)) = tiers.try_locate(pos) else { return false };
+        if let Some((t, ok)) = self.scratch_ok.get()
+            && t == root
+        {
+            return ok;
+        }
         let bound = std::env::var(SCRATCH_ENV).ok().and_then(|v| v.trim().parse().ok()).unwrap_or(SCRATCH_INDICES);
         let mut total = 0u64;
         let mut walked = 0u64;
@@ -281,6 +289,7 @@ impl<G: Game> Live<G> {
         };
         let small = crate::game::tier::tier_order_checked(tiers, root, &mut check).is_ok();
         let _ = tiers.failure();
+        self.scratch_ok.set(Some((root, small)));
         small
     }
 
