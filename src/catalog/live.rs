@@ -238,9 +238,16 @@ impl<G: Game> Live<G> {
         pos: &G::Pos,
         mut ask: impl FnMut(&mut Analyzer<G>) -> GameResult<T>,
     ) -> GameResult<(T, bool)> {
-        let scratch = self.game().tiers().is_some() && self.a.arrays().is_none() && self.tiers_for_one_command(pos);
+        let unsaved_tiers = self.game().tiers().is_some() && self.a.arrays().is_none();
+        let scratch = unsaved_tiers && self.tiers_for_one_command(pos);
         self.a.prove_past_memory(!scratch);
         match ask(&mut self.a) {
+            // Tiers too many for one command: the way to an answer is to save them once.
+            Err(GameError::OutOfMemory(why)) if unsaved_tiers && !scratch => Err(GameError::OutOfMemory(format!(
+                "{why}; {} has tiers, too many to solve for one command: `solve --save` of it solves them once \
+                 into its database (docs/tiers.md), and every command then answers from it",
+                self.info().name
+            ))),
             Err(GameError::OutOfMemory(why)) if scratch => {
                 self.a.reset();
                 if let Err(e) = self.solve_tiers_now(pos) {

@@ -52,7 +52,7 @@ pub struct StacksRules {
     line_masks: Vec<u64>,
     /// The permutations of the points that keep the lines and their masks (`points/symmetry.rs`),
     /// the identity left out.
-    syms: Vec<Vec<u8>>,
+    syms: Vec<symmetry::Symmetry>,
 }
 
 fn bit(p: usize) -> u64 {
@@ -121,6 +121,7 @@ impl StacksRules {
         };
         let mut syms = symmetry::automorphisms(&symmetry::rays(n, &layout.lines), keeps);
         syms.remove(0);
+        let syms = syms.into_iter().map(symmetry::Symmetry::new).collect();
         Ok(StacksRules {
             n,
             marks: [marks[0], marks[1]],
@@ -140,10 +141,10 @@ impl StacksRules {
 
     pub fn canonical(&self, p: &SPos) -> SPos {
         let mut best = p.own;
-        for perm in &self.syms {
+        for sym in &self.syms {
             let mut image = [[0u64; 2]; MAX_SIZES];
             for (k, own) in p.own.iter().enumerate().take(self.sizes.len()) {
-                image[k] = [symmetry::permute(perm, own[0]), symmetry::permute(perm, own[1])];
+                image[k] = [sym.apply(own[0]), sym.apply(own[1])];
             }
             if image < best {
                 best = image;
@@ -693,7 +694,8 @@ mod tests {
                 *o = [cap(a & !b), cap(b & !a)];
             }
             let p = SPos { own, side: (next() & 1) as u8 };
-            for perm in &r.syms {
+            for sym in &r.syms {
+                let perm = &sym.perm;
                 let img = |q: &SPos| {
                     let mut own = q.own;
                     for o in own.iter_mut() {

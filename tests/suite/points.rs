@@ -125,6 +125,49 @@ fn othello_6x6_opens_as_othello_does() {
     assert_eq!(g.format(&after).unwrap(), "....../....../.xxx../..xo../....../...... o");
 }
 
+/// Othello 6×6 against the published result: Feinstein's line of perfect play (1993,
+/// tests/data/othello_6x6_feinstein.txt). It replays here move for move, with the one pass
+/// where x has no move, and ends 16 discs to 20, a win for o. From 20 empty points on, each
+/// position on it is a loss for x to move and a win for o to move, o's move on the line one
+/// that wins (values alone: the line keeps the score, not the quickest end). The whole game
+/// is past this machine (docs/benchmarks.md).
+#[test]
+fn othello_6x6_keeps_to_feinsteins_line() {
+    let g = descriptor("othello-6x6");
+    let text = std::fs::read_to_string(root().join("tests/data/othello_6x6_feinstein.txt")).unwrap();
+    let names = |p: &DPos| -> Vec<String> { g.moves(p).unwrap().iter().map(|m| g.move_name(p, m).unwrap()).collect() };
+    let mut p = g.parse("....../....../..ox../..xo../....../...... x").unwrap();
+    let (mut line, mut passes) = (Vec::new(), 0);
+    for sq in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        // Columns b..g and rows 2..7 of the 8×8 board; the points are numbered row by row.
+        let b = sq.as_bytes();
+        let point = (usize::from(b[1] - b'2') * 6 + usize::from(b[0] - b'b')).to_string();
+        if !names(&p).contains(&point) {
+            assert_eq!(names(&p), ["pass"], "{sq} is not a move of {}", g.format(&p).unwrap());
+            p = g.play(&p, &g.parse_move(&p, "pass").unwrap()).unwrap();
+            passes += 1;
+        }
+        line.push((g.format(&p).unwrap(), point.clone()));
+        p = g.play(&p, &g.parse_move(&p, &point).unwrap()).unwrap();
+    }
+    assert_eq!((line.len(), passes), (32, 1));
+    let end = g.format(&p).unwrap();
+    let discs = |c: char| end.split(' ').next().unwrap().chars().filter(|&d| d == c).count();
+    assert_eq!((discs('x'), discs('o')), (16, 20), "{end}");
+    // x made the last move: the game is over with o to move, and o has won.
+    assert!(end.ends_with(" o"), "{end}");
+    let r = solve(&g, &end, true);
+    assert_eq!((r.value, r.remoteness), (Value::Win, Some(0)), "{end}");
+    for (pos, point) in &line[12..] {
+        let r = solve(&g, pos, false);
+        let x_to_move = pos.ends_with(" x");
+        assert_eq!(r.value, if x_to_move { Value::Lose } else { Value::Win }, "{pos}");
+        if !x_to_move {
+            assert!(r.winning_moves.iter().any(|m| m.name == *point), "{pos}: {point} does not win");
+        }
+    }
+}
+
 /// Kaooa as GamesmanOne plays it (tests/oracles/kaooa.py, its rules transcribed from
 /// GamesmanOne's kaooa.c): the start is a draw; 21,696 positions reachable, 2,195 wins, 1,420
 /// losses and 18,081 draws; and every 200th reachable position's value and remoteness.
@@ -609,7 +652,7 @@ fn gobblet_variant_agrees_with_its_oracle() {
 /// of the Gobblet Gobblers `[3, 1]` and Fox and Geese `Cross(5)` samples, against the
 /// retrograde analyses of tests/oracles/gobblet.py and fox_and_geese.py; then `solve` of the start under a budget too small for the full solver: x
 /// wins in 7, and the moves listed are those to positions lost in 6 (among the winning
-/// moves the full solver lists with an ample budget).
+/// moves the full solver lists with an ample budget); `moves` of the full game names `--save`.
 #[test]
 fn depth_bounded_proofs_agree_with_the_oracle() {
     use gamesman::solve::quick::QuickSolver;
@@ -675,6 +718,12 @@ fn depth_bounded_proofs_agree_with_the_oracle() {
         "{by_tiers}"
     );
     assert_eq!(moves(&by_tiers, None), moves(&full, None), "{by_tiers}\n{full}");
+    // `moves` of the full game answers every move, which the proofs (wins and losses only)
+    // cannot: past the budget, with tiers too many for one command, it says how to save them.
+    let out = crate::common::bin().args(["moves", "gobblet-gobblers", "--no-db"]).output().expect("gamesman runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("memory budget") && err.contains("`solve --save` of it"), "{err}");
 }
 
 /// The shipped Gobblet Gobblers: the start has 27 placements (3 sizes × 9 points) and is no

@@ -532,7 +532,13 @@ mod symmetry_tests {
             for _ in 0..300 {
                 let (a, b) = (next() & r.full, next() & r.full);
                 let p = PPos { own: [a & !b, b & !a & next()], side: (next() & 1) as u8, hand: [0, 0] };
-                for perm in &r.syms {
+                for sym in &r.syms {
+                    let perm = &sym.perm;
+                    // The tables a byte at a time map a mask as the permutation point by point.
+                    assert_eq!(
+                        (sym.apply(p.own[0]), sym.apply(p.own[1])),
+                        (permute(perm, p.own[0]), permute(perm, p.own[1]))
+                    );
                     let img = |q: &PPos| PPos { own: [permute(perm, q.own[0]), permute(perm, q.own[1])], ..q.clone() };
                     let mut want: Vec<_> = r.children(&p).iter().map(img).map(|q| (q.own, q.side)).collect();
                     let mut got: Vec<_> = r.children(&img(&p)).iter().map(|q| (q.own, q.side)).collect();

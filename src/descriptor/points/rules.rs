@@ -166,6 +166,8 @@ pub struct PointsRules {
     pub(super) coords: Option<Vec<(i32, i32)>>,
     /// From each point, along each line both ways, the points that follow in order.
     pub(super) rays: Vec<Vec<Vec<u8>>>,
+    /// Each point's neighbours: the first point of each of its rays.
+    near: Vec<u64>,
     pub(super) moves: [Vec<MoveKind>; 2],
     pub(super) towards: [Towards; 2],
     pub(super) hand: [u8; 2],
@@ -179,7 +181,7 @@ pub struct PointsRules {
     /// For `Reach`: each side's far edge, a mask of points (0 without `Reach`).
     pub(super) goal: [u64; 2],
     /// The board's symmetries that keep the rules (`symmetry.rs`), the identity left out.
-    pub(super) syms: Vec<Vec<u8>>,
+    pub(super) syms: Vec<symmetry::Symmetry>,
 }
 
 pub(super) fn bit(p: u8) -> u64 {
@@ -322,6 +324,7 @@ impl PointsRules {
             marks: [marks[0], marks[1]],
             rows: layout.rows,
             coords: layout.coords,
+            near: rays.iter().map(|r| r.iter().fold(0, |m, ray| m | bit(ray[0]))).collect(),
             rays,
             moves,
             towards,
@@ -334,7 +337,7 @@ impl PointsRules {
             goal,
             syms: Vec::new(),
         };
-        rules.syms = rules.symmetries();
+        rules.syms = rules.symmetries().into_iter().map(symmetry::Symmetry::new).collect();
         Ok(rules)
     }
 
@@ -377,8 +380,8 @@ impl PointsRules {
     /// masks are least. The side and the hands are kept.
     pub fn canonical(&self, p: &PPos) -> PPos {
         let mut best = p.own;
-        for perm in &self.syms {
-            let image = [symmetry::permute(perm, p.own[0]), symmetry::permute(perm, p.own[1])];
+        for sym in &self.syms {
+            let image = [sym.apply(p.own[0]), sym.apply(p.own[1])];
             if image < best {
                 best = image;
             }
@@ -433,9 +436,14 @@ impl PointsRules {
     }
 
     /// The points `s` turns by placing on `t`.
+    #[inline]
     fn flips(&self, p: &PPos, s: usize, t: u8) -> u64 {
         let (mine, theirs) = (p.own[s], p.own[1 - s]);
         let mut out = 0;
+        // No line from `t` starts with the other's piece: nothing to turn.
+        if self.near[t as usize] & theirs == 0 {
+            return 0;
+        }
         for ray in &self.rays[t as usize] {
             let mut run = 0;
             for &q in ray {
@@ -450,6 +458,16 @@ impl PointsRules {
             }
         }
         out
+    }
+
+    /// Whether side `s` has a move at `p` (passes not counted): where it only flanks, the
+    /// first point it may flank on answers, without listing the rest.
+    fn has_moves(&self, p: &PPos, s: usize) -> bool {
+        if p.hand[s] == 0 && self.moves[s].iter().all(|m| *m == MoveKind::Flank) {
+            let empty = !(p.own[0] | p.own[1]) & self.full;
+            return points_of(empty).any(|t| self.flips(p, s, t) != 0);
+        }
+        !self.moves_of(p, s).is_empty()
     }
 
     /// The moves of side `s` at `p`, mills included, passes not.
@@ -656,7 +674,7 @@ impl PointsRules {
     pub fn moves(&self, p: &PPos) -> Vec<PMove> {
         let s = p.side as usize;
         let out = self.moves_of(p, s);
-        if out.is_empty() && self.pass && !self.moves_of(p, 1 - s).is_empty() {
+        if out.is_empty() && self.pass && self.has_moves(p, 1 - s) {
             return vec![PMove { act: Act::Pass, remove: None }];
         }
         out
@@ -703,7 +721,7 @@ impl PointsRules {
         if line(p.own[s]) || p.own[s] & self.goal[s] != 0 {
             return Some(Value::Win);
         }
-        if self.pass && self.moves_of(p, s).is_empty() && self.moves_of(p, o).is_empty() {
+        if self.pass && !self.has_moves(p, s) && !self.has_moves(p, o) {
             if self.ends.contains(&PointsEnd::MostPieces) {
                 let (a, b) = (p.own[s].count_ones(), p.own[o].count_ones());
                 return Some(if a > b {

@@ -146,6 +146,40 @@ impl Search<'_> {
 }
 
 /// `mask` with each point `p` moved to `perm[p]`.
+/// A symmetry of a board: the permutation of its points (`perm[p]` is where `p` goes), and
+/// the same as one table for each byte of a mask of points, so that a mask is mapped in a
+/// lookup a byte rather than a step a point.
+#[derive(Clone)]
+pub(in crate::descriptor) struct Symmetry {
+    #[cfg(test)]
+    pub(in crate::descriptor) perm: Vec<u8>,
+    bytes: Vec<[u64; 256]>,
+}
+
+impl Symmetry {
+    pub(in crate::descriptor) fn new(perm: Vec<u8>) -> Symmetry {
+        let n = perm.len();
+        let bytes = (0..n.div_ceil(8))
+            .map(|i| {
+                // Only the points of the board: a mask never holds the others.
+                let on_board = if n - 8 * i >= 8 { 255 } else { (1u64 << (n - 8 * i)) - 1 };
+                std::array::from_fn(|v| permute(&perm, ((v as u64) & on_board) << (8 * i)))
+            })
+            .collect();
+        Symmetry {
+            #[cfg(test)]
+            perm,
+            bytes,
+        }
+    }
+
+    /// The image of a mask of points.
+    #[inline]
+    pub(in crate::descriptor) fn apply(&self, mask: u64) -> u64 {
+        self.bytes.iter().enumerate().fold(0, |out, (i, t)| out | t[(mask >> (8 * i)) as usize & 255])
+    }
+}
+
 pub(in crate::descriptor) fn permute(perm: &[u8], mut mask: u64) -> u64 {
     let mut out = 0;
     while mask != 0 {
