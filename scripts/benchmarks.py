@@ -350,7 +350,7 @@ ROWS = [
      "`solve quixo 4x4 --save --db D`",
      "GamesmanOne `solve quixo 1 --data-path=D`, `OMP_WAIT_POLICY=passive`", 2),
     ("connect4", "Connect-Four 5×5 by tiers, saved (2 threads)", c4_ours,
-     no_peer("none measured yet"), "`solve connect4 5x5 --save --db D`", "", 1),
+     no_peer("no peer measured"), "`solve connect4 5x5 --save --db D`", "", 1),
     ("cram4x9", "Cram 4×9 nimber, no endgame table",
      ours(["solve", "games/cram.ron", "4x9", "--no-remoteness", "--no-moves", "--no-db"], nimber_of),
      igsolve(["cram", "4", "9"]),
