@@ -15,7 +15,8 @@ tying children; the end of the game is 0.
 
 Prints: the start's value and remoteness, the disc counts of perfect play (each side
 playing for the greatest margin of discs), and the counts of reachable positions (with the
-side to move, and the boards alone)."""
+side to move, and the boards alone). `othello.py sample6 SEED COUNT OUT`: the same rules on
+6x6, positions met in random games 8 to 10 empty cells from the end, solved, as JSON lines."""
 import sys
 from functools import lru_cache
 
@@ -112,8 +113,37 @@ def reachable(root):
     return seen
 
 
+def sample(seed, count, out_path):
+    """6x6 (N set to 6 first): `count` positions met in random games from the standard start
+    (its centre o x / x o, x first), each with 8 to 10 empty cells and a move to make, one a
+    game; the JSON lines of gamesman's position text, value and remoteness."""
+    import json
+    import random
+    rng = random.Random(seed)
+    start = "".join("..ox.." if r == 2 else "..xo.." if r == 3 else "......" for r in range(N))
+    out, seen = [], set()
+    while len(out) < count:
+        pos, stop = (start, "x"), rng.randint(8, 10)
+        while pos[0].count(".") > stop and children(pos):
+            pos = rng.choice(children(pos))
+        if not children(pos) or pos in seen:
+            continue
+        seen.add(pos)
+        value, rem = solve(pos)
+        text = "/".join(pos[0][r * N:(r + 1) * N] for r in range(N)) + " " + pos[1]
+        out.append({"position": text, "value": value, "remoteness": rem})
+    with open(out_path, "w") as f:
+        for line in out:
+            f.write(json.dumps(line) + "\n")
+
+
 def main():
+    global N
     sys.setrecursionlimit(10000)
+    if len(sys.argv) == 5 and sys.argv[1] == "sample6":
+        N = 6
+        sample(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
+        return
     root = ("".join(START), "x")
     value, rem = solve(root)
     margin = best_margin(root)

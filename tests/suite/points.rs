@@ -125,6 +125,13 @@ fn othello_6x6_opens_as_othello_does() {
     assert_eq!(g.format(&after).unwrap(), "....../....../.xxx../..xo../....../...... o");
 }
 
+/// Othello 6×6 (tests/oracles/othello.py on 6×6): 150 positions met in random games, 8 to 10
+/// empty points from the end, each one's value and remoteness (91 wins, 50 losses, 9 ties).
+#[test]
+fn othello_6x6_endgames_agree_with_the_oracle() {
+    agrees_with_sample("othello-6x6", "points_othello_6x6.jsonl");
+}
+
 /// Othello 6×6 against the published result: Feinstein's line of perfect play (1993,
 /// tests/data/othello_6x6_feinstein.txt). It replays here move for move, with the one pass
 /// where x has no move, and ends 16 discs to 20, a win for o. From 20 empty points on, each
