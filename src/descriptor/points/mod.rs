@@ -112,7 +112,8 @@ pub struct PointsTiers<P> {
     rules: PointsRules,
     ranker: Ranker,
     /// Every move that keeps the counts can be undone (steps, jumps that take nothing,
-    /// flights; no mills, passes or ways a side may not go): the tiers give parents.
+    /// flights, none that closes a mill; no passes or ways a side may not go): the tiers
+    /// give parents.
     undo: bool,
     wrap: fn(PPos) -> P,
     unwrap: fn(&P) -> Option<&PPos>,
@@ -131,10 +132,8 @@ impl<P> PointsTiers<P> {
             return Err("pieces that come from a supply and leave the board have no tiers".into());
         }
         let plain = |m: &MoveKind| !matches!(m, MoveKind::Straight(_) | MoveKind::Diagonal(_));
-        let undo = !rules.pass
-            && rules.mill_masks.is_empty()
-            && rules.towards.iter().all(|&t| t == Towards::Any)
-            && rules.moves.iter().flatten().all(plain);
+        let undo =
+            !rules.pass && rules.towards.iter().all(|&t| t == Towards::Any) && rules.moves.iter().flatten().all(plain);
         Ok(PointsTiers { rules: rules.clone(), ranker: Ranker::new(rules.n as u32), undo, wrap, unwrap })
     }
 
@@ -248,7 +247,9 @@ impl<P> TierSpace for PointsTiers<P> {
     /// The positions of the same tier one move before (the only ones the solver asks for):
     /// the side that moved last took one of its pieces back, along a step, a jump over one of
     /// the opponent's pieces, or a flight, to an empty point. A side with pieces in hand
-    /// places, which leaves the tier, so then there are none.
+    /// places, which leaves the tier, so then there are none; nor is there one by a piece that
+    /// stands in a mill of its side, where the opponent has a piece to lose: that move closed
+    /// the mill and took a piece, which leaves the tier too.
     fn parents_at(&self, tier: Tier, index: u64, out: &mut Vec<(Tier, u64)>) {
         let p = self.at(tier, index);
         let (r, m) = (&self.rules, 1 - p.side as usize);
@@ -260,7 +261,12 @@ impl<P> TierSpace for PointsTiers<P> {
         let flying = r.moves[m].iter().any(|k| matches!(k, MoveKind::Fly(f) if count <= *f));
         let step = !flying && r.moves[m].contains(&MoveKind::Step);
         let jump = r.moves[m].contains(&MoveKind::Jump);
-        for to in points_of(p.own[m]) {
+        let mine = p.own[m];
+        let closed = |to: u8| r.mill_masks.iter().any(|&k| k & bit(to) != 0 && k & mine == k);
+        for to in points_of(mine) {
+            if p.own[1 - m] != 0 && closed(to) {
+                continue;
+            }
             let mut from = 0u64;
             for ray in &r.rays[to as usize] {
                 if step && empty & bit(ray[0]) != 0 {
@@ -368,6 +374,52 @@ mod key_tests {
             }
         }
         assert!(seen > 0);
+    }
+
+    /// Six Men's Morris and Nine Men's flying at three (every index of the tiers of three and
+    /// four men a side on the board, none in hand): each representative's parents in its tier
+    /// are exactly the representatives of the tier whose children include it, the moves
+    /// inverted; a move that closes a mill leaves the tier.
+    #[test]
+    fn morris_parents_are_the_inverted_moves() {
+        use std::collections::{BTreeSet, HashMap};
+        let flying = [MoveKind::Step, MoveKind::Fly(3)];
+        let nine = PointsRules::new(PointsSpec {
+            board: BoardSpec::Morris(9),
+            marks: None,
+            moves: (flying.to_vec(), flying.to_vec()),
+            hand: (9, 9),
+            towards: (Towards::Any, Towards::Any),
+            mill: Some(3),
+            pass: false,
+            ends: vec![PointsEnd::FewerThan(3)],
+        })
+        .unwrap();
+        for (r, counts) in [(morris(6, 6), vec![[3, 3], [4, 3], [3, 4], [4, 4]]), (nine, vec![[3, 3]])] {
+            let t: PointsTiers<PPos> = PointsTiers::new(&r, |p| p, |p| Some(p)).unwrap();
+            assert!(t.has_parents());
+            for c in counts {
+                let tier = tier_of(c, [0, 0]);
+                let size = t.tier_size(tier);
+                let (mut want, mut kids): (HashMap<u64, BTreeSet<u64>>, _) = (HashMap::new(), Vec::new());
+                for i in (0..size).filter(|&i| t.canonical_index(tier, i) == i && t.primitive_at(tier, i).is_none()) {
+                    kids.clear();
+                    t.children_at(tier, i, &mut kids);
+                    for &(_, j) in kids.iter().filter(|&&(ct, _)| ct == tier) {
+                        want.entry(j).or_default().insert(i);
+                    }
+                }
+                assert!(!want.is_empty());
+                let mut up = Vec::new();
+                for i in (0..size).filter(|&i| t.canonical_index(tier, i) == i) {
+                    up.clear();
+                    t.parents_at(tier, i, &mut up);
+                    assert!(up.iter().all(|&(ct, _)| ct == tier));
+                    let got: BTreeSet<u64> = up.iter().map(|&(_, q)| q).collect();
+                    assert_eq!(got, want.remove(&i).unwrap_or_default(), "{}", r.format(&t.at(tier, i)));
+                }
+            }
+        }
     }
 
     /// Six Men's Morris: the tiers of mills and removals hold every child too.
