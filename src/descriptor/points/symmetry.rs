@@ -145,10 +145,9 @@ impl Search<'_> {
     }
 }
 
-/// `mask` with each point `p` moved to `perm[p]`.
-/// A symmetry of a board: the permutation of its points (`perm[p]` is where `p` goes), and
-/// the same as one table for each byte of a mask of points, so that a mask is mapped in a
-/// lookup a byte rather than a step a point.
+/// A symmetry of a board, a permutation of its points (`perm[p]` is where `p` goes), held as
+/// one table for each byte of a mask of points, so that a mask is mapped in a lookup a byte
+/// rather than a step a point (the permutation itself is kept for the tests alone).
 #[derive(Clone)]
 pub(in crate::descriptor) struct Symmetry {
     #[cfg(test)]
@@ -180,6 +179,7 @@ impl Symmetry {
     }
 }
 
+/// `mask` with each point `p` moved to `perm[p]`.
 pub(in crate::descriptor) fn permute(perm: &[u8], mut mask: u64) -> u64 {
     let mut out = 0;
     while mask != 0 {
