@@ -58,7 +58,7 @@ fn records(dir: &Path) -> BTreeMap<String, Vec<Rec>> {
 
 /// The one-process solve of `game` from `pos` into `dir`.
 fn solve_alone(game: &str, pos: &str, dir: &Path) {
-    let out = bin().args(["solve", game, pos, "--save", "--db", dir.to_str().unwrap()]).output().unwrap();
+    let out = bin().args(["solve", game, pos, "--save", "--no-pack", "--db", dir.to_str().unwrap()]).output().unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 
@@ -77,7 +77,7 @@ fn mpi_solves_the_same_database_as_one_process() {
             let db = dir.join(format!("np{np}"));
             let out = mpirun(
                 np,
-                &["solve", game, pos, "--save", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()],
+                &["solve", game, pos, "--save", "--no-pack", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()],
                 &[],
             );
             let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
@@ -119,7 +119,7 @@ fn a_dead_worker_stops_the_run_and_a_rerun_resumes() {
         solve_alone(game, pos, &alone);
         let want = records(&alone);
         let db = dir.join("mpi");
-        let args = ["solve", game, pos, "--save", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
+        let args = ["solve", game, pos, "--save", "--no-pack", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
         let out = mpirun(3, &args, &[("GAMESMAN_MPI_DIE_AFTER_TIERS", "3")]);
         let stderr = text(&out.stderr);
         assert!(!out.status.success(), "{game}: a run whose worker died succeeded:\n{stderr}");
@@ -162,7 +162,7 @@ fn a_tier_damaged_in_transit_is_refused() {
     solve_alone(game, pos, &alone);
     let want = records(&alone);
     let db = dir.join("mpi");
-    let args = ["solve", game, pos, "--save", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
+    let args = ["solve", game, pos, "--save", "--no-pack", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
     let out = mpirun(3, &args, &[("GAMESMAN_MPI_DAMAGE_AFTER_TIERS", "2")]);
     let stderr = text(&out.stderr);
     assert!(!out.status.success(), "a damaged tier was accepted:\n{stderr}");
@@ -218,7 +218,7 @@ fn a_tier_split_across_workers_gives_the_same_bytes() {
         let split = [("GAMESMAN_MPI_SPLIT", "3"), ("GAMESMAN_TIER_PHASES", "1")];
         for np in [4, 3] {
             let db = dir.join(format!("np{np}"));
-            let args = ["solve", game, pos, "--save", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
+            let args = ["solve", game, pos, "--save", "--no-pack", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
             let out = mpirun(np, &args, &split);
             let stderr = text(&out.stderr);
             assert!(out.status.success(), "{game} on {np} ranks: {stderr}");
@@ -229,7 +229,7 @@ fn a_tier_split_across_workers_gives_the_same_bytes() {
             assert!(files(&db) == want, "{game} on {np} ranks: the files differ from the one-process solve");
         }
         let db = dir.join("damaged");
-        let args = ["solve", game, pos, "--save", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
+        let args = ["solve", game, pos, "--save", "--no-pack", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
         let out = mpirun(4, &args, &[split[0], ("GAMESMAN_MPI_DAMAGE_AFTER_TIERS", "2")]);
         let stderr = text(&out.stderr);
         assert!(!out.status.success(), "{game}: a damaged part was accepted:\n{stderr}");

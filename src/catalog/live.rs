@@ -150,9 +150,9 @@ impl<G: Game> Live<G> {
         Some(if matches!(self.db.mode, Database::At(_)) { path } else { path.with_extension("tiers") })
     }
 
-    /// `--save` of a game with tiers: the tier solver on `threads` threads, into the array
-    /// database (refused first when a tier would not fit the memory budget).
-    pub(super) fn save_tiers(&mut self, root: &G::Pos, threads: usize) -> Result<Saved> {
+    /// `--save` of a game with tiers: the tier solver on `how.threads` threads, into the
+    /// array database (refused first when a tier would not fit the memory budget).
+    pub(super) fn save_tiers(&mut self, root: &G::Pos, how: SaveHow) -> Result<Saved> {
         let started = Instant::now();
         let Some(dir) = self.tiers_dir() else { bail!("{}: this game has no database", self.info().name) };
         let Some(id) = self.identity.clone() else { bail!("{}: this game has no database", self.info().name) };
@@ -163,13 +163,13 @@ impl<G: Game> Live<G> {
         let tiers = self.game().tiers().expect("a game with tiers");
         let arrays = ArrayDb::create(&dir, &id.hash)?;
         let opts = tier::TierOptions {
-            threads: threads.max(1),
+            threads: how.threads.max(1),
             memory: self.budget() as u64,
             ..tier::TierOptions::for_space(tiers, self.grundy_in_tiers())
         };
         let stats = tier::solve_with(tiers, root_tier, &arrays, &self.progress(), opts)?;
         drop(arrays);
-        self.tiers_saved(root, dir, &id, &stats, started)
+        self.tiers_saved(root, dir, &id, &stats, started, how.pack)
     }
 
     /// The root's tier, once every tier reachable from it is known to fit the memory budget
@@ -320,9 +320,10 @@ impl<G: Game> Live<G> {
         Ok(())
     }
 
-    /// After a tier save: count the positions reachable from `root` through the arrays (a
-    /// tier solve solves every index, reachable or not), write the save's `meta` file (what
-    /// `gamesman db list` and `db info` print), and say what was saved.
+    /// After a tier save: put its small tiers into one pack where `pack` and that takes fewer
+    /// bytes, count the positions reachable from `root` through the arrays (a tier solve
+    /// solves every index, reachable or not), write the save's `meta` file (what `gamesman
+    /// db list` and `db info` print), and say what was saved.
     pub(super) fn tiers_saved(
         &mut self,
         root: &G::Pos,
@@ -330,8 +331,14 @@ impl<G: Game> Live<G> {
         id: &Identity,
         stats: &tier::TierStats,
         started: Instant,
+        pack: bool,
     ) -> Result<Saved> {
-        self.a.set_arrays(Some(ArrayDb::open(&dir, Some(&id.hash))?));
+        let arrays = ArrayDb::open(&dir, Some(&id.hash))?;
+        let packed = match crate::db::pack_budget(self.budget() as u64) {
+            Some(raw) if pack => arrays.pack(raw)?.tiers,
+            _ => 0,
+        };
+        self.a.set_arrays(Some(arrays));
         self.db.attached = true;
         let report = self.analyze_tiers(root, Instant::now())?;
         let count = |k: &str| report.as_ref().and_then(|r| r[k].as_u64());
@@ -361,6 +368,7 @@ impl<G: Game> Live<G> {
             seconds: started.elapsed().as_secs_f64(),
             indices: Some((stats.positions, stats.tiers)),
             classes_only,
+            packed,
         })
     }
 
@@ -622,6 +630,7 @@ impl<G: Game> Live<G> {
             seconds: started.elapsed().as_secs_f64(),
             indices: None,
             classes_only: false,
+            packed: 0,
         })
     }
 

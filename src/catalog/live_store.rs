@@ -49,19 +49,19 @@ impl<G: Game> SessionStore for Live<G> {
         Ok((report, saved))
     }
 
-    fn save(&mut self, text: &str, threads: usize) -> Result<Saved> {
+    fn save(&mut self, text: &str, how: SaveHow) -> Result<Saved> {
         let started = Instant::now();
         let root = self.parse(text)?;
         if self.game().tiers().is_some() {
-            return self.save_tiers(&root, threads);
+            return self.save_tiers(&root, how);
         }
-        let c = self.census_of(&root, threads, false)?;
+        let c = self.census_of(&root, how.threads, false)?;
         let report = c.report(self.game(), self.engine, started.elapsed().as_secs_f64())?;
         self.write(&c, &report)
     }
 
     #[cfg(not(feature = "mpi"))]
-    fn save_mpi(&mut self, _text: &str, _threads: usize) -> Result<Option<Saved>> {
+    fn save_mpi(&mut self, _text: &str, _how: SaveHow) -> Result<Option<Saved>> {
         bail!(
             "this gamesman was built without MPI: --mpi needs a build with the feature `mpi` \
              (`cargo build --release --features mpi`, see docs/mpi.md); --save alone solves on this machine"
@@ -69,7 +69,7 @@ impl<G: Game> SessionStore for Live<G> {
     }
 
     #[cfg(feature = "mpi")]
-    fn save_mpi(&mut self, text: &str, threads: usize) -> Result<Option<Saved>> {
+    fn save_mpi(&mut self, text: &str, how: SaveHow) -> Result<Option<Saved>> {
         let started = Instant::now();
         let root = self.parse(text)?;
         let name = self.info().name.clone();
@@ -88,9 +88,9 @@ impl<G: Game> SessionStore for Live<G> {
         let root_tier = tiers.try_locate(&root)?.0;
         let open = || Ok(crate::db::array::ArrayDb::create(&dir, &id.hash)?);
         let opts = crate::solve::tier::TierOptions::for_space(tiers, self.grundy_in_tiers());
-        let stats = crate::solve::tier_mpi::solve(tiers, root_tier, &id.hash, &open, threads, opts, &progress)?;
+        let stats = crate::solve::tier_mpi::solve(tiers, root_tier, &id.hash, &open, how.threads, opts, &progress)?;
         match stats {
-            Some(stats) => Ok(Some(self.tiers_saved(&root, dir, &id, &stats, started)?)),
+            Some(stats) => Ok(Some(self.tiers_saved(&root, dir, &id, &stats, started, how.pack)?)),
             None => Ok(None),
         }
     }

@@ -35,7 +35,9 @@ pub use crate::native::command::{Call, Io, Work};
 pub use how::{Database, Engine, How};
 pub use live::Live;
 pub use row::{Assignment, Native, open_game};
-pub use session::{BoardView, Cell, DbBench, Features, Saved, Session, SessionAnswers, SessionPositions, SessionStore};
+pub use session::{
+    BoardView, Cell, DbBench, Features, SaveHow, Saved, Session, SessionAnswers, SessionPositions, SessionStore,
+};
 
 use crate::db::{self, Identity};
 use crate::descriptor::DescriptorGame;

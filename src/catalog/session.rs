@@ -42,6 +42,18 @@ pub struct Saved {
     pub indices: Option<(u64, usize)>,
     /// A tier save whose root has symmetric images: `positions` counts symmetry classes.
     pub classes_only: bool,
+    /// A tier save: the small tiers put into its pack (`tiers.pack`) once it was solved.
+    pub packed: usize,
+}
+
+/// How `--save` solves and writes a game's database.
+#[derive(Clone, Copy, Debug)]
+pub struct SaveHow {
+    /// Threads for the solve (a game with tiers: a tier at a time on all of them).
+    pub threads: usize,
+    /// A tier save: put its small tiers into one pack once solved ([`crate::db::array::ArrayDb::pack`]),
+    /// where that takes fewer bytes than their files.
+    pub pack: bool,
 }
 
 /// What `gamesman db bench` measures.
@@ -155,11 +167,11 @@ pub trait SessionStore {
     /// read from it when it holds one), as JSON.
     fn analyze(&mut self, text: &str, threads: usize, save: bool) -> Result<(Json, Option<Saved>)>;
     /// Solve everything reachable and save it in the game's database.
-    fn save(&mut self, text: &str, threads: usize) -> Result<Saved>;
+    fn save(&mut self, text: &str, how: SaveHow) -> Result<Saved>;
     /// `--save --mpi`: the tier solver over MPI, run under `mpirun` (docs/mpi.md). On rank 0,
     /// the manager, what was saved; on a worker rank, `None` once the manager has stopped it.
-    /// Workers solve with `threads` threads. An error in a build without the feature `mpi`.
-    fn save_mpi(&mut self, text: &str, threads: usize) -> Result<Option<Saved>>;
+    /// Workers solve with `how.threads` threads. An error in a build without the feature `mpi`.
+    fn save_mpi(&mut self, text: &str, how: SaveHow) -> Result<Option<Saved>>;
     /// Every position of the saved database (`text` = `None`), or of everything reachable from
     /// `text` (or the start) solved now.
     fn export(&mut self, text: Option<&str>, emit: &mut dyn FnMut(&str, Record) -> Result<()>) -> Result<()>;

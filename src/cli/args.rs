@@ -232,6 +232,11 @@ pub(super) struct SolveArgs {
     /// threads each. Needs a gamesman built with the feature `mpi` (docs/mpi.md)
     #[arg(long, requires = "save")]
     pub(super) mpi: bool,
+    /// With --save of a game with tiers: keep one file a tier. By default, once solved, the
+    /// small tiers' files (64 KiB or less) go into one compressed pack, `tiers.pack`, where
+    /// that takes fewer bytes (as `gamesman db pack` does)
+    #[arg(long, requires = "save")]
+    pub(super) no_pack: bool,
     /// Threads for `--save` (a game with tiers is solved a tier at a time on all of them) and
     /// for a long search: one still running after a quarter of a second, of a game that can
     /// copy itself to other threads (scripts, descriptors), explores the whole game on all of

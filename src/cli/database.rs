@@ -260,10 +260,9 @@ pub fn db_command(a: &DbArgs) -> Result<i32> {
         }
         DbCommand::Pack(PackArgs { target: t, max_memory, limit }) => {
             let _clock = limit.start();
-            let raw = (max_memory.saturating_sub(128) << 20) / 3;
-            if raw < 1 << 20 {
+            let Some(raw) = db::pack_budget(max_memory << 20) else {
                 bail!("--max-memory {max_memory}: packing needs at least 131 MiB (zstd's tables, and a MiB of tiers)");
-            }
+            };
             let (path, found) = t.saved()?;
             let Some(dir) = found.iter().find(|p| p.is_dir()) else {
                 bail!(

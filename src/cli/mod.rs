@@ -15,7 +15,7 @@ mod serve;
 mod sum;
 mod timing;
 
-use crate::catalog::{Call, Catalog, Target};
+use crate::catalog::{Call, Catalog, SaveHow, Target};
 use anyhow::Result;
 pub use args::catalog;
 use args::{CATALOG, LimitArgs, SolveArgs, default_threads};
@@ -127,8 +127,9 @@ fn solve(args: &SolveArgs, moves: bool) -> Result<i32> {
     let pos = args.g.position(&*session, if moves { "moves" } else { "solve" })?;
     let started = Instant::now();
     if args.save {
+        let how = SaveHow { threads: args.threads.map_or_else(default_threads, usize::from), pack: !args.no_pack };
         let saved = if args.mpi {
-            match session.save_mpi(&pos, args.threads.map_or_else(default_threads, usize::from)) {
+            match session.save_mpi(&pos, how) {
                 // A worker rank: the manager prints.
                 Ok(None) => {
                     progress.finish();
@@ -138,7 +139,7 @@ fn solve(args: &SolveArgs, moves: bool) -> Result<i32> {
                 Err(e) => Err(e),
             }
         } else {
-            session.save(&pos, args.threads.map_or_else(default_threads, usize::from))
+            session.save(&pos, how)
         };
         progress.finish();
         output::saved(&saved?);

@@ -41,7 +41,7 @@ pub fn date_time(secs: u64) -> String {
 pub fn saved(s: &Saved) {
     if let Some((indices, tiers)) = s.indices {
         eprintln!(
-            "saved: {} reachable from the root{} ({} in {}) in {} ({:.1} MiB, {} bytes a position) in {:.2} s",
+            "saved: {} reachable from the root{} ({} in {}) in {} ({:.1} MiB, {} bytes a position{}) in {:.2} s",
             count(s.positions, "position"),
             if s.classes_only { " up to symmetry (one a class)" } else { "" },
             count(indices, "index slot"),
@@ -49,6 +49,11 @@ pub fn saved(s: &Saved) {
             s.path.display(),
             s.bytes as f64 / (1 << 20) as f64,
             bytes_a_position(s.bytes, s.positions),
+            if s.packed > 0 {
+                format!("; {} in tiers.pack", count(s.packed as u64, "small tier"))
+            } else {
+                String::new()
+            },
             s.seconds
         );
         return;

@@ -23,6 +23,7 @@
 pub mod array;
 mod file;
 mod pack;
+pub use pack::pack_budget;
 
 use crate::game::Value;
 pub use file::{DbError, DbResult, open_saved, read_saved, read_saved_or};

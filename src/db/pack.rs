@@ -34,6 +34,14 @@ pub const MAX_PACKED_FILE: u64 = 64 << 10;
 /// The most bytes a pack holds, decompressed.
 pub const MAX_PACK_RAW: u64 = 16 << 20;
 
+/// The bytes a pack may hold decompressed under a memory budget of `memory` bytes: a third
+/// of what is left past 128 MiB (zstd's tables at its slowest level), at most
+/// [`MAX_PACK_RAW`]; `None` where that is under a MiB.
+pub fn pack_budget(memory: u64) -> Option<u64> {
+    let raw = (memory.saturating_sub(128 << 20) / 3).min(MAX_PACK_RAW);
+    (raw >= 1 << 20).then_some(raw)
+}
+
 /// The most bytes a pack's file can be: its header and zstd's bound on the raw bytes.
 const MAX_PACK_BYTES: u64 = HEAD as u64 + MAX_PACK_RAW + MAX_PACK_RAW / 128 + 1024;
 

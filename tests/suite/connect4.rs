@@ -46,7 +46,7 @@ fn tmp(name: &str) -> std::path::PathBuf {
 /// remoteness read back from the arrays.
 fn saved_start(board: &str) -> (Value, Option<u32>, std::path::PathBuf) {
     let dir = tmp(board);
-    let out = gamesman(&["solve", "connect4", board, "--save", "--db", dir.to_str().unwrap()]);
+    let out = gamesman(&["solve", "connect4", board, "--save", "--no-pack", "--db", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let how = How { engine: Engine::Native, database: Database::At(dir.clone()), ..How::default() };
     let mut s = Catalog::new().open("connect4", &how).expect("connect4 opens");
@@ -254,7 +254,17 @@ fn saved_arrays_are_locally_consistent() {
 #[test]
 fn a_board_past_the_memory_budget_is_refused_up_front() {
     let dir = tmp("too-big");
-    let out = gamesman(&["solve", "connect4", "6x5", "--save", "--db", dir.to_str().unwrap(), "--max-memory", "1"]);
+    let out = gamesman(&[
+        "solve",
+        "connect4",
+        "6x5",
+        "--save",
+        "--no-pack",
+        "--db",
+        dir.to_str().unwrap(),
+        "--max-memory",
+        "1",
+    ]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -274,7 +284,7 @@ fn tiers_in_slices_save_the_same_bytes() {
     let save = |name: &str, budget: Option<&str>, slice: Option<&str>| {
         let dir = tmp(name);
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_gamesman"));
-        cmd.args(["solve", "connect4", "4x4", "--save", "--db", dir.to_str().unwrap()]);
+        cmd.args(["solve", "connect4", "4x4", "--save", "--no-pack", "--db", dir.to_str().unwrap()]);
         if let Some(b) = budget {
             cmd.args(["--max-memory", b]);
         }

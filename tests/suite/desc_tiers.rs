@@ -315,7 +315,8 @@ fn too_big_and_damaged_are_refused_with_one_line() {
     let dir = common::temp_dir("desc-tiers-refused");
     for (board, says) in [("9x9", "81 cells"), ("8x8", "2^32")] {
         let db = dir.join(board);
-        let out = gamesman(&["solve", &game_file("hex.ron"), board, "--save", "--db", db.to_str().unwrap()]);
+        let out =
+            gamesman(&["solve", &game_file("hex.ron"), board, "--save", "--no-pack", "--db", db.to_str().unwrap()]);
         assert!(!out.status.success(), "{board}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -324,7 +325,9 @@ fn too_big_and_damaged_are_refused_with_one_line() {
     }
     // A byte flipped in the middle of a tier's blocks: the lookup that reads it is refused.
     let db = dir.join("ttt");
-    save("tictactoe.ron", "3x3", &db);
+    let out =
+        gamesman(&["solve", &game_file("tictactoe.ron"), "3x3", "--save", "--no-pack", "--db", db.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let g = common::descriptor("tictactoe");
     let position = "xo./xo./...";
     let (t, _) = g.tiers().unwrap().locate(&g.canonical(&g.parse(position).unwrap()).unwrap());

@@ -309,7 +309,7 @@ fn gm(args: &[&str], env: &[(&str, &std::path::Path)]) -> Outcome {
 fn ttt_save(name: &str) -> (PathBuf, String) {
     let dir = common::temp_dir(name).join("ttt.tiers");
     let db = dir.display().to_string();
-    let o = gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]);
+    let o = gm(&["solve", "tictactoe.ron", "--save", "--no-pack", "--db", &db], &[]);
     assert_eq!((o.code, o.signal), (0, 0), "{}", o.stderr);
     assert!(dir.join("identity").is_file() && dir.join(ROOT_TIER).is_file(), "a tier save in {db}");
     (dir, db)
@@ -359,14 +359,16 @@ fn an_identity_file_that_never_ends_is_refused() {
     for (what, make, needle) in cases {
         std::fs::remove_file(&id).unwrap();
         make(&id);
-        for args in [vec!["solve", "tictactoe.ron", "--db", &db], vec!["solve", "tictactoe.ron", "--save", "--db", &db]]
-        {
+        for args in [
+            vec!["solve", "tictactoe.ron", "--db", &db],
+            vec!["solve", "tictactoe.ron", "--save", "--no-pack", "--db", &db],
+        ] {
             let o = gm(&args, &[]);
             refused(&o, what, needle);
             assert!(o.max_rss_kib < 100 << 10, "{what}: {} KiB resident", o.max_rss_kib);
             // The advice works as written: the identity file goes, and a save makes it anew.
             run_suggested(&o.stderr);
-            ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]), what);
+            ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--save", "--no-pack", "--db", &db], &[]), what);
             std::fs::remove_file(&id).unwrap();
             make(&id);
         }
@@ -428,14 +430,14 @@ fn a_tier_of_another_game_is_refused_and_a_save_repairs_it() {
     // same size) answered "value: win, remoteness: 6, winning moves: none".
     let (dir, db) = ttt_save("tier-foreign");
     let nt = common::temp_dir("tier-foreign-notakto").join("nt.tiers");
-    let o = gm(&["solve", "notakto.ron", "--save", "--db", nt.to_str().unwrap()], &[]);
+    let o = gm(&["solve", "notakto.ron", "--save", "--no-pack", "--db", nt.to_str().unwrap()], &[]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     std::fs::copy(nt.join(ROOT_TIER), dir.join(ROOT_TIER)).unwrap();
     let o = gm(&["solve", "tictactoe.ron", "--db", &db], &[]);
     refused(&o, "notakto's tier", "the file of another game");
     assert!(!o.stdout.contains("win"), "{}", o.stdout);
     // A save checks the tiers it finds and solves a bad one again.
-    let o = gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]);
+    let o = gm(&["solve", "tictactoe.ron", "--save", "--no-pack", "--db", &db], &[]);
     ttt_is_a_tie_in_9(&o, "the save over it");
     assert!(o.stderr.contains("solving the tier again"), "{}", o.stderr);
     ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--db", &db], &[]), "after the save");
@@ -464,7 +466,7 @@ fn an_answer_that_contradicts_its_children_is_refused() {
     // As suggested: remove the save, and save again.
     run_suggested(&o.stderr);
     assert!(!dir.exists());
-    ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]), "saved again");
+    ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--save", "--no-pack", "--db", &db], &[]), "saved again");
     let _ = std::fs::remove_dir_all(dir.parent().unwrap());
 }
 
@@ -486,7 +488,7 @@ fn a_damaged_tier_is_removed_as_advised_or_repaired_by_a_save() {
             run_suggested(&o.stderr);
             assert!(!path.exists(), "the tier's file is removed");
         }
-        ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]), repair);
+        ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--save", "--no-pack", "--db", &db], &[]), repair);
         assert_eq!(std::fs::read(&path).unwrap(), good, "{repair}: the tier solved again");
         ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--db", &db], &[]), repair);
     }
@@ -501,7 +503,7 @@ fn a_file_size_limit_is_a_clear_error_and_leaves_no_partial_file() {
     let db = dir.display().to_string();
     // The save's folder and identity made first (stopped before its first tier), so that the
     // limit of no bytes at all stops the first tier's file.
-    let o = gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]);
+    let o = gm(&["solve", "tictactoe.ron", "--save", "--no-pack", "--db", &db], &[]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     for e in std::fs::read_dir(&dir).unwrap() {
         let p = e.unwrap().path();
@@ -512,7 +514,7 @@ fn a_file_size_limit_is_a_clear_error_and_leaves_no_partial_file() {
     let mut cmd = std::process::Command::new("sh");
     cmd.current_dir(common::root()).args([
         "-c",
-        "ulimit -f 0; exec \"$0\" solve tictactoe.ron --save --db \"$1\"",
+        "ulimit -f 0; exec \"$0\" solve tictactoe.ron --save --no-pack --db \"$1\"",
         env!("CARGO_BIN_EXE_gamesman"),
         &db,
     ]);
@@ -529,7 +531,7 @@ fn a_file_size_limit_is_a_clear_error_and_leaves_no_partial_file() {
     // A partial file left by a process that no longer runs (a kill, a power cut): swept.
     let stale = dir.join(format!("{ROOT_TIER}.999999999.tmp"));
     std::fs::write(&stale, b"half a tier").unwrap();
-    ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--save", "--db", &db], &[]), "the save after");
+    ttt_is_a_tie_in_9(&gm(&["solve", "tictactoe.ron", "--save", "--no-pack", "--db", &db], &[]), "the save after");
     assert_eq!(tmp(&dir), Vec::<String>::new(), "the stale file is swept");
     let _ = std::fs::remove_dir_all(dir.parent().unwrap());
 }
@@ -661,7 +663,7 @@ const TIER_BOARD = #{ cells: 64, kinds: ["a", "b", "c", "d", "e", "f"], text: tr
     let t = std::time::Instant::now();
     let mut cmd = common::bin();
     let out = cmd
-        .args(["solve", &script, "--save", "--max-memory", "256", "--time-limit", "20"])
+        .args(["solve", &script, "--save", "--no-pack", "--max-memory", "256", "--time-limit", "20"])
         .env("XDG_CACHE_HOME", &cache)
         .output()
         .unwrap();
@@ -687,7 +689,11 @@ fn a_false_symmetry_of_a_tier_board_is_reported_naming_it() {
     let save = |name: &str, symmetries: &str| {
         let script = file(name, &format!("{}const SYMMETRIES = [{symmetries}];{}", &text[..from], &text[to..]));
         let cache = common::temp_dir(&format!("hostile-{name}"));
-        let out = common::bin().args(["solve", &script, "--save"]).env("XDG_CACHE_HOME", &cache).output().unwrap();
+        let out = common::bin()
+            .args(["solve", &script, "--save", "--no-pack"])
+            .env("XDG_CACHE_HOME", &cache)
+            .output()
+            .unwrap();
         let _ = std::fs::remove_dir_all(&cache);
         let err = String::from_utf8_lossy(&out.stderr).into_owned();
         assert_eq!(out.status.code(), Some(1), "{name}: {}{err}", String::from_utf8_lossy(&out.stdout));
@@ -705,7 +711,8 @@ fn a_false_symmetry_of_a_tier_board_is_reported_naming_it() {
     // The square's own 8 still solve (the empty board: a tie in 9).
     let script = file("square.rhai", &format!("{}const SYMMETRIES = [{square}];{}", &text[..from], &text[to..]));
     let cache = common::temp_dir("hostile-square");
-    let out = common::bin().args(["solve", &script, "--save"]).env("XDG_CACHE_HOME", &cache).output().unwrap();
+    let out =
+        common::bin().args(["solve", &script, "--save", "--no-pack"]).env("XDG_CACHE_HOME", &cache).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let out = common::bin().args(["solve", &script]).env("XDG_CACHE_HOME", &cache).output().unwrap();
     let said = String::from_utf8_lossy(&out.stdout);

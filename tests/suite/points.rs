@@ -546,7 +546,7 @@ fn games_on_points_by_tiers_agree_with_their_oracles() {
         let path = root().join(file);
         let path = path.to_str().unwrap();
         let db = dir.to_str().unwrap();
-        let (code, _, err) = run_in(&["solve", path, start, "--save", "--db", db], "");
+        let (code, _, err) = run_in(&["solve", path, start, "--save", "--no-pack", "--db", db], "");
         assert_eq!(code, 0, "{name}: {err}");
         assert!(dir.join("identity").exists(), "{name}: an array database, not a redb file");
         let how = How { database: Database::At(dir.clone()), ..How::default() };
@@ -576,7 +576,15 @@ fn games_on_points_by_tiers_agree_with_their_oracles() {
         assert_eq!(code, 0, "{name}: {err}");
         let j: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(summary(&j), (value.to_string(), remoteness, positions, by_value), "{name}, packed: {j}");
+        // A save without `--no-pack` packs its small tiers itself: the same pack, byte for byte.
+        let again = crate::common::temp_dir(&format!("points-tiers-{name}-packed"));
+        let (code, _, err) = run_in(&["solve", path, start, "--save", "--db", again.to_str().unwrap()], "");
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(err.contains("in tiers.pack"), "{name}: {err}");
+        let pack = |d: &std::path::Path| std::fs::read(d.join("tiers.pack")).expect("a pack");
+        assert_eq!(pack(&again), pack(&dir), "{name}");
         let _ = std::fs::remove_dir_all(&dir);
+        let _ = std::fs::remove_dir_all(&again);
     }
 }
 
@@ -589,7 +597,7 @@ fn tiers_past_the_budget_are_solved_lean_to_the_same_files() {
     let save = |name: &str, budget: &str| {
         let dir = crate::common::temp_dir(&format!("points-lean-{name}"));
         let out = crate::common::bin()
-            .args(["solve", "tests/games/teeko_4x4.ron", "--save", "--db", dir.to_str().unwrap()])
+            .args(["solve", "tests/games/teeko_4x4.ron", "--save", "--no-pack", "--db", dir.to_str().unwrap()])
             .args(["--max-memory", budget, "--threads", "2"])
             .env("GAMESMAN_TIER_PHASES", "1")
             .env_remove("GAMESMAN_TIER_SLICE")

@@ -75,7 +75,7 @@ fn tmp(name: &str) -> std::path::PathBuf {
 fn tier_save_agrees_with_the_oracle() {
     let dir = tmp("save");
     let d = dir.to_str().unwrap();
-    let out = gamesman(&["solve", "quixo", "3x3", "--save", "--db", d], &[]);
+    let out = gamesman(&["solve", "quixo", "3x3", "--save", "--no-pack", "--db", d], &[]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // One array a tier: (X, O) with X + O ≤ 9 is 55 tiers.
     let tiers = std::fs::read_dir(&dir)
@@ -101,7 +101,7 @@ fn tier_save_agrees_with_the_oracle() {
 fn a_damaged_block_is_refused() {
     let dir = tmp("damaged");
     let d = dir.to_str().unwrap();
-    assert!(gamesman(&["solve", "quixo", "3x3", "--save", "--db", d], &[]).status.success());
+    assert!(gamesman(&["solve", "quixo", "3x3", "--save", "--no-pack", "--db", d], &[]).status.success());
     // The tier of 3 X and 3 O on 3×3: its one block starts after the 52-byte header
     // (32 bytes, one block's 16, the header's checksum).
     let file = dir.join(format!("{:016x}.tier", (3u64 << 16) | (3 << 8) | 3));
@@ -124,9 +124,14 @@ fn a_damaged_block_is_refused() {
 #[test]
 fn a_stopped_solve_resumes() {
     let (whole, stopped) = (tmp("whole"), tmp("stopped"));
-    assert!(gamesman(&["solve", "quixo", "3x3", "--save", "--db", whole.to_str().unwrap()], &[]).status.success());
+    assert!(
+        gamesman(&["solve", "quixo", "3x3", "--save", "--no-pack", "--db", whole.to_str().unwrap()], &[])
+            .status
+            .success()
+    );
     let s = stopped.to_str().unwrap();
-    let out = gamesman(&["solve", "quixo", "3x3", "--save", "--db", s], &[("GAMESMAN_STOP_AFTER_TIERS", "20")]);
+    let out =
+        gamesman(&["solve", "quixo", "3x3", "--save", "--no-pack", "--db", s], &[("GAMESMAN_STOP_AFTER_TIERS", "20")]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("stopped after 20 tiers"));
     let count = |d: &std::path::Path| {
@@ -137,7 +142,8 @@ fn a_stopped_solve_resumes() {
     };
     assert_eq!(count(&stopped), 20);
     // Resumed: only the 35 tiers left are solved (a second stop after 35 is never reached).
-    let out = gamesman(&["solve", "quixo", "3x3", "--save", "--db", s], &[("GAMESMAN_STOP_AFTER_TIERS", "35")]);
+    let out =
+        gamesman(&["solve", "quixo", "3x3", "--save", "--no-pack", "--db", s], &[("GAMESMAN_STOP_AFTER_TIERS", "35")]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(count(&stopped), 55);
     for e in std::fs::read_dir(&whole).unwrap() {
@@ -166,7 +172,7 @@ fn the_arrays_are_the_same_for_any_number_of_threads() {
     // budget too small to hold it whole).
     let envs: [&[(&str, &str)]; 4] = [&[], &[], &[], &[("GAMESMAN_TIER_SLICE", "1")]];
     for ((dir, extra), env) in dirs.iter().zip(runs).zip(envs) {
-        let mut args = vec!["solve", "quixo", "3x3", "--save", "--db", dir.to_str().unwrap()];
+        let mut args = vec!["solve", "quixo", "3x3", "--save", "--no-pack", "--db", dir.to_str().unwrap()];
         args.extend(extra);
         let out = gamesman(&args, env);
         assert!(out.status.success(), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
@@ -211,7 +217,11 @@ fn saved_arrays_are_locally_consistent() {
         (Ok(d), Ok(r)) => (std::path::PathBuf::from(d), r),
         _ => {
             let d = tmp("consistent");
-            assert!(gamesman(&["solve", "quixo", "3x3", "--save", "--db", d.to_str().unwrap()], &[]).status.success());
+            assert!(
+                gamesman(&["solve", "quixo", "3x3", "--save", "--no-pack", "--db", d.to_str().unwrap()], &[])
+                    .status
+                    .success()
+            );
             (d, "3x3".to_string())
         }
     };
@@ -298,7 +308,7 @@ fn children_agree_with_the_oracle_on_bigger_boards() {
 fn analyze_export_and_bench_read_the_arrays() {
     let dir = tmp("reach");
     let d = dir.to_str().unwrap();
-    assert!(gamesman(&["solve", "quixo", "3x3", "--save", "--db", d], &[]).status.success());
+    assert!(gamesman(&["solve", "quixo", "3x3", "--save", "--no-pack", "--db", d], &[]).status.success());
     let out = gamesman(&["analyze", "quixo", "3x3", "--db", d, "--json"], &[]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -110,8 +110,10 @@ fn quixo_by_tiers_agrees_with_the_oracle_on_3x3() {
     let file = dir.join("quixo3.rhai");
     std::fs::write(&file, src).unwrap();
     let db = dir.join("db");
-    let out =
-        common::bin().args(["solve", file.to_str().unwrap(), "--save", "--db", db.to_str().unwrap()]).output().unwrap();
+    let out = common::bin()
+        .args(["solve", file.to_str().unwrap(), "--save", "--no-pack", "--db", db.to_str().unwrap()])
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // Saved by the tier solver: one array a tier, (X, O) with X + O ≤ 9 is 55 tiers.
     let tiers = std::fs::read_dir(&db)

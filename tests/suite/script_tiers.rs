@@ -85,7 +85,7 @@ fn agrees_with_oracle(file: &str, tag: &str, turn: bool) {
     let dir = temp_dir(tag);
     let db = dir.join("db");
     let d = db.to_str().unwrap();
-    let (code, _, err) = run(&["solve", file, "--save", "--db", d]);
+    let (code, _, err) = run(&["solve", file, "--save", "--no-pack", "--db", d]);
     assert_eq!(code, 0, "{err}");
     let indices = if turn { 2 * 19683 } else { 19683 };
     assert!(
@@ -212,7 +212,7 @@ fn broken(name: &str, tag: &str, from: &str, to: &str) -> (std::path::PathBuf, S
 /// `--save` of a broken script fails with one line naming what is wrong; nothing panics.
 fn refused(name: &str, tag: &str, from: &str, to: &str, says: &[&str]) {
     let (dir, file) = broken(name, tag, from, to);
-    let (code, _, err) = run(&["solve", &file, "--save", "--db", dir.join("db").to_str().unwrap()]);
+    let (code, _, err) = run(&["solve", &file, "--save", "--no-pack", "--db", dir.join("db").to_str().unwrap()]);
     assert_eq!(code, 1, "{tag}: {err}");
     assert!(!err.contains("panicked"), "{tag}: {err}");
     assert_eq!(err.trim().lines().count(), 1, "{tag}: one line: {err}");
@@ -333,7 +333,7 @@ fn a_declaration_that_cannot_work_is_refused_on_load() {
 #[test]
 fn sizes_are_checked_against_the_budget() {
     let (dir, file) = broken("tictactoe_hooks", "budget", "choose(9, x) * choose(9 - x, o)", "1 << 31");
-    let (code, _, err) = run(&["solve", &file, "--save", "--db", dir.join("db").to_str().unwrap()]);
+    let (code, _, err) = run(&["solve", &file, "--save", "--no-pack", "--db", dir.join("db").to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("more than the memory budget"), "{err}");
     assert!(!dir.join("db").exists(), "nothing written");

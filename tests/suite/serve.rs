@@ -812,7 +812,7 @@ fn no_file_path_of_the_server_goes_to_a_client() {
     // error, no path.
     let dir = common::temp_dir("serve-damaged");
     let script = common::root().join("tests/games/tictactoe_text.rhai").display().to_string();
-    let out = bin().args(["solve", &script, "--save"]).env("XDG_CACHE_HOME", &dir).output().unwrap();
+    let out = bin().args(["solve", &script, "--save", "--no-pack"]).env("XDG_CACHE_HOME", &dir).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let mut tiers = Vec::new();
     let mut stack = vec![dir.clone()];

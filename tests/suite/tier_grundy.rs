@@ -16,7 +16,7 @@
 
 use crate::common;
 use gamesman::catalog::{Database, Engine, How};
-use gamesman::catalog::{Live, SessionAnswers, SessionStore};
+use gamesman::catalog::{Live, SaveHow, SessionAnswers, SessionStore};
 use gamesman::db::Identity;
 use gamesman::db::array::{ArrayDb, NO_GRUNDY, unrec};
 use gamesman::game::tier::{Ranker, Tier, TierSpace, Tiers, tier_order};
@@ -345,7 +345,7 @@ fn solve_moves_analyze_and_export_report_grundy_from_the_arrays() {
     };
     let mut s = Live::new(Kayles::new(n, 2, true), "native", &how, Some(id)).unwrap();
     let full = "I".repeat(n as usize);
-    let saved = s.save(&full, 2).unwrap();
+    let saved = s.save(&full, SaveHow { threads: 2, pack: false }).unwrap();
     assert_eq!(saved.positions, 1 << n);
     let head = std::fs::read(dir.join(gamesman::db::array::tier_file(6))).unwrap();
     assert_eq!(&head[..8], b"GMTIER04", "the tier format");
