@@ -218,7 +218,8 @@ fn a_tier_split_across_workers_gives_the_same_bytes() {
         let split = [("GAMESMAN_MPI_SPLIT", "3"), ("GAMESMAN_TIER_PHASES", "1")];
         for np in [4, 3] {
             let db = dir.join(format!("np{np}"));
-            let args = ["solve", game, pos, "--save", "--no-pack", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
+            let args =
+                ["solve", game, pos, "--save", "--no-pack", "--mpi", "--threads", "1", "--db", db.to_str().unwrap()];
             let out = mpirun(np, &args, &split);
             let stderr = text(&out.stderr);
             assert!(out.status.success(), "{game} on {np} ranks: {stderr}");

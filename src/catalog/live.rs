@@ -418,7 +418,11 @@ impl<G: Game> Live<G> {
         tiers: &dyn crate::game::tier::TierSpace,
         root: (crate::game::tier::Tier, u64),
     ) -> bool {
-        (0..tiers.tier_size(root.0)).into_par_iter().filter(|&i| tiers.canonical_index(root.0, i) == root.1).count()
+        (0..tiers.tier_size(root.0))
+            .into_par_iter()
+            .filter(|&i| tiers.canonical_index(root.0, i) == root.1)
+            .map(|i| tiers.positions_at(root.0, i))
+            .sum::<u64>()
             == 1
     }
 
@@ -459,13 +463,18 @@ impl<G: Game> Live<G> {
                             return Err(GameError::TimeLimit("the time limit ran out while exporting".into()));
                         }
                         let rep = tiers.canonical_index(t, i);
-                        if reached.has(rep) {
-                            out(
-                                &tiers.try_position(t, i)?,
-                                records[rep as usize],
-                                array.grundy_at(rep as usize),
-                                &mut failed,
-                            )?;
+                        if !reached.has(rep) {
+                            continue;
+                        }
+                        let (r, g) = (records[rep as usize], array.grundy_at(rep as usize));
+                        match tiers.positions_at(t, i) {
+                            0 => {}
+                            1 => out(&tiers.try_position(t, i)?, r, g, &mut failed)?,
+                            _ => {
+                                for pos in tiers.try_positions(t, i)? {
+                                    out(&pos, r, g, &mut failed)?;
+                                }
+                            }
                         }
                     }
                 } else {

@@ -57,17 +57,18 @@ fn count_images(space: &dyn TierSpace, t: Tier, array: &TierArray, reached: &Rea
         .into_par_iter()
         .fold(zero, |(mut c, mut rc, mut g, mut ng), i| {
             let rep = space.canonical_index(t, i);
-            if reached.has(rep)
-                && let Some((v, r)) = slot(records[rep as usize])
-            {
-                c[r][v] += 1;
+            let reached_here = reached.has(rep);
+            let is_root = t == root.0 && rep == root.1;
+            let n = if reached_here || is_root { space.positions_at(t, i) } else { 0 };
+            if reached_here && let Some((v, r)) = slot(records[rep as usize]) {
+                c[r][v] += n;
                 match array.grundy_at(rep as usize) {
-                    Some(x) => *g.entry(x).or_default() += 1,
-                    None => ng += 1,
+                    Some(x) => *g.entry(x).or_default() += n,
+                    None => ng += n,
                 }
             }
-            if t == root.0 && rep == root.1 {
-                rc += 1;
+            if is_root {
+                rc += n;
             }
             (c, rc, g, ng)
         })

@@ -38,6 +38,12 @@ pub trait TierSpace: Sync {
     fn canonical_index(&self, _tier: Tier, index: u64) -> u64 {
         index
     }
+    /// How many positions the index stands for where positions are counted (`analyze` of a
+    /// save): a tier numbered by symmetry classes gives a representative the size of its
+    /// class and any other index 0. Fallback: 1 (every index is a position).
+    fn positions_at(&self, _tier: Tier, _index: u64) -> u64 {
+        1
+    }
     /// The value for the player to move at `index` if the game is over there.
     fn primitive_at(&self, tier: Tier, index: u64) -> Option<Value>;
     /// The positions one move away from `index`, each as (tier, index) of its representative
@@ -82,7 +88,8 @@ pub trait TierSpace: Sync {
 /// Positions by index: a game's positions in and out of index space.
 pub trait Tiers: TierSpace {
     type Pos;
-    /// The tier and index of `pos`.
+    /// The tier and index of `pos` (of its class' representative in a tier numbered by
+    /// symmetry classes, where a position of the class has no index of its own).
     fn locate(&self, pos: &Self::Pos) -> (Tier, u64);
     /// The position at `index` of `tier`.
     fn position(&self, tier: Tier, index: u64) -> Self::Pos;
@@ -94,6 +101,12 @@ pub trait Tiers: TierSpace {
     /// [`Tiers::position`], for a game whose numbering can fail. Fallback: `position`.
     fn try_position(&self, tier: Tier, index: u64) -> GameResult<Self::Pos> {
         Ok(self.position(tier, index))
+    }
+    /// The positions `index` of `tier` stands for ([`TierSpace::positions_at`] of them):
+    /// in a tier numbered by symmetry classes, a representative's class. Fallback: the
+    /// position at it.
+    fn try_positions(&self, tier: Tier, index: u64) -> GameResult<Vec<Self::Pos>> {
+        Ok(vec![self.try_position(tier, index)?])
     }
 }
 

@@ -14,9 +14,9 @@ mod boards;
 mod rules;
 pub(super) mod symmetry;
 
-use crate::game::Value;
 use crate::game::packed::PackedPlay;
 use crate::game::tier::{Ranker, Tier, TierSpace, Tiers};
+use crate::game::{GameResult, Value};
 pub use boards::BoardSpec;
 pub use rules::{Along, MoveKind, PMove, PPos, PointsEnd, PointsRules, PointsSpec, Towards};
 use rules::{bit, points_of};
@@ -30,6 +30,14 @@ use rules::{bit, points_of};
 // at most 56 points). A tier: the pieces of each side on the board and in hand; the index in
 // a tier: the combinatorial rank of the two masks among the boards with those counts, times
 // two, plus the side to move.
+//
+// A tier of a board with symmetries whose numbering would pass 2^24 indices (Teeko, Nine
+// Men's Morris from four men a side) is numbered by classes instead: the first player's points
+// are one of the representatives of their class (the least image under the symmetries),
+// numbered in the table of those representatives, and the second player's are ranked
+// among the points left, as before. A position is numbered by its representative, the
+// least image of the two masks; where the first player's points are symmetric, some
+// indices hold another image of a representative (their records are those of no class).
 
 /// The most points a keyed board may have (two masks, the side and two hands in 128 bits).
 pub const MAX_KEY_POINTS: usize = 56;
@@ -107,10 +115,32 @@ fn counts(t: Tier) -> ([u32; 2], [u32; 2]) {
     ([b(0), b(1)], [b(2), b(3)])
 }
 
+/// The largest tier numbered whole on a board with symmetries; past it, a tier is numbered
+/// by classes (a table's lookup an index, for a tier smaller by about the number of
+/// symmetries).
+const CLASSES_ABOVE: u64 = 1 << 24;
+
+/// The most sets of points a table of representatives is made from (C(24, 12) is 2.7
+/// million, C(25, 12) 5.2 million); a tier past it is numbered whole.
+const MAX_CLASS_TABLE: u64 = 1 << 23;
+
+/// The classes of the sets of `k` points: the representatives' ranks (among the sets of
+/// `k` points, in increasing order) and each set's class (`u32::MAX`: not a representative).
+struct Classes {
+    ranks: Vec<u32>,
+    of_rank: Vec<u32>,
+}
+
 /// A points game by tiers, over the game's own position type `P`.
 pub struct PointsTiers<P> {
     rules: PointsRules,
     ranker: Ranker,
+    /// Whether the tier of `c[0]` and `c[1]` pieces on the board is numbered by classes, at
+    /// `c[0] * (n + 1) + c[1]`.
+    by_classes: Vec<bool>,
+    /// For each count of the first player's pieces, the classes of their points (made at the
+    /// first tier numbered by classes).
+    classes: Vec<std::sync::OnceLock<Classes>>,
     /// Every move that keeps the counts can be undone (steps, jumps that take nothing,
     /// flights, none that closes a mill; no passes or ways a side may not go): the tiers
     /// give parents.
@@ -134,26 +164,105 @@ impl<P> PointsTiers<P> {
         let plain = |m: &MoveKind| !matches!(m, MoveKind::Straight(_) | MoveKind::Diagonal(_));
         let undo =
             !rules.pass && rules.towards.iter().all(|&t| t == Towards::Any) && rules.moves.iter().flatten().all(plain);
-        Ok(PointsTiers { rules: rules.clone(), ranker: Ranker::new(rules.n as u32), undo, wrap, unwrap })
+        let ranker = Ranker::new(rules.n as u32);
+        let classes = (0..=rules.n).map(|_| std::sync::OnceLock::new()).collect();
+        let by_classes = Self::numbered_by_classes(rules, &ranker, CLASSES_ABOVE);
+        Ok(PointsTiers { rules: rules.clone(), ranker, by_classes, classes, undo, wrap, unwrap })
     }
 
-    /// The tier and index of a position.
+    /// For each count of pieces on the board, whether its tier is numbered by classes: a
+    /// board with symmetries, a tier of more than `above` indices, and a table of classes
+    /// made from at most [`MAX_CLASS_TABLE`] sets of points.
+    fn numbered_by_classes(rules: &PointsRules, ranker: &Ranker, above: u64) -> Vec<bool> {
+        let n = rules.n as u32;
+        let mut out = vec![false; (rules.n + 1) * (rules.n + 1)];
+        for c0 in 0..=n {
+            for c1 in 0..=n - c0 {
+                out[(c0 * (n + 1) + c1) as usize] = !rules.syms.is_empty()
+                    && ranker.count(&[c0, c1]).is_some_and(|k| k.saturating_mul(2) > above)
+                    && ranker.choose(n, c0) <= MAX_CLASS_TABLE;
+            }
+        }
+        out
+    }
+
+    /// The same tiers, those of more than `above` indices numbered by classes (the tests
+    /// number small tiers so, to check the numbering against the whole one).
+    #[cfg(test)]
+    fn with_classes_above(mut self, above: u64) -> Self {
+        self.by_classes = Self::numbered_by_classes(&self.rules, &self.ranker, above);
+        self
+    }
+
+    /// Whether the tier of `c` pieces on the board is numbered by classes.
+    #[inline]
+    fn by_classes(&self, c: [u32; 2]) -> bool {
+        self.by_classes.get((c[0] * (self.rules.n as u32 + 1) + c[1]) as usize).copied().unwrap_or(false)
+    }
+
+    /// The classes of the sets of `k` points.
+    fn classes(&self, k: u32) -> &Classes {
+        self.classes[k as usize].get_or_init(|| {
+            let all = self.ranker.choose(self.rules.n as u32, k);
+            let mut c = Classes { ranks: Vec::new(), of_rank: vec![u32::MAX; all as usize] };
+            let mut one = [0u64];
+            for i in 0..all {
+                self.ranker.unrank(&[k], i, &mut one);
+                if self.rules.syms.iter().all(|g| g.apply(one[0]) >= one[0]) {
+                    c.of_rank[i as usize] = c.ranks.len() as u32;
+                    c.ranks.push(i as u32);
+                }
+            }
+            c
+        })
+    }
+
+    /// The tier and index of a position (of its class' representative in a tier numbered
+    /// by classes).
     pub fn place(&self, p: &PPos) -> (Tier, u64) {
         let c = [p.own[0].count_ones(), p.own[1].count_ones()];
         let tier = tier_of(c, [u32::from(p.hand[0]), u32::from(p.hand[1])]);
-        (tier, self.ranker.rank(&p.own) * 2 + u64::from(p.side & 1))
+        let side = u64::from(p.side & 1);
+        if !self.by_classes(c) {
+            return (tier, self.ranker.rank(&p.own) * 2 + side);
+        }
+        let q = self.rules.canonical(p);
+        let rank = self.ranker.rank(&q.own);
+        let second = self.ranker.choose(self.rules.n as u32 - c[0], c[1]);
+        let class = u64::from(self.classes(c[0]).of_rank[(rank / second) as usize]);
+        (tier, (class * second + rank % second) * 2 + side)
+    }
+
+    /// The distinct images of `p` under the board's symmetries, `p` among them.
+    fn images(&self, p: &PPos) -> Vec<PPos> {
+        let mut masks: Vec<[u64; 2]> = self.rules.syms.iter().map(|g| [g.apply(p.own[0]), g.apply(p.own[1])]).collect();
+        masks.push(p.own);
+        masks.sort_unstable();
+        masks.dedup();
+        masks.into_iter().map(|own| PPos { own, ..p.clone() }).collect()
     }
 
     /// The tier and index of the representative of `p`'s class.
     fn place_class(&self, p: &PPos) -> (Tier, u64) {
-        if self.rules.syms.is_empty() { self.place(p) } else { self.place(&self.rules.canonical(p)) }
+        let numbered_by_class = || self.by_classes([p.own[0].count_ones(), p.own[1].count_ones()]);
+        if self.rules.syms.is_empty() || numbered_by_class() {
+            self.place(p)
+        } else {
+            self.place(&self.rules.canonical(p))
+        }
     }
 
     /// The position at `index` of `tier`.
     pub fn at(&self, tier: Tier, index: u64) -> PPos {
         let (c, h) = counts(tier);
         let mut own = [0u64; 2];
-        self.ranker.unrank(&c, index / 2, &mut own);
+        let mut rank = index / 2;
+        if self.by_classes(c) {
+            let second = self.ranker.choose(self.rules.n as u32 - c[0], c[1]);
+            let first = u64::from(self.classes(c[0]).ranks[(rank / second) as usize]);
+            rank = first * second + rank % second;
+        }
+        self.ranker.unrank(&c, rank, &mut own);
         PPos { own, side: (index & 1) as u8, hand: [h[0] as u8, h[1] as u8] }
     }
 }
@@ -213,6 +322,9 @@ impl<P> TierSpace for PointsTiers<P> {
 
     fn tier_size(&self, tier: Tier) -> u64 {
         let (c, _) = counts(tier);
+        if self.by_classes(c) {
+            return self.classes(c[0]).ranks.len() as u64 * self.ranker.choose(self.rules.n as u32 - c[0], c[1]) * 2;
+        }
         self.ranker.count(&c).map_or(0, |k| k * 2)
     }
 
@@ -228,7 +340,18 @@ impl<P> TierSpace for PointsTiers<P> {
         if self.rules.syms.is_empty() {
             return index;
         }
-        self.place(&self.rules.canonical(&self.at(tier, index))).1
+        self.place_class(&self.at(tier, index)).1
+    }
+
+    /// A tier numbered by classes: a representative stands for its class (the distinct
+    /// images of its two masks), any other index for none.
+    fn positions_at(&self, tier: Tier, index: u64) -> u64 {
+        let (c, _) = counts(tier);
+        if !self.by_classes(c) {
+            return 1;
+        }
+        let p = self.at(tier, index);
+        if self.place_class(&p).1 != index { 0 } else { self.images(&p).len() as u64 }
     }
 
     fn primitive_at(&self, tier: Tier, index: u64) -> Option<Value> {
@@ -311,6 +434,11 @@ impl<P> Tiers for PointsTiers<P> {
     }
     fn position(&self, tier: Tier, index: u64) -> P {
         (self.wrap)(self.at(tier, index))
+    }
+    fn try_positions(&self, tier: Tier, index: u64) -> GameResult<Vec<P>> {
+        let p = self.at(tier, index);
+        let whole = !self.by_classes(counts(tier).0);
+        Ok(if whole { vec![(self.wrap)(p)] } else { self.images(&p).into_iter().map(self.wrap).collect() })
     }
 }
 
@@ -395,8 +523,12 @@ mod key_tests {
             ends: vec![PointsEnd::FewerThan(3)],
         })
         .unwrap();
-        for (r, counts) in [(morris(6, 6), vec![[3, 3], [4, 3], [3, 4], [4, 4]]), (nine, vec![[3, 3]])] {
-            let t: PointsTiers<PPos> = PointsTiers::new(&r, |p| p, |p| Some(p)).unwrap();
+        for ((r, counts), above) in [(morris(6, 6), vec![[3, 3], [4, 3], [3, 4], [4, 4]]), (nine, vec![[3, 3]])]
+            .into_iter()
+            .flat_map(|rc| [(rc.clone(), CLASSES_ABOVE), (rc, 0)])
+        {
+            // Numbered whole, then by classes.
+            let t: PointsTiers<PPos> = PointsTiers::new(&r, |p| p, |p| Some(p)).unwrap().with_classes_above(above);
             assert!(t.has_parents());
             for c in counts {
                 let tier = tier_of(c, [0, 0]);
@@ -419,6 +551,75 @@ mod key_tests {
                     assert_eq!(got, want.remove(&i).unwrap_or_default(), "{}", r.format(&t.at(tier, i)));
                 }
             }
+        }
+    }
+
+    /// Tiers numbered by classes (here small ones, to check them against the whole
+    /// numbering): each position of a tier is placed on an index of its class, and each class
+    /// has one index that is its own representative; each index holds a position whose first
+    /// player's points are the least of their images; a representative's children and
+    /// parents are those of the same position numbered whole.
+    #[test]
+    fn tiers_by_classes_number_each_class_once() {
+        use crate::game::tier::Tiers;
+        use std::collections::BTreeSet;
+        let key = |p: &PPos| (p.own, p.side, p.hand);
+        let r = morris(6, 6);
+        let whole: PointsTiers<PPos> = PointsTiers::new(&r, |p| p, |p| Some(p)).unwrap();
+        let classes: PointsTiers<PPos> = PointsTiers::new(&r, |p| p, |p| Some(p)).unwrap().with_classes_above(0);
+        for (c, h) in [([3, 3], [0, 0]), ([4, 3], [0, 0]), ([2, 5], [0, 0]), ([4, 4], [1, 2]), ([0, 1], [6, 5])] {
+            let tier = tier_of(c, h);
+            let (n, m) = (whole.tier_size(tier), classes.tier_size(tier));
+            assert!(classes.by_classes(c) && !whole.by_classes(c));
+            assert!(m < n || c[0] == 0, "{}: {m} of {n}", whole.tier_name(tier));
+            let mut want = BTreeSet::new();
+            for i in 0..n {
+                let p = whole.at(tier, i);
+                let (t, j) = classes.place(&p);
+                assert!(t == tier && j < m);
+                assert_eq!(classes.at(tier, j), r.canonical(&p));
+                assert_eq!(classes.canonical_index(tier, j), j);
+                want.insert(key(&r.canonical(&p)));
+            }
+            let mut got = BTreeSet::new();
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            // Counted by `positions_at` and listed by `try_positions`, the indices stand for
+            // every position of the tier once.
+            let mut all = BTreeSet::new();
+            for j in 0..m {
+                let stands = classes.try_positions(tier, j).unwrap();
+                let n = classes.positions_at(tier, j);
+                assert_eq!(if n == 0 { 0 } else { stands.len() as u64 }, n);
+                all.extend(stands.iter().take(n as usize).map(key));
+            }
+            assert_eq!(all.len() as u64, n, "{}: every position once", whole.tier_name(tier));
+            assert_eq!((0..m).map(|j| classes.positions_at(tier, j)).sum::<u64>(), n);
+            for j in 0..m {
+                let p = classes.at(tier, j);
+                assert!(r.syms.iter().all(|g| g.apply(p.own[0]) >= p.own[0]));
+                let k = classes.canonical_index(tier, j);
+                assert_eq!(classes.at(tier, k), r.canonical(&p));
+                if k != j {
+                    continue;
+                }
+                got.insert(key(&p));
+                let i = whole.place(&p).1;
+                for (ours, theirs, up) in [(&classes, &whole, false), (&classes, &whole, true)] {
+                    a.clear();
+                    b.clear();
+                    if up {
+                        ours.parents_at(tier, j, &mut a);
+                        theirs.parents_at(tier, i, &mut b);
+                    } else {
+                        ours.children_at(tier, j, &mut a);
+                        theirs.children_at(tier, i, &mut b);
+                    }
+                    let x: BTreeSet<_> = a.iter().map(|&(t, q)| key(&ours.at(t, q))).collect();
+                    let y: BTreeSet<_> = b.iter().map(|&(t, q)| key(&theirs.at(t, q))).collect();
+                    assert_eq!(x, y, "{} {}", if up { "parents" } else { "children" }, r.format(&p));
+                }
+            }
+            assert_eq!(got, want, "{}: one index a class", whole.tier_name(tier));
         }
     }
 
