@@ -36,7 +36,7 @@ pub const MAX_PACK_RAW: u64 = 16 << 20;
 
 /// The bytes a pack may hold decompressed under a memory budget of `memory` bytes: a third
 /// of what is left past 128 MiB (zstd's tables at its slowest level), at most
-/// [`MAX_PACK_RAW`]; `None` where that is under a MiB.
+/// 16 MiB (what a pack holds); `None` where that is under a MiB.
 pub fn pack_budget(memory: u64) -> Option<u64> {
     let raw = (memory.saturating_sub(128 << 20) / 3).min(MAX_PACK_RAW);
     (raw >= 1 << 20).then_some(raw)
