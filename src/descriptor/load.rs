@@ -103,6 +103,8 @@ pub(super) enum Rules {
         pass: bool,
         #[serde(default)]
         ends: Vec<points::PointsEnd>,
+        #[serde(default)]
+        order: Option<Vec<u8>>,
     },
     /// Pieces of several sizes that stack and cover, placed and moved (`stacks.rs`).
     Stacks {
@@ -316,11 +318,11 @@ pub(super) fn check(place: &Place, d: Descriptor, dir: Option<&Path>) -> GameRes
             let kind = rules.kind();
             (Shape::Board(Box::new(rules)), kind)
         }
-        Rules::Points { board, marks, moves, hand, towards, mill, pass, ends } => {
+        Rules::Points { board, marks, moves, hand, towards, mill, pass, ends, order } => {
             if !matches!(d.end, End::Normal) {
                 return Err(place.bad_at("end", "a points game ends as its `ends` say".into()));
             }
-            let spec = PointsSpec { board, marks, moves, hand, towards, mill, pass, ends };
+            let spec = PointsSpec { board, marks, moves, hand, towards, mill, pass, ends, order };
             let rules = PointsRules::new(spec).map_err(|(field, e)| place.bad_at(field, e))?;
             (Shape::Points(Box::new(rules)), Kind::Partisan)
         }

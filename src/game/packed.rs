@@ -146,9 +146,10 @@ pub trait PackedPlay<P> {
     fn children(&self, key: u128, out: &mut Vec<u128>);
     /// The value of the position for the player to move if the game is over there.
     fn primitive(&self, key: u128) -> Option<Value>;
-    /// How many keys [`PackedPlay::children`] lists for `key` (the value-first search tries
-    /// the children with the fewest replies first). The default lists them and counts;
-    /// a game overrides it where counting is cheaper.
+    /// How many keys [`PackedPlay::children`] lists for `key`: the value-first search tries
+    /// the children with the fewest replies first, and uses this count for nothing else. The
+    /// default lists them and counts; a game overrides it where counting is cheaper, or to
+    /// weigh some replies more (games on points with an `order`).
     fn move_count(&self, key: u128) -> u32 {
         let mut out = Vec::new();
         self.children(key, &mut out);

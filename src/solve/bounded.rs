@@ -89,16 +89,69 @@ impl Bounds {
 /// search (each depth is one more search, and the search recurses that deep).
 pub const REMOTENESS_CAP: u32 = 400;
 
-/// The value of a position whose moves have all been searched and none wins: a tie if one
-/// of them ties, else a draw if one draws, else a loss.
-#[inline]
-pub fn exhausted(tie: bool, draw: bool) -> Value {
-    if tie {
-        Value::Tie
-    } else if draw {
-        Value::Draw
-    } else {
-        Value::Lose
+/// What the value search has shown of a position's value for the player to move: it lies
+/// between `lo` and `hi` in the order lose < tie < win (0, 1, 2), known exactly where they
+/// meet. A move to a position worth `v` to the opponent is worth `2 - v` to the mover.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Known {
+    pub lo: u8,
+    pub hi: u8,
+}
+
+pub const LOSE: u8 = 0;
+pub const TIE: u8 = 1;
+pub const WIN: u8 = 2;
+
+impl Known {
+    pub const NOTHING: Known = Known { lo: LOSE, hi: WIN };
+
+    /// A value known exactly; `None` for a draw, which is not in the order.
+    #[inline]
+    pub fn exact(v: Value) -> Option<Known> {
+        let r = match v {
+            Value::Lose => LOSE,
+            Value::Tie => TIE,
+            Value::Win => WIN,
+            Value::Draw => return None,
+        };
+        Some(Known { lo: r, hi: r })
+    }
+
+    /// The value, where known exactly.
+    #[inline]
+    pub fn value(self) -> Option<Value> {
+        (self.lo == self.hi).then(|| [Value::Lose, Value::Tie, Value::Win][usize::from(self.lo)])
+    }
+
+    /// What both show.
+    #[inline]
+    pub fn meet(self, other: Known) -> Known {
+        Known { lo: self.lo.max(other.lo), hi: self.hi.min(other.hi) }
+    }
+
+    /// Known to be `v` (a win or a loss).
+    #[inline]
+    pub fn is(self, v: Value) -> bool {
+        self.value() == Some(v)
+    }
+
+    /// Known not to be `v` (a win or a loss).
+    #[inline]
+    pub fn excludes(self, v: Value) -> bool {
+        if v == Value::Win { self.hi < WIN } else { self.lo > LOSE }
+    }
+}
+
+/// Both bounds in one byte.
+impl Stored for Known {
+    const BYTES: usize = 1;
+    #[inline]
+    fn store(self, out: &mut [u8]) {
+        out[0] = self.lo | (self.hi << 2);
+    }
+    #[inline]
+    fn load(b: &[u8]) -> Self {
+        Known { lo: b[0] & 3, hi: b[0] >> 2 }
     }
 }
 
@@ -112,4 +165,33 @@ pub fn least_depth<E>(mut within: impl FnMut(u32) -> Result<bool, E>) -> Result<
         }
     }
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pair of bounds goes through its byte and back; the values known exactly are the
+    /// three of the order, and what two searches show together is the narrower of the two.
+    #[test]
+    fn known_bounds_keep_through_their_byte() {
+        for lo in LOSE..=WIN {
+            for hi in lo..=WIN {
+                let k = Known { lo, hi };
+                let mut b = [0u8];
+                k.store(&mut b);
+                assert_eq!(Known::load(&b), k);
+                assert_eq!(k.value().is_some(), lo == hi);
+            }
+        }
+        for v in [Value::Lose, Value::Tie, Value::Win] {
+            assert_eq!(Known::exact(v).and_then(Known::value), Some(v));
+        }
+        assert_eq!(Known::exact(Value::Draw), None);
+        let at_least_tie = Known { lo: TIE, hi: WIN };
+        let at_most_tie = Known { lo: LOSE, hi: TIE };
+        assert_eq!(at_least_tie.meet(at_most_tie).value(), Some(Value::Tie));
+        assert!(at_least_tie.excludes(Value::Lose) && !at_least_tie.excludes(Value::Win));
+        assert!(at_most_tie.excludes(Value::Win) && !at_most_tie.is(Value::Lose));
+    }
 }

@@ -5,30 +5,37 @@
 //! 1 + the *smallest* remoteness of its losing children). The value needs less: a position
 //! is won as soon as one move is found that leads to a loss, and its other moves need never
 //! be looked at. In a game where most positions are won (Hex, Connect-Four), that is most of
-//! the tree. Moves already known to lose for the opponent are tried first (a look in the
-//! memo), before any new position is searched; then the rest fewest replies first (among
-//! equals, in the order the game lists them), an ordering dropped when siblings keep having
-//! as many replies.
+//! the tree. The search asks yes-or-no questions (is this position worth a tie at least? a
+//! win?), so a position is searched no further than its parent needs: a move found to tie
+//! answers "is it lost?" without a look for a win beyond it. The memo keeps, for each
+//! position, the bounds its searches have shown ([`Known`]). Moves whose answer the memo
+//! already knows decide first, before any new position is searched; then the rest fewest
+//! replies first (among equals, in the order the game lists them), an ordering dropped when
+//! siblings keep having as many replies.
 //!
 //! [`ValueFirst`] is written once over a [`Space`], with the children of every position on
 //! the path in one buffer; [`QuickSolver`] runs it on a game's keys where the game packs its
-//! positions, else on its own positions. The memo holds one value a position. A game that
+//! positions, else on its own positions. The memo holds one byte a position. A game that
 //! turns out to be loopy (a position met again on its own search path) is left to the full
 //! solver, which finds the draws.
 
-use super::bounded::{Bounds, ORDERING_TRIAL, Ordering, exhausted, least_depth};
+use super::bounded::{Bounds, Known, LOSE, ORDERING_TRIAL, Ordering, TIE, WIN, least_depth};
 use super::memo::Memo;
 use super::space::{GameSpace, KeySearch, KeySpace, Keyed, Path, Space, Stop};
 use crate::game::{Game, GameExt, GameResult, Value};
 use crate::progress::Progress;
 
 /// A position on the value search's path: its key, where its children start in the shared
-/// buffer, what its children have shown so far.
+/// buffer, the question asked of it, what was known of it and what its children have shown.
 struct Frame<K> {
     key: K,
     kids: usize,
-    tie: bool,
-    draw: bool,
+    /// Is the position worth at least this (a tie or a win) to the player to move?
+    at_least: u8,
+    /// What the memo knew of it when it was opened.
+    known: Known,
+    /// The most its moves searched so far are worth (each answered "no" to its question).
+    best: u8,
     start: u64,
     /// Bytes the frame holds (its position, twice, and its children), counted against the
     /// budget.
@@ -38,7 +45,7 @@ struct Frame<K> {
 /// Values (and, by bounded searches, remoteness) of the positions of one [`Space`].
 pub struct ValueFirst<S: Space> {
     space: S,
-    memo: Memo<S::Key, Value>,
+    memo: Memo<S::Key, Known>,
     /// What the depth-bounded searches of [`ValueFirst::remoteness`] have shown, made at the
     /// first of them.
     bounds: Option<Memo<S::Key, Bounds>>,
@@ -97,110 +104,148 @@ impl<S: Space> ValueFirst<S> {
         self.memo.evicted()
     }
 
-    /// Pop the top frame: its value is `v`.
-    fn pop(&mut self, v: Value) {
+    /// Pop the top frame: `k` is what its search has shown.
+    fn pop(&mut self, k: Known) {
         let frame = self.stack.pop().expect("non-empty");
         self.path.leave(&frame.key, frame.bytes);
-        self.memo.insert(frame.key, v, self.visited - frame.start);
+        self.memo.insert(frame.key, k, self.visited - frame.start);
     }
 
     /// The value of `key`'s position for the player to move; [`Stop::Loop`] where play loops.
+    /// At most two searches, each a yes-or-no question: is it worth a tie at least (if not,
+    /// it is lost), and then, unless that one already showed more, is it a win?
     pub fn value(&mut self, key: &S::Key) -> Result<Value, Stop> {
         let root = self.space.canonical(key)?;
-        if let Some(v) = self.memo.get(&root) {
-            return Ok(v);
+        let mut known = self.memo.get(&root).unwrap_or(Known::NOTHING);
+        loop {
+            if let Some(v) = known.value() {
+                return Ok(v);
+            }
+            let at_least = if known.lo == LOSE { TIE } else { WIN };
+            known = known.meet(self.ask(root.clone(), at_least, known)?);
         }
+    }
+
+    /// Is `root`'s position (canonical; `known` is what the memo has of it) worth at least
+    /// `at_least` to the player to move? The answer is in what this returns (also in the
+    /// memo): its `lo` at least `at_least` for yes, its `hi` below it for no.
+    ///
+    /// The search asks each move the opposite question: a position is worth a tie or better
+    /// if one of its moves leads to a position not won for the opponent, and a win if one
+    /// leads to a position lost for them. It stops at the first such move; a position is
+    /// never searched further than its parent needs (a move that ties answers "is it lost?"
+    /// at once, without looking for a win beyond it). Where there are no ties, every answer
+    /// is exact, and one search decides the value.
+    fn ask(&mut self, root: S::Key, at_least: u8, known: Known) -> Result<Known, Stop> {
         self.stack.clear();
         self.kids.clear();
         self.path.clear();
-        if let Some(v) = self.open(root.clone())? {
-            self.memo.insert(root, v, 1);
-            return Ok(v);
-        }
-        // The value of the position just decided, to pass up to its parent.
-        let mut decided: Option<Value> = None;
+        // What was shown of the position just searched, to pass up to its parent.
+        let mut decided: Option<Known> = match self.open(root, at_least, known)? {
+            Some(k) => return Ok(k),
+            None => None,
+        };
         loop {
-            if let Some(v) = decided.take() {
-                let top = self.stack.last_mut().expect("a decided child has a parent on the stack");
-                match v {
-                    Value::Lose => {
-                        // A move to a lost position: this one is won, whatever its other moves.
-                        self.kids.truncate(top.kids);
-                        self.pop(Value::Win);
-                        if self.stack.is_empty() {
-                            return Ok(Value::Win);
-                        }
-                        decided = Some(Value::Win);
-                        continue;
+            let top = self.stack.last_mut().expect("the stack holds the root until it is decided");
+            let need = WIN + TIE - top.at_least;
+            if let Some(c) = decided.take() {
+                if c.hi < need {
+                    // A move to a position worth less than `need` to the opponent: the
+                    // answer is yes, whatever its other moves.
+                    self.kids.truncate(top.kids);
+                    let k = top.known.meet(Known { lo: WIN - c.hi, hi: WIN });
+                    self.pop(k);
+                    if self.stack.is_empty() {
+                        return Ok(k);
                     }
-                    Value::Tie => top.tie = true,
-                    Value::Draw => top.draw = true,
-                    Value::Win => {}
+                    decided = Some(k);
+                    continue;
                 }
+                top.best = top.best.max(WIN - c.lo);
             }
-            let top = self.stack.last().expect("the stack holds the root until it is decided");
             if self.kids.len() == top.kids {
-                let v = exhausted(top.tie, top.draw);
-                self.pop(v);
+                // Every move answered no: the position is worth no more than its best.
+                let k = top.known.meet(Known { lo: LOSE, hi: top.best });
+                self.pop(k);
                 if self.stack.is_empty() {
-                    return Ok(v);
+                    return Ok(k);
                 }
-                decided = Some(v);
+                decided = Some(k);
                 continue;
             }
             let child = self.kids.pop().expect("a child");
-            if let Some(v) = self.memo.get(&child) {
-                decided = Some(v);
+            let ck = self.memo.get(&child);
+            if let Some(c) = ck
+                && (c.hi < need || c.lo >= need)
+            {
+                decided = Some(c);
                 continue;
             }
             if self.path.holds(&child) {
                 return Err(Stop::Loop);
             }
-            if let Some(v) = self.open(child.clone())? {
-                self.memo.insert(child, v, 1);
-                decided = Some(v);
-            }
+            decided = self.open(child, need, ck.unwrap_or(Known::NOTHING))?;
         }
     }
 
-    /// Expand `key` (canonical): its value if the game is over there (or one of its moves is
-    /// already known to win, or every one to lose), else `None` with its frame pushed and its
-    /// canonical children on the buffer, the ones to search first last.
-    fn open(&mut self, key: S::Key) -> Result<Option<Value>, Stop> {
+    /// Expand `key` (canonical; `known` is what the memo has of it), asked whether it is
+    /// worth `at_least`: what is shown of it (and put in the memo) if that is settled at once
+    /// (the game is over there, or its moves' positions in the memo answer it), else `None`
+    /// with its frame pushed and its canonical children on the buffer, the ones to search
+    /// first last.
+    fn open(&mut self, key: S::Key, at_least: u8, known: Known) -> Result<Option<Known>, Stop> {
         self.visited += 1;
         self.progress.tick(self.visited, self.memo.bytes())?;
-        if let Some(v) = self.space.primitive(&key)? {
-            return Ok(Some(v));
-        }
         let kids = self.kids.len();
-        self.space.children(&key, &mut self.kids)?;
-        if self.kids.len() == kids {
-            return Ok(Some(self.space.stalemate()));
+        let over = match self.space.primitive(&key)? {
+            Some(v) => Some(v),
+            None => {
+                self.space.children(&key, &mut self.kids)?;
+                (self.kids.len() == kids).then(|| self.space.stalemate())
+            }
+        };
+        if let Some(v) = over {
+            // A draw is not in the order of this search; the full solver decides it.
+            let k = Known::exact(v).ok_or(Stop::Loop)?.meet(known);
+            self.memo.insert(key, k, 1);
+            return Ok(Some(k));
         }
-        // Canonical, and those known won for the opponent left out (they decide nothing).
-        let mut n = kids;
+        // Canonical, and those whose answer the memo knows left out: the lowest a move's
+        // position is known to be worth to the opponent (the answer yes where below `need`),
+        // the most those that answer no leave this one worth.
+        let need = WIN + TIE - at_least;
+        let (mut n, mut lowest, mut best) = (kids, WIN, LOSE);
         for i in kids..self.kids.len() {
             let c = self.space.canonical(&self.kids[i])?;
             match self.memo.get(&c) {
-                Some(Value::Lose) => {
-                    self.kids.truncate(kids);
-                    return Ok(Some(Value::Win));
+                Some(ck) if ck.hi < need => {
+                    lowest = lowest.min(ck.hi);
+                    if lowest == LOSE {
+                        break;
+                    }
                 }
-                Some(Value::Win) => {}
+                Some(ck) if ck.lo >= need => best = best.max(WIN - ck.lo),
                 _ => {
                     self.kids[n] = c;
                     n += 1;
                 }
             }
         }
+        if lowest < need {
+            self.kids.truncate(kids);
+            let k = known.meet(Known { lo: WIN - lowest, hi: WIN });
+            self.memo.insert(key, k, 1);
+            return Ok(Some(k));
+        }
         self.kids.truncate(n);
         if n == kids {
-            // Every move leads to a position won for the opponent.
-            return Ok(Some(Value::Lose));
+            let k = known.meet(Known { lo: LOSE, hi: best });
+            self.memo.insert(key, k, 1);
+            return Ok(Some(k));
         }
         let bytes = self.path.enter(self.stack.len(), &key, &self.kids[kids..])?;
         self.order(kids)?;
-        self.stack.push(Frame { key, kids, tie: false, draw: false, start: self.visited, bytes });
+        self.stack.push(Frame { key, kids, at_least, known, best, start: self.visited, bytes });
         Ok(None)
     }
 
@@ -297,7 +342,7 @@ impl<S: Space> ValueFirst<S> {
         if let Some(known) = b.decided(want, d) {
             return Ok(known);
         }
-        if self.memo.get(key).is_some_and(|v| v != want) {
+        if self.memo.get(key).is_some_and(|k| k.excludes(want)) {
             let mut b = b;
             b.record(want, u32::MAX, false);
             bounds.insert(key.clone(), b, 1);
@@ -348,14 +393,16 @@ impl<S: Space> ValueFirst<S> {
         for pass in 0..2 {
             for i in raw..listed {
                 let c = self.space.canonical(&self.kids[i])?;
-                let known = match self.memo.get(&c) {
-                    Some(v) if v == need => true,
-                    Some(_) if want == Value::Lose => {
-                        hopeless = true;
-                        break;
-                    }
-                    Some(_) => continue,
-                    None => false,
+                let k = self.memo.get(&c).unwrap_or(Known::NOTHING);
+                let known = if k.is(need) {
+                    true
+                } else if !k.excludes(need) {
+                    false
+                } else if want == Value::Lose {
+                    hopeless = true;
+                    break;
+                } else {
+                    continue;
                 };
                 if (known == (pass == 0)) == (want == Value::Win) {
                     self.kids.push(c);

@@ -175,6 +175,29 @@ fn othello_6x6_keeps_to_feinsteins_line() {
     }
 }
 
+/// `order` ranks the points (othello-6x6.ron: the corners 0, the middle 2): x's two moves
+/// here, by hand, are 15 (flanking o on 14 from 13) and the corner 35 (flanking o on 34 from
+/// 33); the corner is listed first. Without `order`, the points' order.
+#[test]
+fn order_lists_the_moves_by_the_rank_of_their_points() {
+    let pos = "....../....../.xo.../....../....../...xo. x";
+    let dir = crate::common::temp_dir("order");
+    let unordered = dir.join("unordered.ron");
+    std::fs::write(
+        &unordered,
+        "(name: \"t\", rules: Points(board: Grid(rows: 6, cols: 6, diagonals: true), \
+         moves: ([Flank], [Flank]), pass: true, ends: [MostPieces]))",
+    )
+    .unwrap();
+    let unordered = gamesman::descriptor::DescriptorGame::load(&unordered).unwrap();
+    for (g, want) in [(descriptor("othello-6x6"), ["35", "15"]), (unordered, ["15", "35"])] {
+        let p = g.parse(pos).unwrap();
+        let names: Vec<String> = g.moves(&p).unwrap().iter().map(|m| g.move_name(&p, m).unwrap()).collect();
+        assert_eq!(names, want);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Kaooa as GamesmanOne plays it (tests/oracles/kaooa.py, its rules transcribed from
 /// GamesmanOne's kaooa.c): the start is a draw; 21,696 positions reachable, 2,195 wins, 1,420
 /// losses and 18,081 draws; and every 200th reachable position's value and remoteness.
@@ -374,6 +397,10 @@ fn errors_name_the_file_line_and_column() {
             "t.ron:5:9: `Straight(...)` and `Diagonal(...)` need a board of rows and columns",
         ),
         ("        board: Row(3),\n        moves: ([Diagonal(Fly(3))], [Step]),", "Unexpected variant named `Fly`"),
+        (
+            "        board: Row(3),\n        moves: ([Step], [Step]),\n        order: [0, 1],",
+            "t.ron:6:9: `order` gives a rank to 2 points; the board has 3",
+        ),
     ] {
         let e = points_error(rules);
         assert!(e.contains(needle), "{rules}\n{e}");

@@ -99,6 +99,9 @@ impl<P: 'static> PackedPlay<P> for PointsKeys<P> {
     fn primitive(&self, key: u128) -> Option<Value> {
         self.rules.primitive(&self.position(key))
     }
+    fn move_count(&self, key: u128) -> u32 {
+        self.rules.move_weight(&self.position(key))
+    }
     /// A key is the position's masks, side and hands; the children are the rules' own.
     fn exact(&self) -> bool {
         true
@@ -456,6 +459,7 @@ mod key_tests {
             mill: (points > 3).then_some(3),
             pass: false,
             ends: if points > 3 { vec![PointsEnd::FewerThan(3)] } else { vec![PointsEnd::Line(3)] },
+            order: None,
         })
         .unwrap()
     }
@@ -521,6 +525,7 @@ mod key_tests {
             mill: Some(3),
             pass: false,
             ends: vec![PointsEnd::FewerThan(3)],
+            order: None,
         })
         .unwrap();
         for ((r, counts), above) in [(morris(6, 6), vec![[3, 3], [4, 3], [3, 4], [4, 4]]), (nine, vec![[3, 3]])]
@@ -659,6 +664,7 @@ mod tests {
             mill: None,
             pass: true,
             ends,
+            order: None,
         };
         PointsRules::new(spec).unwrap_or_else(|e| panic!("{e:?}"))
     }
@@ -698,6 +704,7 @@ mod tests {
             mill: Some(3),
             pass: false,
             ends: vec![],
+            order: None,
         };
         let r = PointsRules::new(spec).unwrap();
         // x places its third man on 2, making the top row: o's men at 3, 4, 5 are a mill,
@@ -725,6 +732,7 @@ mod symmetry_tests {
             mill,
             pass: false,
             ends,
+            order: None,
         };
         PointsRules::new(spec).unwrap_or_else(|e| panic!("{e:?}"))
     }

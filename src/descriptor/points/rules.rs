@@ -122,6 +122,8 @@ pub struct PointsSpec {
     pub mill: Option<usize>,
     pub pass: bool,
     pub ends: Vec<PointsEnd>,
+    /// A rank for each point: moves to lower ranks are listed (and searched) first.
+    pub order: Option<Vec<u8>>,
 }
 
 /// A position: each side's pieces as a mask of points, the side to move, the pieces in hand.
@@ -182,6 +184,9 @@ pub struct PointsRules {
     pub(super) goal: [u64; 2],
     /// The board's symmetries that keep the rules (`symmetry.rs`), the identity left out.
     pub(super) syms: Vec<symmetry::Symmetry>,
+    /// Each point's rank in the order moves are listed (`order`): lower first, equal ranks
+    /// in the points' order. Empty: the points' order.
+    rank: Vec<u8>,
 }
 
 pub(super) fn bit(p: u8) -> u64 {
@@ -318,6 +323,19 @@ impl PointsRules {
                 windows(&layout.lines, k)
             }
         };
+        let rank = match spec.order {
+            Some(r) if r.len() != n => {
+                return Err((
+                    "order",
+                    format!(
+                        "`order` gives a rank to {} points; the board has {n}, listed as the position's text lists them",
+                        r.len()
+                    ),
+                ));
+            }
+            Some(r) => r,
+            None => Vec::new(),
+        };
         let mut rules = PointsRules {
             n,
             full: if n == 64 { u64::MAX } else { (1u64 << n) - 1 },
@@ -336,6 +354,7 @@ impl PointsRules {
             removes,
             goal,
             syms: Vec::new(),
+            rank,
         };
         rules.syms = rules.symmetries().into_iter().map(symmetry::Symmetry::new).collect();
         Ok(rules)
@@ -512,6 +531,12 @@ impl PointsRules {
                 });
             }
         }
+        if !self.rank.is_empty() {
+            base.sort_by_key(|a| match *a {
+                Act::Place(t) | Act::Flank(t) | Act::Move { to: t, .. } => self.rank[usize::from(t)],
+                Act::Pass => u8::MAX,
+            });
+        }
         let mut out = Vec::with_capacity(base.len());
         for act in base {
             let mv = PMove { act, remove: None };
@@ -678,6 +703,20 @@ impl PointsRules {
             return vec![PMove { act: Act::Pass, remove: None }];
         }
         out
+    }
+
+    /// What the value search orders positions by ([`crate::game::PackedPlay::move_count`]):
+    /// the moves of the player to move, counted without making them, a move to a point of
+    /// the first rank of `order` counted twice. The search tries first the moves that leave
+    /// the opponent fewest replies, and fewest onto the best points.
+    pub fn move_weight(&self, p: &PPos) -> u32 {
+        let moves = self.moves(p);
+        let best = self.rank.iter().min();
+        let on_best = |mv: &&PMove| match mv.act {
+            Act::Place(t) | Act::Flank(t) | Act::Move { to: t, .. } => self.rank.get(usize::from(t)) == best,
+            Act::Pass => false,
+        };
+        (moves.len() + moves.iter().filter(on_best).count()) as u32
     }
 
     /// The position after `mv`, if it is one of the moves from `p`.
