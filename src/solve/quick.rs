@@ -8,7 +8,7 @@
 //! the tree. The search asks yes-or-no questions (is this position worth a tie at least? a
 //! win?), so a position is searched no further than its parent needs: a move found to tie
 //! answers "is it lost?" without a look for a win beyond it. The memo keeps, for each
-//! position, the bounds its searches have shown ([`Known`]). Moves whose answer the memo
+//! position, the bounds its searches have shown (`Known`). Moves whose answer the memo
 //! already knows decide first, before any new position is searched; then the rest fewest
 //! replies first (among equals, in the order the game lists them), an ordering dropped when
 //! siblings keep having as many replies.
