@@ -187,6 +187,8 @@ pub struct PointsRules {
     /// Each point's rank in the order moves are listed (`order`): lower first, equal ranks
     /// in the points' order. Empty: the points' order.
     rank: Vec<u8>,
+    /// The lowest rank, where there are ranks.
+    best_rank: Option<u8>,
 }
 
 pub(super) fn bit(p: u8) -> u64 {
@@ -354,6 +356,7 @@ impl PointsRules {
             removes,
             goal,
             syms: Vec::new(),
+            best_rank: rank.iter().min().copied(),
             rank,
         };
         rules.syms = rules.symmetries().into_iter().map(symmetry::Symmetry::new).collect();
@@ -531,12 +534,6 @@ impl PointsRules {
                 });
             }
         }
-        if !self.rank.is_empty() {
-            base.sort_by_key(|a| match *a {
-                Act::Place(t) | Act::Flank(t) | Act::Move { to: t, .. } => self.rank[usize::from(t)],
-                Act::Pass => u8::MAX,
-            });
-        }
         let mut out = Vec::with_capacity(base.len());
         for act in base {
             let mv = PMove { act, remove: None };
@@ -696,7 +693,18 @@ impl PointsRules {
         q
     }
 
+    /// The moves of the player to move, in the order of `order` where there is one.
     pub fn moves(&self, p: &PPos) -> Vec<PMove> {
+        let mut out = self.moves_unordered(p);
+        if !self.rank.is_empty() {
+            out.sort_by_key(|mv| self.rank_of(mv));
+        }
+        out
+    }
+
+    /// The moves of the player to move (a pass where it has none and the other has one), in
+    /// the points' order.
+    fn moves_unordered(&self, p: &PPos) -> Vec<PMove> {
         let s = p.side as usize;
         let out = self.moves_of(p, s);
         if out.is_empty() && self.pass && self.has_moves(p, 1 - s) {
@@ -705,18 +713,25 @@ impl PointsRules {
         out
     }
 
+    /// The rank (`order`) of the point a move goes to; a pass last.
+    fn rank_of(&self, mv: &PMove) -> u8 {
+        match mv.act {
+            Act::Place(t) | Act::Flank(t) | Act::Move { to: t, .. } => self.rank[usize::from(t)],
+            Act::Pass => u8::MAX,
+        }
+    }
+
     /// What the value search orders positions by ([`crate::game::PackedPlay::move_count`]):
-    /// the moves of the player to move, counted without making them, a move to a point of
-    /// the first rank of `order` counted twice. The search tries first the moves that leave
-    /// the opponent fewest replies, and fewest onto the best points.
+    /// the moves of the player to move, counted without making or sorting them, a move to a
+    /// point of the lowest rank of `order` counted twice. The search tries first the moves
+    /// that leave the opponent fewest replies, and fewest onto the best points.
     pub fn move_weight(&self, p: &PPos) -> u32 {
-        let moves = self.moves(p);
-        let best = self.rank.iter().min();
-        let on_best = |mv: &&PMove| match mv.act {
-            Act::Place(t) | Act::Flank(t) | Act::Move { to: t, .. } => self.rank.get(usize::from(t)) == best,
-            Act::Pass => false,
+        let moves = self.moves_unordered(p);
+        let on_best = match self.best_rank {
+            Some(best) => moves.iter().filter(|mv| self.rank_of(mv) == best).count(),
+            None => 0,
         };
-        (moves.len() + moves.iter().filter(on_best).count()) as u32
+        (moves.len() + on_best) as u32
     }
 
     /// The position after `mv`, if it is one of the moves from `p`.
