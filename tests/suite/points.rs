@@ -296,6 +296,36 @@ fn fox_and_geese_agrees_with_its_oracle() {
     assert_eq!(g.primitive(&after).unwrap(), Some(Value::Lose));
 }
 
+/// The shipped Fox and Geese on its own 33-point board, solved by tiers from an endgame (five
+/// geese, symmetric under the board's mirror, the fox winning on the tenth goose, that is,
+/// on capturing two of the five) into the array database, against tests/oracles/fox_and_geese.py
+/// (`7 ... 2 --chain`): a draw, 5,370,631 positions reachable (415,414 wins, 179,163 losses,
+/// 4,776,054 draws), and every 25,000th of them read from the arrays.
+#[test]
+fn fox_and_geese_on_its_own_board_agrees_with_its_oracle() {
+    use gamesman::catalog::{Catalog, Database, How};
+    let start = ".../.G./G.G.G.G/...F.../......./.../... G 0 0";
+    let dir = crate::common::temp_dir("fox-and-geese-7");
+    let path = root().join("games/fox-and-geese.ron");
+    let path = path.to_str().unwrap();
+    let db = dir.to_str().unwrap();
+    let (code, _, err) = run_in(&["solve", path, start, "--save", "--db", db], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(dir.join("identity").exists(), "an array database, not a redb file: {err}");
+    let how = How { database: Database::At(dir.clone()), ..How::default() };
+    let mut s = Catalog::new().open(path, &how).expect("the descriptor opens");
+    let text = std::fs::read_to_string(root().join("tests/data/points_fox_and_geese_7.jsonl")).unwrap();
+    let sample = known(&text);
+    assert!(sample.len() > 200, "{}", sample.len());
+    let wrong = crate::common::disagreements_from_database(s.as_mut(), &sample);
+    assert!(wrong.is_empty(), "{} disagreements, e.g. {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
+    let (code, out, err) = run_in(&["analyze", path, start, "--db", db, "--json"], "");
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(summary(&j), ("draw".into(), None, 5_370_631, [415_414, 179_163, 0, 4_776_054]), "{j}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The fox's chain of captures (`Chain`), by hand on the 21-point cross (rows of 3, 5, 5,
 /// 5, 3 points, numbered row by row): the fox on 15 with geese on 10, 4 and 6 steps to 14,
 /// 16 or 19, or jumps 10 up to 5, and may stop there or jump on, over 4 to 3 or over 6 to 7;

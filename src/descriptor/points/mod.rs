@@ -41,8 +41,9 @@ use rules::{bit, points_of};
 
 /// The most points a keyed board may have (two masks, the side and two hands in 128 bits).
 pub const MAX_KEY_POINTS: usize = 56;
-/// The most points a board numbered by tiers may have (an index below 2^64).
-pub const MAX_TIER_POINTS: usize = 32;
+/// The most points a board numbered by tiers may have: a tier holds at most 2·3^n indices
+/// (each point empty or either side's, and the side to move), below 2^64 for n ≤ 39.
+pub const MAX_TIER_POINTS: usize = 39;
 
 /// The keys of a points game, over the game's own position type `P` (which wraps a `PPos`).
 pub struct PointsKeys<P> {
@@ -506,6 +507,37 @@ mod key_tests {
             }
         }
         assert!(seen > 0);
+    }
+
+    /// Every tier of the largest board with tiers (39 points) has a size below 2^64, and a
+    /// board of one point more has none, said so; Fox and Geese's 33-point cross has tiers.
+    #[test]
+    fn tiers_reach_39_points() {
+        let on = |board: BoardSpec| {
+            let r = PointsRules::new(PointsSpec {
+                board,
+                marks: None,
+                moves: (vec![MoveKind::Step], vec![MoveKind::Step]),
+                hand: (3, 3),
+                towards: (Towards::Any, Towards::Any),
+                mill: None,
+                pass: false,
+                ends: vec![PointsEnd::Line(3)],
+                order: None,
+            })
+            .unwrap();
+            PointsTiers::<PPos>::new(&r, |p| p, |p| Some(p))
+        };
+        let t = on(BoardSpec::Grid { rows: 3, cols: 13, diagonals: false }).unwrap();
+        for c0 in 0..=39u32 {
+            for c1 in 0..=39 - c0 {
+                let n = t.ranker.count(&[c0, c1]).expect("below 2^64");
+                assert!(n.checked_mul(2).is_some(), "{c0} {c1}");
+            }
+        }
+        let refused = on(BoardSpec::Grid { rows: 5, cols: 8, diagonals: false }).err().unwrap();
+        assert_eq!(refused, "a board of 40 points has no tiers (at most 39)");
+        assert!(on(BoardSpec::Cross(7)).is_ok());
     }
 
     /// Six Men's Morris and Nine Men's flying at three (every index of the tiers of three and
