@@ -146,7 +146,7 @@ pub struct PointsTiers<P> {
     /// first tier numbered by classes).
     classes: Vec<std::sync::OnceLock<Classes>>,
     /// Every move that keeps the counts can be undone (steps, jumps that take nothing,
-    /// flights, none that closes a mill; no passes or ways a side may not go): the tiers
+    /// flights, none that closes a mill; no passes), each the way its side goes: the tiers
     /// give parents.
     undo: bool,
     wrap: fn(PPos) -> P,
@@ -166,8 +166,7 @@ impl<P> PointsTiers<P> {
             return Err("pieces that come from a supply and leave the board have no tiers".into());
         }
         let plain = |m: &MoveKind| !matches!(m, MoveKind::Straight(_) | MoveKind::Diagonal(_));
-        let undo =
-            !rules.pass && rules.towards.iter().all(|&t| t == Towards::Any) && rules.moves.iter().flatten().all(plain);
+        let undo = !rules.pass && rules.moves.iter().flatten().all(plain);
         let ranker = Ranker::new(rules.n as u32);
         let classes = (0..=rules.n).map(|_| std::sync::OnceLock::new()).collect();
         let by_classes = Self::numbered_by_classes(rules, &ranker, CLASSES_ABOVE);
@@ -396,10 +395,15 @@ impl<P> TierSpace for PointsTiers<P> {
             }
             let mut from = 0u64;
             for ray in &r.rays[to as usize] {
-                if step && empty & bit(ray[0]) != 0 {
+                if step && empty & bit(ray[0]) != 0 && r.goes(m, ray[0], to) {
                     from |= bit(ray[0]);
                 }
-                if jump && ray.len() >= 2 && p.own[1 - m] & bit(ray[0]) != 0 && empty & bit(ray[1]) != 0 {
+                if jump
+                    && ray.len() >= 2
+                    && p.own[1 - m] & bit(ray[0]) != 0
+                    && empty & bit(ray[1]) != 0
+                    && r.goes(m, ray[1], to)
+                {
                     from |= bit(ray[1]);
                 }
             }
@@ -541,8 +545,10 @@ mod key_tests {
     }
 
     /// Six Men's Morris and Nine Men's flying at three (every index of the tiers of three and
-    /// four men a side on the board, none in hand): each representative's parents in its tier
-    /// are exactly the representatives of the tier whose children include it, the moves
+    /// four men a side on the board, none in hand), Fox and Geese on `Cross(5)` (geese that
+    /// never step up, the fox's chains of captures) and Toads and Frogs on a row of 7 (each
+    /// side one way, stepping and jumping): each representative's parents in its tier are
+    /// exactly the representatives of the tier whose children include it, the moves
     /// inverted; a move that closes a mill leaves the tier.
     #[test]
     fn morris_parents_are_the_inverted_moves() {
@@ -560,7 +566,26 @@ mod key_tests {
             order: None,
         })
         .unwrap();
-        for ((r, counts), above) in [(morris(6, 6), vec![[3, 3], [4, 3], [3, 4], [4, 4]]), (nine, vec![[3, 3]])]
+        let one_way = |board, moves: (Vec<MoveKind>, Vec<MoveKind>), hand, towards, ends| {
+            let spec = PointsSpec { board, marks: None, moves, hand, towards, mill: None, pass: false, ends, order: None };
+            PointsRules::new(spec).unwrap()
+        };
+        let fox = one_way(
+            BoardSpec::Cross(5),
+            (vec![MoveKind::Step], vec![MoveKind::Step, MoveKind::Chain]),
+            (5, 1),
+            (Towards::NotUp, Towards::Any),
+            vec![PointsEnd::Captured(2)],
+        );
+        let both = vec![MoveKind::Step, MoveKind::Jump];
+        let toads = one_way(BoardSpec::Row(7), (both.clone(), both), (0, 0), (Towards::Right, Towards::Left), vec![]);
+        let cases = [
+            (morris(6, 6), vec![[3, 3], [4, 3], [3, 4], [4, 4]]),
+            (nine, vec![[3, 3]]),
+            (fox, vec![[4, 1], [5, 1]]),
+            (toads, vec![[3, 3], [2, 3]]),
+        ];
+        for ((r, counts), above) in cases
             .into_iter()
             .flat_map(|rc| [(rc.clone(), CLASSES_ABOVE), (rc, 0)])
         {

@@ -425,7 +425,8 @@ impl PointsRules {
         (self.hand[s] as u32).saturating_sub(p.hand[s] as u32 + p.own[s].count_ones())
     }
 
-    fn goes(&self, s: usize, from: u8, to: u8) -> bool {
+    /// Whether side `s` may move a piece from `from` to `to` (its `towards`).
+    pub(super) fn goes(&self, s: usize, from: u8, to: u8) -> bool {
         let Some(c) = &self.coords else { return true };
         let (a, b) = (c[from as usize], c[to as usize]);
         match self.towards[s] {
