@@ -567,7 +567,8 @@ mod key_tests {
         })
         .unwrap();
         let one_way = |board, moves: (Vec<MoveKind>, Vec<MoveKind>), hand, towards, ends| {
-            let spec = PointsSpec { board, marks: None, moves, hand, towards, mill: None, pass: false, ends, order: None };
+            let spec =
+                PointsSpec { board, marks: None, moves, hand, towards, mill: None, pass: false, ends, order: None };
             PointsRules::new(spec).unwrap()
         };
         let fox = one_way(
@@ -585,10 +586,7 @@ mod key_tests {
             (fox, vec![[4, 1], [5, 1]]),
             (toads, vec![[3, 3], [2, 3]]),
         ];
-        for ((r, counts), above) in cases
-            .into_iter()
-            .flat_map(|rc| [(rc.clone(), CLASSES_ABOVE), (rc, 0)])
-        {
+        for ((r, counts), above) in cases.into_iter().flat_map(|rc| [(rc.clone(), CLASSES_ABOVE), (rc, 0)]) {
             // Numbered whole, then by classes.
             let t: PointsTiers<PPos> = PointsTiers::new(&r, |p| p, |p| Some(p)).unwrap().with_classes_above(above);
             assert!(t.has_parents());
