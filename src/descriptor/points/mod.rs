@@ -42,7 +42,8 @@ use rules::{bit, points_of};
 /// The most points a keyed board may have (two masks, the side and two hands in 128 bits).
 pub const MAX_KEY_POINTS: usize = 56;
 /// The most points a board numbered by tiers may have: a tier holds at most 2·3^n indices
-/// (each point empty or either side's, and the side to move), below 2^64 for n ≤ 39.
+/// (each point empty or either side's, and the side to move), below 2^64 for n ≤ 39 (a
+/// bound: the largest tier passes 2^64 only at 44 points).
 pub const MAX_TIER_POINTS: usize = 39;
 
 /// The keys of a points game, over the game's own position type `P` (which wraps a `PPos`).
