@@ -303,27 +303,46 @@ fn fox_and_geese_agrees_with_its_oracle() {
 /// 4,776,054 draws), and every 25,000th of them read from the arrays.
 #[test]
 fn fox_and_geese_on_its_own_board_agrees_with_its_oracle() {
-    use gamesman::catalog::{Catalog, Database, How};
     let start = ".../.G./G.G.G.G/...F.../......./.../... G 0 0";
-    let dir = crate::common::temp_dir("fox-and-geese-7");
-    let path = root().join("games/fox-and-geese.ron");
+    let expect = ("draw".into(), None, 5_370_631, [415_414, 179_163, 0, 4_776_054]);
+    let text = std::fs::read_to_string(root().join("tests/data/points_fox_and_geese_7.jsonl")).unwrap();
+    assert!(known(&text).len() > 200, "the start and every 25,000th position");
+    let (dir, _) = saved_by_tiers_agrees("games/fox-and-geese.ron", start, "points_fox_and_geese_7.jsonl", expect, &[]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `solve FILE START --save` by tiers into the array database (with `save` added to its
+/// arguments), then every position of the oracle's sample `data` read from the arrays and
+/// `analyze`'s summary from them (`expect`), all as the oracle found them. Returns the
+/// save's directory and the session's way to open it.
+fn saved_by_tiers_agrees(
+    file: &str,
+    start: &str,
+    data: &str,
+    expect: (String, Option<u64>, u64, [u64; 4]),
+    save: &[&str],
+) -> (std::path::PathBuf, gamesman::catalog::How) {
+    use gamesman::catalog::{Catalog, Database, How};
+    let name = file.rsplit('/').next().unwrap().trim_end_matches(".ron");
+    let dir = crate::common::temp_dir(&format!("points-tiers-{name}"));
+    let path = root().join(file);
     let path = path.to_str().unwrap();
     let db = dir.to_str().unwrap();
-    let (code, _, err) = run_in(&["solve", path, start, "--save", "--db", db], "");
-    assert_eq!(code, 0, "{err}");
-    assert!(dir.join("identity").exists(), "an array database, not a redb file: {err}");
+    let (code, _, err) = run_in(&[&["solve", path, start, "--save", "--db", db], save].concat(), "");
+    assert_eq!(code, 0, "{name}: {err}");
+    assert!(dir.join("identity").exists(), "{name}: an array database, not a redb file");
     let how = How { database: Database::At(dir.clone()), ..How::default() };
     let mut s = Catalog::new().open(path, &how).expect("the descriptor opens");
-    let text = std::fs::read_to_string(root().join("tests/data/points_fox_and_geese_7.jsonl")).unwrap();
+    let text = std::fs::read_to_string(root().join("tests/data").join(data)).unwrap();
     let sample = known(&text);
-    assert!(sample.len() > 200, "{}", sample.len());
+    assert!(sample.len() > 100, "{data}");
     let wrong = crate::common::disagreements_from_database(s.as_mut(), &sample);
-    assert!(wrong.is_empty(), "{} disagreements, e.g. {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
+    assert!(wrong.is_empty(), "{name}: {} disagreements, e.g. {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
     let (code, out, err) = run_in(&["analyze", path, start, "--db", db, "--json"], "");
-    assert_eq!(code, 0, "{err}");
+    assert_eq!(code, 0, "{name}: {err}");
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(summary(&j), ("draw".into(), None, 5_370_631, [415_414, 179_163, 0, 4_776_054]), "{j}");
-    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(summary(&j), expect, "{name}: {j}");
+    (dir, how)
 }
 
 /// The fox's chain of captures (`Chain`), by hand on the 21-point cross (rows of 3, 5, 5,
@@ -563,7 +582,7 @@ fn keys_and_tiers_round_trip_on_random_positions() {
 /// (`db pack`).
 #[test]
 fn games_on_points_by_tiers_agree_with_their_oracles() {
-    use gamesman::catalog::{Catalog, Database, How};
+    use gamesman::catalog::Catalog;
     let cases = [
         (
             "games/three-mens-morris.ron",
@@ -617,24 +636,13 @@ fn games_on_points_by_tiers_agree_with_their_oracles() {
     ];
     for (file, start, data, (value, remoteness), positions, by_value) in cases {
         let name = file.rsplit('/').next().unwrap().trim_end_matches(".ron");
-        let dir = crate::common::temp_dir(&format!("points-tiers-{name}"));
+        let expect = (value.to_string(), remoteness, positions, by_value);
+        let (dir, how) = saved_by_tiers_agrees(file, start, data, expect, &["--no-pack"]);
         let path = root().join(file);
         let path = path.to_str().unwrap();
         let db = dir.to_str().unwrap();
-        let (code, _, err) = run_in(&["solve", path, start, "--save", "--no-pack", "--db", db], "");
-        assert_eq!(code, 0, "{name}: {err}");
-        assert!(dir.join("identity").exists(), "{name}: an array database, not a redb file");
-        let how = How { database: Database::At(dir.clone()), ..How::default() };
-        let mut s = Catalog::new().open(path, &how).expect("the descriptor opens");
         let text = std::fs::read_to_string(root().join("tests/data").join(data)).unwrap();
         let sample = known(&text);
-        assert!(sample.len() > 100, "{data}");
-        let wrong = crate::common::disagreements_from_database(s.as_mut(), &sample);
-        assert!(wrong.is_empty(), "{name}: {} disagreements, e.g. {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
-        let (code, out, err) = run_in(&["analyze", path, start, "--db", db, "--json"], "");
-        assert_eq!(code, 0, "{name}: {err}");
-        let j: serde_json::Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(summary(&j), (value.to_string(), remoteness, positions, by_value), "{name}: {j}");
         // Packed (`db pack`), the small tiers answer the same from one file.
         let (code, out, err) = run_in(&["db", "pack", db], "");
         assert_eq!(code, 0, "{name}: {err}");
